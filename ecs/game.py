@@ -1,0 +1,340 @@
+"""The game facade: state, setup, and the step API (legal_actions / step / clone / observe).
+
+A :class:`Game` holds one game's state: object and player columns
+(``components/``), ordered zones, the stack(s), the esper world of rare
+objects, and the pending decision. Rules live in ``systems/``; this module only
+wires them together. ``Game.step`` validates an action before it changes
+anything, so an illegal action leaves the state exactly as it was (730.1).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from components.objects import ObjectColumns
+from components.players import PlayerColumns
+from ecs.actions import Action, IllegalAction
+from ecs.cards import CardDB, load_cards
+from ecs.constants import (
+    ATTACK_OPTION,
+    BATTLEFIELD,
+    HAND,
+    LIBRARY,
+    MAIN1,
+    NO_LIMIT,
+    PREGAME,
+    STEP_NAMES,
+)
+from ecs.world import World
+
+VARIANTS = (
+    "two-player",
+    "free-for-all",
+    "grand-melee",
+    "team-vs-team",
+    "emperor",
+    "two-headed-giant",
+    "alternating-teams",
+)
+SUPPORTED_VARIANTS = ("two-player", "free-for-all")
+
+
+@dataclass
+class Options:
+    """Multiplayer options (800.2); ``None`` fields take the variant's default."""
+
+    range_of_influence: int | None = None  # None = unlimited
+    attack: str = "multiple"
+    deploy_creatures: bool = False
+    shared_team_turns: bool = False
+
+
+@dataclass
+class StackItem:
+    """Python-side payload of an object on the stack (targets, X, the event it answers)."""
+
+    controller: int
+    ability: Any  # ecs.cards.Ability
+    targets: tuple[int, ...] = ()
+    x: int = 0
+    source: int = -1  # object the ability came from (or the spell itself)
+    event: dict = field(default_factory=dict)
+    is_spell: bool = False
+
+
+@dataclass
+class Decision:
+    kind: str  # priority | attack | block | mulligan | bottom | discard
+    player: int
+    count: int = 0  # cards to bottom / discard
+
+
+class Game:
+    """One game of Magic. Build with :meth:`Game.new` or ``ecs.scenario``."""
+
+    def __init__(
+        self,
+        names: list[str],
+        variant: str = "free-for-all",
+        options: Options | None = None,
+        seed: int = 0,
+        db: CardDB | None = None,
+        teams: list[int] | None = None,
+    ):
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r} (expected one of {VARIANTS})")
+        if variant not in SUPPORTED_VARIANTS:
+            raise NotImplementedError(
+                f"variant {variant!r} is not implemented yet (supported: {SUPPORTED_VARIANTS})"
+            )
+        if len(names) < 2:
+            raise ValueError("a game needs at least two players")
+        if variant == "two-player" and len(names) != 2:
+            raise ValueError("two-player games have exactly two players")
+        self.db = db or load_cards()
+        self.variant = variant
+        self.options = options or Options()
+        if self.options.attack not in ATTACK_OPTION:
+            raise ValueError(f"unknown attack option {self.options.attack!r}")
+        self.names = list(names)
+        n = len(names)
+        self.multiplayer = n > 2  # 800.1
+        self.obj = ObjectColumns()
+        self.pl = PlayerColumns(n)
+        self.pl.seat[:] = np.arange(n)
+        self.pl.team[:] = np.asarray(teams if teams is not None else np.arange(n))
+        reach = self.options.range_of_influence
+        self.pl.reach[:] = NO_LIMIT if reach is None else reach
+        self.library: list[list[int]] = [[] for _ in range(n)]  # top of library = end of list
+        self.stack: list[int] = []  # bottom .. top
+        self.items: dict[int, StackItem] = {}
+        self.world = World()
+        self._finalizer = weakref.finalize(self, World.close, self.world)
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.turn = 0
+        self.step_no = PREGAME
+        self.active = 0  # whose turn it is (may have left the game, 800.4j)
+        self.starting_player = 0
+        self.priority = -1
+        self.passes = 0
+        self.pending: Decision | None = None
+        self.extra_turns: list[int] = []
+        self.ts = 0  # timestamp counter (613.7)
+        self.zctr = 0
+        self.triggers: list[tuple[int, Any, int, dict]] = []  # (source, ability, controller, event)
+        self.over = False
+        self.winners: list[int] = []
+        self.losers: list[int] = []
+        self.drawn: list[int] = []
+        self.created: dict[str, int] = {}  # token/copy name -> count, for NAME#N references
+        self.refs: dict[str, int] = {}  # scenario ids and NAME#N -> object id
+        self.auto_pass = False  # skip priority stops where passing is the only legal action
+        self.history: list[Action] = []
+        self.range_mask = np.ones((n, n), dtype=np.bool_)
+        self.declared_attackers = False
+        self.blockers_to_declare: list[int] = []
+        self.block_order: dict[int, list[int]] = {}  # attacker -> blockers in declaration order
+        self.first_strike_step = False
+        self.combat_damage_done = False
+        self.max_turns = 0  # 0 = no cap; a capped game ends as a draw
+        self.dirty = True
+        self.step_entry_pending = False
+        from systems import range_of_influence as _roi  # noqa: F401  (warm import)
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def n_players(self) -> int:
+        return self.pl.n
+
+    def step_name(self) -> str:
+        return STEP_NAMES[self.step_no]
+
+    def stamp(self) -> int:
+        self.ts += 1
+        return self.ts
+
+    def new_object(self, card: int, owner: int, zone: int) -> int:
+        i = self.obj.add()
+        o = self.obj
+        o.card[i] = card
+        o.owner[i] = owner
+        o.base_controller[i] = owner
+        o.controller[i] = owner
+        o.zone[i] = zone
+        o.timestamp[i] = self.stamp()
+        self.dirty = True
+        return i
+
+    def card_def(self, i: int):
+        return self.db.defs[self.obj.card[i]]
+
+    def name_of(self, i: int) -> str:
+        c = self.obj.card[i]
+        if c < 0:
+            item = self.items.get(i)
+            src = item.source if item else self.obj.source[i]
+            return f"ability of {self.name_of(src)}" if src >= 0 else "ability"
+        return self.db.defs[c].name
+
+    def alive_players(self) -> list[int]:
+        return [int(p) for p in np.flatnonzero(self.pl.alive)]
+
+    def turn_order_from(self, p: int) -> list[int]:
+        """Players still in the game in turn order starting with p (or the next after p)."""
+        n = self.n_players
+        order = np.argsort(self.pl.seat)
+        pos = int(np.flatnonzero(order == p)[0])
+        out = []
+        for k in range(n):
+            q = int(order[(pos + k) % n])
+            if self.pl.alive[q]:
+                out.append(q)
+        return out
+
+    def next_in_turn_order(self, p: int) -> int:
+        """The next player still in the game after p (to p's left)."""
+        n = self.n_players
+        order = np.argsort(self.pl.seat)
+        pos = int(np.flatnonzero(order == p)[0])
+        for k in range(1, n + 1):
+            q = int(order[(pos + k) % n])
+            if self.pl.alive[q]:
+                return q
+        return -1
+
+    def apnap(self) -> list[int]:
+        """Active player, then nonactive players in turn order (101.4)."""
+        return self.turn_order_from(self.active)
+
+    def opponents(self, p: int) -> list[int]:
+        t = self.pl.team[p]
+        return [q for q in self.alive_players() if self.pl.team[q] != t]
+
+    def in_range(self, p: int, q: int) -> bool:
+        """Is player q within player p's range of influence (801.2)? q must be in the game."""
+        return bool(self.range_mask[p, q]) and bool(self.pl.alive[q])
+
+    def obj_in_range(self, p: int, i: int) -> bool:
+        """801.2d: an object is in range if its controller is."""
+        return self.in_range(p, int(self.obj.controller[i]))
+
+    def zone_objects(self, zone: int, player: int | None = None, by: str = "controller") -> list[int]:
+        o = self.obj
+        n = o.n
+        mask = o.zone[:n] == zone
+        if player is not None:
+            col = o.controller if by == "controller" else o.owner
+            mask &= col[:n] == player
+        return [int(i) for i in np.flatnonzero(mask)]
+
+    def hand(self, p: int) -> list[int]:
+        return self.zone_objects(HAND, p, by="owner")
+
+    def battlefield(self, p: int | None = None) -> list[int]:
+        return self.zone_objects(BATTLEFIELD, p)
+
+    # ------------------------------------------------------------------ public API
+    def legal_actions(self) -> list[Action]:
+        """Every action the pending decision allows, in a fixed order."""
+        from systems.legal_actions import legal_actions
+
+        return legal_actions(self)
+
+    def step(self, action: Action) -> None:
+        """Apply one action, then advance to the next decision. Illegal actions raise
+        :class:`IllegalAction` and change nothing."""
+        from systems.legal_actions import apply_action
+
+        if self.over:
+            raise IllegalAction("the game is over")
+        apply_action(self, action)
+        self.history.append(action)
+
+    def current_player(self) -> int:
+        """The player who must act now (-1 when the game is over)."""
+        return -1 if self.over or self.pending is None else self.pending.player
+
+    def clone(self) -> Game:
+        """A deep, independent copy (array copies; the esper world is copied too)."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.obj = self.obj.copy()
+        g.pl = self.pl.copy()
+        g.library = [list(x) for x in self.library]
+        g.stack = list(self.stack)
+        g.items = dict(self.items)
+        g.world = self.world.clone()
+        g._finalizer = weakref.finalize(g, World.close, g.world)
+        g.rng = np.random.default_rng()
+        g.rng.bit_generator.state = self.rng.bit_generator.state
+        g.extra_turns = list(self.extra_turns)
+        g.triggers = list(self.triggers)
+        g.winners, g.losers, g.drawn = list(self.winners), list(self.losers), list(self.drawn)
+        g.created = dict(self.created)
+        g.refs = dict(self.refs)
+        g.history = list(self.history)
+        g.range_mask = self.range_mask.copy()
+        g.blockers_to_declare = list(self.blockers_to_declare)
+        g.block_order = {k: list(v) for k, v in self.block_order.items()}
+        g.pending = self.pending
+        return g
+
+    def observe(self, player: int) -> dict:
+        """The state as ``player`` may see it: hidden zones of others are counts only."""
+        from ecs.view import state_view
+
+        return state_view(self, viewer=player)
+
+    def view(self) -> dict:
+        """The full state view of ../shared/SCENARIOS.md."""
+        from ecs.view import state_view
+
+        return state_view(self)
+
+    def close(self) -> None:
+        self._finalizer()
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def new(
+        cls,
+        decks: list[list[str]],
+        names: list[str] | None = None,
+        variant: str = "free-for-all",
+        options: Options | None = None,
+        seed: int = 0,
+        db: CardDB | None = None,
+        mulligans: bool = False,
+        max_turns: int = 0,
+    ) -> Game:
+        """A fresh game from decklists (card names). Seats are random (806.3) and the
+        starting player is chosen at random (103.1); opening hands are drawn."""
+        n = len(decks)
+        names = names or [f"P{i + 1}" for i in range(n)]
+        g = cls(names, variant=variant, options=options, seed=seed, db=db)
+        g.max_turns = max_turns
+        g.pl.seat[:] = g.rng.permutation(n) if variant != "two-player" else np.arange(n)
+        for p, deck in enumerate(decks):
+            for name in deck:
+                i = g.new_object(g.db.index(name, f"deck of {names[p]}: "), p, LIBRARY)
+                g.library[p].append(i)
+            g.rng.shuffle(g.library[p])
+        g.starting_player = int(g.rng.integers(n))
+        from systems.turn_structure import start_game
+
+        start_game(g, mulligans=mulligans)
+        return g
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.variant} turn={self.turn} step={self.step_name()} "
+            f"active={self.names[self.active]} over={self.over}>"
+        )
+
+
+__all__ = ["Game", "Options", "Decision", "StackItem", "IllegalAction", "Action", "MAIN1"]
