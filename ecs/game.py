@@ -143,7 +143,18 @@ class Game:
         self.combat_damage_done = False
         self.max_turns = 0  # 0 = no cap; a capped game ends as a draw
         self.dirty = True
-        self.step_entry_pending = False
+        self.todo = "begin"  # turn_structure state: begin | priority | end
+        self.priority_to = 0
+        self.attack_decl: dict[int, int] = {}
+        self.block_decl: dict[int, int] = {}
+        self.attack_mode = ATTACK_OPTION[self.options.attack]
+        self.adjacent_only = False
+        self.attack_mask = np.ones((n, n), dtype=np.bool_) & ~np.eye(n, dtype=np.bool_)
+        self.cleanup_again = False
+        self.mull_kept: set[int] = set()
+        self.mull_take: set[int] = set()
+        self.mull_queue: list[int] = []
+        self.mull_bottomed: dict[int, int] = {}
         from systems import range_of_influence as _roi  # noqa: F401  (warm import)
 
     # ------------------------------------------------------------------ helpers
@@ -281,7 +292,12 @@ class Game:
         g.range_mask = self.range_mask.copy()
         g.blockers_to_declare = list(self.blockers_to_declare)
         g.block_order = {k: list(v) for k, v in self.block_order.items()}
-        g.pending = self.pending
+        g.pending = None if self.pending is None else Decision(**vars(self.pending))
+        g.attack_decl = dict(self.attack_decl)
+        g.block_decl = dict(self.block_decl)
+        g.attack_mask = self.attack_mask.copy()
+        g.mull_kept, g.mull_take = set(self.mull_kept), set(self.mull_take)
+        g.mull_queue, g.mull_bottomed = list(self.mull_queue), dict(self.mull_bottomed)
         return g
 
     def observe(self, player: int) -> dict:

@@ -1,0 +1,128 @@
+"""Damage, prevention and life (119, 120, 510, 615; 801.13, 800.4e).
+
+``deal_damage`` is the one road every damage event takes: prevention shields
+first (615, applied oldest first, a documented default for 616.1), then the
+results of damage (120.3): life loss or poison counters (infect) for players,
+marked damage or -1/-1 counters for creatures, loyalty loss for planeswalkers,
+deathtouch and lifelink, then damage triggers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from components.effects import PreventionShield
+from ecs.actions import is_player_ref, ref_player
+from ecs.constants import (
+    BATTLEFIELD,
+    C_LOYALTY,
+    C_M1M1,
+    KW_DEATHTOUCH,
+    KW_INFECT,
+    KW_LIFELINK,
+    T_CREATURE,
+    T_PLANESWALKER,
+)
+
+if TYPE_CHECKING:
+    from ecs.game import Game
+
+
+def _recipient_controller(g: Game, code: int) -> int:
+    return ref_player(code) if is_player_ref(code) else int(g.obj.controller[code])
+
+
+def prevent(g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool) -> int:
+    """Apply prevention shields; returns the damage left (615, 801.13b)."""
+    shields = sorted(g.world.get(PreventionShield), key=lambda t: t[1].timestamp)
+    for e, s in shields:
+        if amount <= 0:
+            break
+        if s.combat_only and not combat:
+            continue
+        if s.recipient is not None:
+            if s.recipient != target:
+                continue
+        else:
+            # neither source nor recipient specified: both must be in range (801.13b)
+            if not (g.in_range(s.controller, src_ctl) if src_ctl >= 0 else True):
+                continue
+            if not g.in_range(s.controller, _recipient_controller(g, target)):
+                continue
+        if s.amount < 0:
+            return 0
+        used = min(s.amount, amount)
+        s.amount -= used
+        amount -= used
+        if s.amount == 0:
+            g.world.delete(e)
+    return amount
+
+
+def deal_damage(
+    g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool = False
+) -> int:
+    """Source deals ``amount`` damage to target (object id or player ref). Returns damage dealt."""
+    if amount <= 0:
+        return 0
+    o = g.obj
+    if is_player_ref(target):
+        p = ref_player(target)
+        if not g.pl.alive[p]:  # 800.4e
+            return 0
+    elif o.zone[target] != BATTLEFIELD:
+        return 0
+    amount = prevent(g, source, src_ctl, target, amount, combat)
+    if amount <= 0:
+        return 0
+    kw = int(o.kw[source]) if source >= 0 else 0
+    if is_player_ref(target):
+        p = ref_player(target)
+        if kw & KW_INFECT:  # 702.90b
+            g.pl.poison[p] += amount
+        else:
+            lose_life(g, p, amount)
+    else:
+        types = g.db.types[o.card[target]]
+        if types & T_CREATURE:
+            if kw & KW_INFECT:  # 702.90c
+                o.counters[target, C_M1M1] += amount
+            else:
+                o.damage[target] += amount
+            if kw & KW_DEATHTOUCH:
+                o.deathtouch_hit[target] = True
+        if types & T_PLANESWALKER:  # 120.3c
+            o.counters[target, C_LOYALTY] -= min(amount, int(o.counters[target, C_LOYALTY]))
+    if kw & KW_LIFELINK and src_ctl >= 0:  # 702.15b
+        gain_life(g, src_ctl, amount)
+    g.dirty = True
+    from systems.triggers import damage_dealt
+
+    damage_dealt(g, source, src_ctl, target, amount, combat)
+    g.world.emit("damage", source, target, amount, combat)
+    return amount
+
+
+def lose_life(g: Game, p: int, amount: int) -> None:
+    if amount <= 0 or not g.pl.alive[p]:
+        return
+    g.pl.life[p] -= amount
+    g.pl.life_lost_turn[p] += amount
+    from systems.triggers import life_lost
+
+    life_lost(g, p, amount)
+
+
+def gain_life(g: Game, p: int, amount: int) -> None:
+    if amount <= 0 or not g.pl.alive[p]:
+        return
+    g.pl.life[p] += amount
+
+
+def set_life(g: Game, p: int, value: int) -> None:
+    """119.5: setting a life total means gaining or losing the difference."""
+    cur = int(g.pl.life[p])
+    if value < cur:
+        lose_life(g, p, cur - value)
+    elif value > cur:
+        gain_life(g, p, value - cur)

@@ -1,0 +1,291 @@
+"""The effect vocabulary: what a resolving spell or ability does (608.2c, 609).
+
+Each effect in a card record is ``{name: argument}``; ``run_effects`` runs them
+in order. References: ``target.K`` (the K-th target, skipped if it became
+illegal, 608.2b), ``controller``, ``self`` (the spell or the ability's source),
+``event.player`` / ``event.controller`` / ``event.amount`` (the trigger event),
+and group words ``each_creature``, ``each_player``, ``each_opponent``,
+``creatures_you_control``. Spells and abilities affect only objects and players
+within their controller's range of influence (801.10); the rest of the effect
+still happens.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from components.effects import ContinuousEffect, PreventionShield
+from ecs.actions import is_player_ref, player_ref, ref_player
+from ecs.constants import (
+    BATTLEFIELD,
+    COUNTER_INDEX,
+    GRAVEYARD,
+    HAND,
+    KW,
+    LIBRARY,
+    STACK,
+    T_CREATURE,
+)
+
+if TYPE_CHECKING:
+    from ecs.game import Game, StackItem
+
+
+class Ctx:
+    __slots__ = ("g", "item", "targets", "ctl")
+
+    def __init__(self, g: Game, item: StackItem, targets: list[int | None]):
+        self.g, self.item, self.targets, self.ctl = g, item, targets, item.controller
+
+    def ref(self, spec: Any) -> list[int]:
+        """Resolve a reference to a list of codes (object ids / player refs) in range."""
+        g, ctl = self.g, self.ctl
+        if isinstance(spec, str) and spec.startswith("target."):
+            t = self.targets[int(spec.split(".")[1])]
+            return [] if t is None else [t]
+        if spec == "controller":
+            return [player_ref(ctl)]
+        if spec == "self":
+            return [self.item.source]
+        if isinstance(spec, str) and spec.startswith("event."):
+            key = spec.split(".")[1]
+            v = self.item.event.get(key)
+            if v is None:
+                return []
+            return [player_ref(v)] if key in ("player", "controller") else [v]
+        if spec in ("each_creature", "creatures_you_control"):
+            o = g.obj
+            n = o.n
+            card = o.card[:n]
+            mask = (o.zone[:n] == BATTLEFIELD) & (card >= 0)
+            mask &= (g.db.types[np.where(card >= 0, card, 0)] & T_CREATURE) != 0
+            out = [int(i) for i in np.flatnonzero(mask) if g.obj_in_range(ctl, int(i))]
+            if spec == "creatures_you_control":
+                out = [i for i in out if o.controller[i] == ctl]
+            return out
+        if spec == "each_player":
+            return [player_ref(q) for q in g.apnap() if g.in_range(ctl, q)]
+        if spec == "each_opponent":
+            return [player_ref(q) for q in g.apnap() if g.in_range(ctl, q) and g.pl.team[q] != g.pl.team[ctl]]
+        raise ValueError(f"unknown reference {spec!r}")
+
+    def players(self, spec: Any) -> list[int]:
+        return [ref_player(c) for c in self.ref(spec) if is_player_ref(c) and self.g.pl.alive[ref_player(c)]]
+
+    def objects(self, spec: Any) -> list[int]:
+        return [c for c in self.ref(spec) if not is_player_ref(c)]
+
+    def amount(self, v: Any, times: int = 1) -> int:
+        if isinstance(v, int):
+            return v * times
+        if v in ("X", "x"):
+            return self.item.x * times
+        if isinstance(v, str) and v.startswith("event."):
+            return int(self.item.event.get(v.split(".")[1], 0)) * times
+        raise ValueError(f"unknown amount {v!r}")
+
+
+def run_effects(g: Game, item: StackItem, targets: list[int | None]) -> None:
+    ctx = Ctx(g, item, targets)
+    for name, arg in item.ability.effects:
+        if g.over:
+            return
+        EFFECTS[name](ctx, arg)
+        g.dirty = True
+
+
+def _damage(c: Ctx, a: dict) -> None:
+    from systems.damage import deal_damage
+
+    amount = c.amount(a["amount"])
+    src = c.item.source
+    for t in c.ref(a["to"]):  # 801.10: refs are already limited to what is in range
+        deal_damage(c.g, src, c.ctl, t, amount)
+
+
+def _prevent(c: Ctx, a: dict) -> None:
+    from systems.continuous_effects import add_shield
+
+    amt = -1 if a.get("amount") == "all" else c.amount(a["amount"])
+    recips = c.ref(a["to"]) if "to" in a else [None]
+    for r in recips:
+        add_shield(c.g, PreventionShield(c.ctl, r, amt, bool(a.get("combat")), c.g.stamp()))
+
+
+def _draw(c: Ctx, a: dict) -> None:
+    from systems.zones import draw
+
+    for p in c.players(a.get("who", "controller")):
+        draw(c.g, p, c.amount(a.get("count", 1)))
+
+
+def _gain_life(c: Ctx, a: dict) -> None:
+    from systems.damage import gain_life
+
+    for p in c.players(a.get("who", "controller")):
+        gain_life(c.g, p, c.amount(a["amount"], a.get("times", 1)))
+
+
+def _lose_life(c: Ctx, a: dict) -> None:
+    from systems.damage import lose_life
+
+    for p in c.players(a.get("who", "controller")):
+        lose_life(c.g, p, c.amount(a["amount"]))
+
+
+def _destroy(c: Ctx, a: Any) -> None:
+    from systems.zones import destroy
+
+    for i in c.objects(a):
+        destroy(c.g, i)
+
+
+def _pump(c: Ctx, a: dict) -> None:
+    from systems.continuous_effects import add_effect
+
+    objs = tuple(i for i in c.objects(a["to"]) if c.g.obj.zone[i] == BATTLEFIELD)
+    if not objs:
+        return
+    kw = sum(KW[k] for k in a.get("keywords", []))
+    add_effect(
+        c.g,
+        ContinuousEffect(
+            "pump", objs, c.ctl, c.g.stamp(), a.get("power", 0), a.get("toughness", 0), kw
+        ),
+    )
+
+
+def _gain_control(c: Ctx, a: Any) -> None:
+    from systems.continuous_effects import add_effect
+
+    objs = tuple(i for i in c.objects(a) if c.g.obj.zone[i] == BATTLEFIELD)
+    if objs and c.g.pl.alive[c.ctl]:  # 800.4b
+        add_effect(c.g, ContinuousEffect("control", objs, c.ctl, c.g.stamp(), new_controller=c.ctl))
+
+
+def _untap(c: Ctx, a: Any) -> None:
+    for i in c.objects(a):
+        c.g.obj.tapped[i] = False
+
+
+def _tap(c: Ctx, a: Any) -> None:
+    for i in c.objects(a):
+        c.g.obj.tapped[i] = True
+
+
+def _extra_turn(c: Ctx, a: Any) -> None:
+    for p in c.players(a):  # 500.7: the most recently created extra turn is taken first
+        c.g.extra_turns.insert(0, p)
+
+
+def _win(c: Ctx, a: Any) -> None:
+    from systems.leaving_game import win
+
+    for p in c.players(a):
+        win(c.g, p)
+
+
+def _lose(c: Ctx, a: Any) -> None:
+    from systems.leaving_game import players_lose
+    from systems.state_based_actions import cant_lose
+
+    ps = [p for p in c.players(a) if not cant_lose(c.g, p)]
+    if ps:
+        players_lose(c.g, ps)
+
+
+def _draw_game(c: Ctx, a: Any) -> None:
+    from systems.leaving_game import game_draw
+
+    game_draw(c.g, c.ctl)
+
+
+def _create_token(c: Ctx, a: dict) -> None:
+    from systems.zones import create_token
+
+    who = a.get("for", "controller")
+    ps = c.players(who) if isinstance(who, str) else []
+    if isinstance(who, str) and who.startswith("event.") and not ps:
+        return  # that player has left the game: no token (800.4b)
+    for p in ps:
+        create_token(c.g, a, p)
+
+
+def _double_life(c: Ctx, a: Any) -> None:
+    from systems.damage import gain_life
+
+    for p in c.players(a):
+        gain_life(c.g, p, int(c.g.pl.life[p]))
+
+
+def _life_becomes_lowest(c: Ctx, a: Any) -> None:
+    from systems.damage import set_life
+
+    ps = c.players("each_player")  # 801.11: it sees only players in range
+    if ps:
+        low = min(int(c.g.pl.life[p]) for p in ps)
+        for p in ps:
+            set_life(c.g, p, low)
+
+
+def _shuffle_into_library(c: Ctx, a: Any) -> None:
+    from systems.zones import move, shuffle
+
+    for i in c.objects(a):
+        if c.g.obj.zone[i] in (STACK, GRAVEYARD, HAND, BATTLEFIELD):
+            move(c.g, i, LIBRARY)
+            shuffle(c.g, int(c.g.obj.owner[i]))
+
+
+def _discard_random(c: Ctx, a: Any) -> None:
+    from systems.zones import move
+
+    for p in c.players(a):
+        hand = c.g.hand(p)
+        if hand:
+            move(c.g, hand[int(c.g.rng.integers(len(hand)))], GRAVEYARD)
+
+
+def _remove_counter(c: Ctx, a: dict) -> None:
+    from systems.triggers import last_counter_removed
+
+    k = COUNTER_INDEX[a["kind"]]
+    for i in c.objects(a.get("from", "self")):
+        if c.g.obj.zone[i] == BATTLEFIELD and c.g.obj.counters[i, k] > 0:
+            c.g.obj.counters[i, k] -= 1
+            if c.g.obj.counters[i, k] == 0:
+                last_counter_removed(c.g, i)
+
+
+def _add_counter(c: Ctx, a: dict) -> None:
+    k = COUNTER_INDEX[a["kind"]]
+    for i in c.objects(a.get("to", "self")):
+        if c.g.obj.zone[i] == BATTLEFIELD:
+            c.g.obj.counters[i, k] += c.amount(a.get("amount", 1))
+
+
+EFFECTS = {
+    "damage": _damage,
+    "prevent": _prevent,
+    "draw": _draw,
+    "gain_life": _gain_life,
+    "lose_life": _lose_life,
+    "destroy": _destroy,
+    "pump": _pump,
+    "gain_control": _gain_control,
+    "untap": _untap,
+    "tap": _tap,
+    "extra_turn": _extra_turn,
+    "win_game": _win,
+    "lose_game": _lose,
+    "draw_game": _draw_game,
+    "create_token": _create_token,
+    "double_life": _double_life,
+    "life_becomes_lowest": _life_becomes_lowest,
+    "shuffle_into_library": _shuffle_into_library,
+    "discard_random": _discard_random,
+    "remove_counter": _remove_counter,
+    "add_counter": _add_counter,
+}

@@ -1,0 +1,214 @@
+"""Legal actions for the pending decision, and applying an action (the step API).
+
+``legal_actions`` lists every action in a fixed order (pass first, then lands,
+spells, abilities by object id; targets in ``target_candidates`` order), so a
+"first legal option" default is well defined. Mana abilities are not listed:
+costs are paid automatically (``systems/mana.py``); they can still be
+activated explicitly. ``apply_action`` validates before it changes anything
+(730.1).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs.actions import Action, IllegalAction
+from ecs.constants import BATTLEFIELD, GRAVEYARD, HAND, T_INSTANT, T_LAND
+from systems import combat
+from systems.mana import available_mana, can_pay
+from systems.stack import sorcery_timing, target_candidates
+
+if TYPE_CHECKING:
+    from ecs.game import Game
+
+MAX_TARGET_COMBOS = 64
+
+
+def _target_combos(g: Game, p: int, kinds: tuple[str, ...], source: int) -> list[tuple[int, ...]]:
+    if not kinds:
+        return [()]
+    pools = [target_candidates(g, p, k, source) for k in kinds]
+    out = []
+    for combo in itertools.product(*pools):
+        if len(set(combo)) == len(combo):
+            out.append(combo)
+            if len(out) >= MAX_TARGET_COMBOS:
+                break
+    return out
+
+
+def _castable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
+    d = g.db.defs[g.obj.card[i]]
+    if d.types & T_LAND:
+        return None
+    if not (d.types & T_INSTANT) and not sorcery_ok:
+        return None
+    if d.cost.mana_value > avail or not can_pay(g, p, d.cost):
+        return None
+    return d
+
+
+def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
+    from systems.stack import check_activate
+
+    d = g.db.defs[g.obj.card[i]]
+    for k, ab in enumerate(d.abilities):
+        if ab.mana:
+            continue
+        if ab.sorcery and not sorcery_ok:
+            continue
+        if ab.cost.mana_value > avail:
+            continue
+        combos = _target_combos(g, p, ab.targets, i)
+        for t in combos:
+            try:
+                check_activate(g, p, i, k, t, None)
+            except IllegalAction:
+                break
+            yield k, t
+
+
+def priority_actions(g: Game, p: int, first_only: bool = False) -> list[Action]:
+    from systems.continuous_effects import recompute
+
+    recompute(g)
+    out = [Action("pass", p)]
+    avail = available_mana(g, p)
+    sorcery_ok = sorcery_timing(g, p)
+    hand = g.hand(p)
+    if sorcery_ok and g.pl.lands_played[p] < 1:
+        for i in hand:
+            if g.db.types[g.obj.card[i]] & T_LAND:
+                out.append(Action("play_land", p, i))
+                if first_only:
+                    return out
+    for i in hand:
+        d = _castable(g, p, i, avail, sorcery_ok)
+        if d is None:
+            continue
+        for t in _target_combos(g, p, d.spell.targets if d.spell else (), i):
+            out.append(Action("cast", p, i, 0, t))
+            if first_only:
+                return out
+    for i in g.battlefield(p):
+        for k, t in _activatable(g, p, i, avail, sorcery_ok):
+            out.append(Action("activate", p, i, k, t))
+            if first_only:
+                return out
+    return out
+
+
+def has_action(g: Game, p: int) -> bool:
+    """Does p have anything to do besides passing? (used to skip empty priority stops)"""
+    return len(priority_actions(g, p, first_only=True)) > 1
+
+
+def legal_actions(g: Game) -> list[Action]:
+    d = g.pending
+    if g.over or d is None:
+        return []
+    p = d.player
+    if d.kind == "priority":
+        return priority_actions(g, p)
+    if d.kind == "attack":
+        out = [Action("attack_done", p)]
+        defenders = combat.attack_defenders(g, p)
+        for i in combat.possible_attackers(g):
+            for dfd in defenders:
+                out.append(Action("attack", p, i, dfd))
+        return out
+    if d.kind == "block":
+        out = [Action("block_done", p)] if combat.blocks_legal(g) is None else []
+        out += [Action("block", p, b, a) for b, a in combat.block_options(g, p)]
+        return out
+    if d.kind == "mulligan":
+        from systems.mulligan import to_bottom
+
+        out = [Action("keep", p)]
+        if to_bottom(g, p) + 1 <= 7:
+            out.append(Action("mulligan", p))
+        return out
+    if d.kind == "bottom":
+        return [Action("bottom", p, i) for i in g.hand(p)]
+    if d.kind == "discard":
+        return [Action("discard", p, i) for i in g.hand(p)]
+    return []
+
+
+def apply_action(g: Game, a: Action) -> None:
+    from systems import mulligan, stack
+    from systems.leaving_game import leave
+    from systems.turn_structure import BEGIN, PRIORITY, ask_next_blocker, do_pass, run
+    from systems.zones import move
+
+    p, k = a.player, a.kind
+    if not (0 <= p < g.n_players):
+        raise IllegalAction(f"no player #{p}")
+    if k == "leave":  # 104.3a: a player may concede at any time
+        if not g.pl.alive[p]:
+            raise IllegalAction(f"{g.names[p]} has already left the game")
+        leave(g, p)
+        run(g)
+        return
+    if k == "pass":
+        stack._has_priority(g, p)
+        do_pass(g, p)
+    elif k in ("play_land", "cast", "activate"):
+        if k == "play_land":
+            stack.play_land(g, p, a.obj)
+        elif k == "cast":
+            stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), getattr(a, "pay", None))
+        else:
+            stack.activate(g, p, a.obj, max(a.arg, 0), a.targets)
+        g.pending = None
+        g.priority_to = p  # 117.3c: the player who acted receives priority
+        g.todo = PRIORITY
+    elif k == "attack":
+        combat.declare_attack(g, p, a.obj, a.arg)
+        return
+    elif k == "attack_done":
+        combat.finish_attacks(g, p)
+        g.todo = PRIORITY
+        g.priority_to = g.active
+    elif k == "block":
+        combat.declare_block(g, p, a.obj, a.arg)
+        return
+    elif k == "block_done":
+        combat.finish_blocks(g, p)
+        ask_next_blocker(g)
+        if g.pending is None:
+            g.todo = PRIORITY
+            g.priority_to = g.active
+    elif k in ("mulligan", "keep"):
+        mulligan.decide(g, p, k == "mulligan")
+    elif k == "bottom":
+        mulligan.bottom(g, p, a.obj)
+    elif k == "discard":
+        d = g.pending
+        if d is None or d.kind != "discard" or d.player != p:
+            raise IllegalAction(f"{g.names[p]} is not discarding now")
+        if not (0 <= a.obj < g.obj.n) or g.obj.zone[a.obj] != HAND or g.obj.owner[a.obj] != p:
+            raise IllegalAction(f"that card is not in {g.names[p]}'s hand")
+        move(g, a.obj, GRAVEYARD)
+        d.count -= 1
+        if d.count <= 0:
+            g.pending = None
+            g.todo = BEGIN
+    else:
+        raise IllegalAction(f"unknown action kind {k!r}")
+    run(g)
+
+
+def default_action(g: Game) -> Action:
+    """The documented default when a script gives no choice: the first legal action,
+    except that declarations default to none (no attack, no blocks)."""
+    acts = legal_actions(g)
+    if not acts:
+        raise IllegalAction("no decision is pending")
+    return acts[0]
+
+
+__all__ = ["legal_actions", "apply_action", "has_action", "default_action", "np", "BATTLEFIELD"]

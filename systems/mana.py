@@ -1,0 +1,112 @@
+"""Mana abilities, the mana pool and paying costs (106, 107.4, 601.2g-h, 605).
+
+Costs are paid automatically: first from the mana pool, then by tapping the
+player's untapped mana sources in a fixed order (lowest object id first),
+coloured symbols before generic. ``pay`` may name the sources to tap instead.
+Planning never changes the state, so an unpayable cost is refused cleanly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs.actions import IllegalAction
+from ecs.cards import ManaCost
+from ecs.constants import BATTLEFIELD, COLOR_INDEX
+
+if TYPE_CHECKING:
+    from ecs.game import Game
+
+
+def mana_sources(g: Game, p: int) -> list[tuple[int, int]]:
+    """Untapped permanents p controls with a {T}: Add mana ability: (object, colour index)."""
+    o = g.obj
+    n = o.n
+    idx = np.flatnonzero((o.zone[:n] == BATTLEFIELD) & (o.controller[:n] == p) & ~o.tapped[:n])
+    out = []
+    for i in idx:
+        c = o.card[i]
+        if c < 0:
+            continue
+        for ab in g.db.defs[c].abilities:
+            if ab.mana:
+                out.append((int(i), COLOR_INDEX[ab.mana]))
+                break
+    return out
+
+
+def plan_payment(
+    g: Game, p: int, cost: ManaCost, x: int = 0, pay: list[int] | None = None
+) -> tuple[list[int], np.ndarray]:
+    """Which sources to tap and what is left in the pool afterwards. Raises if unpayable."""
+    pool = g.pl.mana[p].copy()
+    if pay is not None:
+        srcs = dict(mana_sources(g, p))
+        for i in pay:
+            if i not in srcs:
+                raise IllegalAction(f"{g.name_of(i)} is not an untapped mana source you control")
+            pool[srcs[i]] += 1
+        taps = list(pay)
+        available: list[tuple[int, int]] = []
+    else:
+        taps = []
+        available = mana_sources(g, p)
+    need = np.array(cost.colored, dtype=np.int32)
+    for c in range(6):
+        use = min(need[c], pool[c])
+        pool[c] -= use
+        need[c] -= use
+        while need[c] > 0:
+            k = next((k for k, (_, col) in enumerate(available) if col == c), None)
+            if k is None:
+                raise IllegalAction(f"cannot pay {cost_text(cost, x)}: not enough {'WUBRGC'[c]} mana")
+            taps.append(available.pop(k)[0])
+            need[c] -= 1
+    generic = cost.generic + (x if cost.x else 0)
+    for c in (5, 0, 1, 2, 3, 4):  # colourless first, then colours in WUBRG order
+        use = min(generic, pool[c])
+        pool[c] -= use
+        generic -= use
+    while generic > 0:
+        if not available:
+            raise IllegalAction(f"cannot pay {cost_text(cost, x)}: not enough mana")
+        taps.append(available.pop(0)[0])
+        generic -= 1
+    return taps, pool
+
+
+def pay(g: Game, p: int, taps: list[int], pool: np.ndarray) -> None:
+    for i in taps:
+        g.obj.tapped[i] = True
+    g.pl.mana[p] = pool
+    g.dirty = True
+
+
+def available_mana(g: Game, p: int) -> int:
+    return int(g.pl.mana[p].sum()) + len(mana_sources(g, p))
+
+
+def can_pay(g: Game, p: int, cost: ManaCost, x: int = 0) -> bool:
+    if cost.mana_value + x == 0:
+        return True
+    try:
+        plan_payment(g, p, cost, x)
+        return True
+    except IllegalAction:
+        return False
+
+
+def cost_text(cost: ManaCost, x: int = 0) -> str:
+    s = "{X}" if cost.x else ""
+    if cost.generic:
+        s += "{%d}" % cost.generic
+    for c, k in zip("WUBRGC", cost.colored):
+        s += ("{%s}" % c) * k
+    return (s or "{0}") + (f" with X={x}" if cost.x else "")
+
+
+def empty_pools(g: Game) -> None:
+    """500.4: mana empties from each player's pool at the end of each step and phase."""
+    g.pl.mana[:] = 0

@@ -1,0 +1,284 @@
+"""Casting spells, activating abilities, targets and resolution (601, 602, 115, 608).
+
+Every check happens before anything changes: ``check_cast`` and
+``check_activate`` return a plan or raise :class:`IllegalAction`, and only then
+``cast`` / ``activate`` carry it out (730.1). Targets must be within the
+caster's range of influence (801.4) and abilities can only be activated on
+objects in range (801.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs.actions import IllegalAction, is_player_ref, player_ref, ref_player
+from ecs.constants import (
+    BATTLEFIELD,
+    C_LOYALTY,
+    COMMAND,
+    GONE,
+    GRAVEYARD,
+    HAND,
+    KW_HASTE,
+    MAIN1,
+    MAIN2,
+    STACK,
+    T_CREATURE,
+    T_INSTANT,
+    T_LAND,
+    T_PERMANENT,
+    T_PLANESWALKER,
+)
+from systems.mana import plan_payment
+
+if TYPE_CHECKING:
+    from ecs.cards import Ability
+    from ecs.game import Game
+
+
+# ----------------------------------------------------------------- targets (115)
+def _perm_types(g: Game, i: int) -> int:
+    c = g.obj.card[i]
+    return int(g.db.types[c]) if c >= 0 else 0
+
+
+def target_ok(g: Game, p: int, kind: str, code: int, source: int = -1) -> bool:
+    """Is ``code`` a legal target of this kind for player p (115, 801.4)?"""
+    if is_player_ref(code):
+        q = ref_player(code)
+        if not (0 <= q < g.n_players) or not g.in_range(p, q):
+            return False
+        if kind in ("any", "player", "player_or_planeswalker"):
+            return True
+        if kind == "opponent":
+            return g.pl.team[q] != g.pl.team[p]
+        if kind == "teammate":
+            return q != p and g.pl.team[q] == g.pl.team[p]
+        return False
+    if not (0 <= code < g.obj.n) or g.obj.zone[code] != BATTLEFIELD:
+        return False
+    if not g.obj_in_range(p, code):
+        return False
+    t = _perm_types(g, code)
+    if kind == "any":
+        return bool(t & (T_CREATURE | T_PLANESWALKER))
+    if kind == "creature":
+        return bool(t & T_CREATURE)
+    if kind == "player_or_planeswalker":
+        return bool(t & T_PLANESWALKER)
+    if kind == "land":
+        return bool(t & T_LAND)
+    if kind == "permanent":
+        return True
+    if kind == "creature_you_control":
+        return bool(t & T_CREATURE) and g.obj.controller[code] == p and code != source
+    return False
+
+
+def target_candidates(g: Game, p: int, kind: str, source: int = -1) -> list[int]:
+    """All legal targets of a kind, in a fixed order: permanents by object id, then
+    players in turn order starting with p."""
+    o = g.obj
+    out: list[int] = []
+    if kind not in ("player", "opponent", "teammate"):
+        n = o.n
+        for i in np.flatnonzero(o.zone[:n] == BATTLEFIELD):
+            if target_ok(g, p, kind, int(i), source):
+                out.append(int(i))
+    if kind in ("any", "player", "opponent", "teammate", "player_or_planeswalker"):
+        for q in g.turn_order_from(p):
+            if target_ok(g, p, kind, player_ref(q), source):
+                out.append(player_ref(q))
+    return out
+
+
+def check_targets(g: Game, p: int, kinds: tuple[str, ...], targets: tuple[int, ...], source: int, what: str) -> None:
+    if len(targets) != len(kinds):
+        raise IllegalAction(f"{what} needs {len(kinds)} target(s), got {len(targets)}")
+    if len(set(targets)) != len(targets):
+        raise IllegalAction(f"{what}: the same object or player can't be chosen twice for one 'target' word")
+    for kind, t in zip(kinds, targets):
+        if not target_ok(g, p, kind, t, source):
+            raise IllegalAction(f"{what}: {describe(g, t)} is not a legal {kind} target for {g.names[p]}")
+
+
+def describe(g: Game, code: int) -> str:
+    if is_player_ref(code):
+        q = ref_player(code)
+        return g.names[q] if 0 <= q < g.n_players else f"player #{q}"
+    return g.name_of(code) if 0 <= code < g.obj.n else f"object #{code}"
+
+
+# ----------------------------------------------------------------- timing
+def sorcery_timing(g: Game, p: int) -> bool:
+    """307.1: main phase of your turn with an empty stack."""
+    return p == g.active and g.step_no in (MAIN1, MAIN2) and not g.stack
+
+
+def _has_priority(g: Game, p: int) -> None:
+    d = g.pending
+    if d is None or d.kind != "priority" or d.player != p:
+        who = g.names[d.player] if d is not None and 0 <= d.player < g.n_players else "nobody"
+        what = d.kind if d is not None else "nothing"
+        raise IllegalAction(f"{g.names[p]} does not have priority (pending: {what} for {who})")
+
+
+# ----------------------------------------------------------------- lands (305)
+def check_play_land(g: Game, p: int, i: int) -> None:
+    _has_priority(g, p)
+    if not (0 <= i < g.obj.n) or g.obj.zone[i] != HAND or g.obj.owner[i] != p:
+        raise IllegalAction(f"{describe(g, i)} is not in {g.names[p]}'s hand")
+    if not _perm_types(g, i) & T_LAND:
+        raise IllegalAction(f"{g.name_of(i)} is not a land")
+    if not sorcery_timing(g, p):
+        raise IllegalAction("a land can be played only in your main phase with an empty stack (305.1)")
+    if g.pl.lands_played[p] >= 1:
+        raise IllegalAction(f"{g.names[p]} has already played a land this turn (305.2)")
+
+
+def play_land(g: Game, p: int, i: int) -> None:
+    from systems.zones import enter_battlefield
+
+    check_play_land(g, p, i)
+    g.pl.lands_played[p] += 1
+    enter_battlefield(g, i, p)
+    g.passes = 0
+
+
+# ----------------------------------------------------------------- casting (601)
+def check_cast(g: Game, p: int, i: int, targets: tuple[int, ...], x: int, pay: list[int] | None):
+    _has_priority(g, p)
+    o = g.obj
+    if not (0 <= i < o.n) or o.owner[i] != p or o.zone[i] not in (HAND, COMMAND):
+        raise IllegalAction(f"{describe(g, i)} is not in {g.names[p]}'s hand")
+    d = g.db.defs[o.card[i]]
+    if d.types & T_LAND:
+        raise IllegalAction(f"{d.name} is a land: play it, don't cast it")
+    if not d.types & T_INSTANT and not sorcery_timing(g, p):
+        raise IllegalAction(
+            f"{d.name} can be cast only in {g.names[p]}'s main phase with an empty stack (307.1)"
+        )
+    if x < 0 or (x and not d.cost.x):
+        raise IllegalAction(f"{d.name}: X={x} is not allowed")
+    kinds = d.spell.targets if d.spell else ()
+    check_targets(g, p, kinds, tuple(targets), i, d.name)
+    return plan_payment(g, p, d.cost, x, pay)
+
+
+def cast(g: Game, p: int, i: int, targets: tuple[int, ...] = (), x: int = 0, pay=None) -> None:
+    from ecs.game import StackItem
+    from systems.mana import pay as pay_mana
+    from systems.zones import move
+
+    taps, pool = check_cast(g, p, i, tuple(targets), x, pay)
+    d = g.db.defs[g.obj.card[i]]
+    move(g, i, STACK, controller=p)
+    g.stack.append(i)
+    g.items[i] = StackItem(p, d.spell, tuple(targets), x, source=i, is_spell=True)
+    pay_mana(g, p, taps, pool)
+    g.passes = 0
+    g.world.emit("cast", p, i)
+
+
+# ----------------------------------------------------------------- activating (602)
+def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pay):
+    _has_priority(g, p)
+    o = g.obj
+    if not (0 <= i < o.n) or o.zone[i] != BATTLEFIELD or o.card[i] < 0:
+        raise IllegalAction(f"{describe(g, i)} is not a permanent on the battlefield")
+    if o.controller[i] != p:
+        raise IllegalAction(f"{g.names[p]} does not control {g.name_of(i)} (602.2)")
+    if not g.obj_in_range(p, i):  # 801.6
+        raise IllegalAction(f"{g.name_of(i)} is outside {g.names[p]}'s range of influence (801.6)")
+    d = g.db.defs[o.card[i]]
+    if not (0 <= k < len(d.abilities)):
+        raise IllegalAction(f"{d.name} has no activated ability #{k}")
+    ab = d.abilities[k]
+    if ab.tap:
+        if o.tapped[i]:
+            raise IllegalAction(f"{d.name} is tapped")
+        if d.types & T_CREATURE and o.sick[i] and not o.kw[i] & KW_HASTE:
+            raise IllegalAction(f"{d.name} has summoning sickness (302.6)")
+    if ab.sorcery and not sorcery_timing(g, p):
+        raise IllegalAction(f"{d.name}'s ability can be activated only as a sorcery")
+    if ab.loyalty is not None:
+        if o.loyalty_used[i]:
+            raise IllegalAction(f"a loyalty ability of {d.name} was already activated this turn (606.3)")
+        if o.counters[i, C_LOYALTY] + ab.loyalty < 0:
+            raise IllegalAction(f"{d.name} doesn't have {-ab.loyalty} loyalty to remove")
+    if ab.mana:
+        return [], g.pl.mana[p].copy()
+    check_targets(g, p, ab.targets, tuple(targets), i, f"{d.name}'s ability")
+    return plan_payment(g, p, ab.cost, 0, pay)
+
+
+def activate(g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (), pay=None) -> None:
+    from ecs.constants import COLOR_INDEX
+    from ecs.game import StackItem
+    from systems.mana import pay as pay_mana
+
+    taps, pool = check_activate(g, p, i, k, tuple(targets), pay)
+    o = g.obj
+    ab = g.db.defs[o.card[i]].abilities[k]
+    pay_mana(g, p, taps, pool)
+    if ab.tap:
+        o.tapped[i] = True
+    if ab.mana:  # 605.3b: mana abilities don't use the stack
+        g.pl.mana[p, COLOR_INDEX[ab.mana]] += 1
+        return
+    if ab.loyalty is not None:
+        o.counters[i, C_LOYALTY] += ab.loyalty
+        o.loyalty_used[i] = True
+    j = g.new_object(-1, p, STACK)
+    o.source[j] = i
+    g.items[j] = StackItem(p, ab, tuple(targets), 0, source=i)
+    g.stack.append(j)
+    g.passes = 0
+    g.dirty = True
+
+
+# ----------------------------------------------------------------- resolving (608)
+def resolve_top(g: Game) -> None:
+    from systems.effects import run_effects
+    from systems.triggers import condition_holds
+    from systems.zones import enter_battlefield, move
+
+    i = g.stack[-1]
+    item = g.items[i]
+    o = g.obj
+    ab = item.ability
+    kinds = ab.targets if ab is not None else ()
+    legal = [t if target_ok(g, item.controller, k, t, item.source) else None for k, t in zip(kinds, item.targets)]
+    fizzle = bool(kinds) and all(t is None for t in legal)  # 608.2b
+    if item.is_spell:
+        d = g.db.defs[o.card[i]]
+        g.stack.pop()
+        g.items.pop(i)
+        if fizzle:
+            move(g, i, GRAVEYARD)
+        elif d.types & T_PERMANENT:
+            attach = legal[0] if d.enchant else -1
+            if not g.pl.alive[item.controller]:
+                move(g, i, GRAVEYARD)
+            else:
+                enter_battlefield(g, i, item.controller, attach_to=attach if attach is not None else -1)
+        else:
+            run_effects(g, item, legal)
+            if o.zone[i] == STACK:
+                move(g, i, GRAVEYARD)
+    else:
+        g.stack.pop()
+        g.items.pop(i)
+        o.zone[i] = GONE
+        if not fizzle and (ab.when is None or condition_holds(g, item.source, item.controller, ab.condition)):
+            if ab.equip:
+                s, t = item.source, legal[0]
+                if o.zone[s] == BATTLEFIELD and o.controller[s] == item.controller and t is not None:
+                    o.attached_to[s] = t
+                    o.timestamp[s] = g.stamp()
+            else:
+                run_effects(g, item, legal)
+    g.dirty = True
+    g.world.emit("resolved", i)

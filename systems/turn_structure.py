@@ -1,0 +1,327 @@
+"""Turn structure and priority (500-514, 117), as one ordered pipeline.
+
+The game runs as a small state machine, ``run``: each step begins (its
+turn-based actions), players get priority until all pass in succession (117.4)
+and the stack is empty, then the step ends (mana empties, 500.4) and the next
+one begins. Before a player gets priority, state-based actions and triggers are
+handled (117.5). The step order lives in ``NEXT_STEP`` and ``begin_step``,
+readable top to bottom.
+
+Multiplayer: 800.4j (a turn continues without its active player; priority goes
+to the next player), 800.4k (a departed player's turn doesn't begin), 800.7
+(the starting player draws on turn 1 in multiplayer; not in two-player, 103.8),
+801.2c (ranges of influence are fixed as each turn begins).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs.constants import (
+    BATTLEFIELD,
+    BEGIN_COMBAT,
+    CLEANUP,
+    COMBAT_DAMAGE,
+    DECLARE_ATTACKERS,
+    DECLARE_BLOCKERS,
+    DRAW,
+    END,
+    END_COMBAT,
+    FIRST_STRIKE_DAMAGE,
+    MAIN1,
+    MAIN2,
+    UNTAP,
+    UPKEEP,
+)
+
+if TYPE_CHECKING:
+    from ecs.game import Game
+
+BEGIN, PRIORITY, END_STEP = "begin", "priority", "end"
+
+NEXT_STEP = {
+    UNTAP: UPKEEP,
+    UPKEEP: DRAW,
+    DRAW: MAIN1,
+    MAIN1: BEGIN_COMBAT,
+    BEGIN_COMBAT: DECLARE_ATTACKERS,
+    DECLARE_ATTACKERS: DECLARE_BLOCKERS,
+    DECLARE_BLOCKERS: COMBAT_DAMAGE,
+    FIRST_STRIKE_DAMAGE: COMBAT_DAMAGE,
+    COMBAT_DAMAGE: END_COMBAT,
+    END_COMBAT: MAIN2,
+    MAIN2: END,
+    END: CLEANUP,
+}
+
+
+def run(g: Game) -> None:
+    """Advance the game until a player must decide something (or it is over)."""
+    while not g.over and g.pending is None:
+        if g.todo == PRIORITY:
+            offer_priority(g)
+        elif g.todo == BEGIN:
+            begin_step(g)
+        else:
+            end_step(g)
+
+
+# ----------------------------------------------------------------- turns
+def start_game(g: Game, mulligans: bool = False) -> None:
+    """103: opening hands, mulligans (103.5, 800.6), then the first turn."""
+    from systems.mulligan import begin_mulligans
+    from systems.zones import draw
+
+    for p in g.turn_order_from(g.starting_player):
+        draw(g, p, 7)
+    g.active = g.starting_player
+    if mulligans:
+        begin_mulligans(g)
+        return
+    first_turn(g)
+
+
+def first_turn(g: Game) -> None:
+    g.turn = 0
+    start_turn(g, g.starting_player)
+    run(g)
+
+
+def start_turn(g: Game, p: int | None = None) -> None:
+    """A new turn begins for p (or whoever is next): 500.7 extra turns, 800.4k."""
+    if p is None:
+        if g.max_turns and g.turn >= g.max_turns:
+            from systems.leaving_game import draw_players
+
+            draw_players(g, g.alive_players())  # safety cap: the game is a draw
+            return
+        while g.extra_turns and not g.pl.alive[g.extra_turns[0]]:
+            g.extra_turns.pop(0)
+        p = g.extra_turns.pop(0) if g.extra_turns else g.next_in_turn_order(g.active)
+    g.turn += 1
+    g.active = p
+    g.pl.lands_played[:] = 0
+    g.pl.life_lost_turn[:] = 0
+    n = g.obj.n
+    g.obj.loyalty_used[:n] = False
+    snapshot_ranges(g)
+    g.step_no = UNTAP
+    g.todo = BEGIN
+    g.passes = 0
+    g.world.emit("turn", g.turn, p)
+
+
+def snapshot_ranges(g: Game) -> None:
+    """801.2c / 807.4h: seats and ranges are fixed as each turn begins."""
+    from systems.attack_targets import attack_targets_one
+    from systems.range_of_influence import range_mask_one
+
+    g.pl.present[:] = g.pl.alive
+    pl = g.pl
+    g.range_mask = range_mask_one(pl.seat, pl.present, pl.reach)
+    g.attack_mask = attack_targets_one(
+        g.range_mask, pl.seat, pl.present, pl.alive, pl.team, g.attack_mode, g.adjacent_only
+    )
+
+
+def refresh_attack_mask(g: Game) -> None:
+    """Departed players can't be attacked; seats don't close up until the next turn."""
+    g.attack_mask = g.attack_mask & g.pl.alive[None, :] & g.pl.alive[:, None]
+
+
+# ----------------------------------------------------------------- steps
+def begin_step(g: Game) -> None:
+    from systems import combat
+    from systems.triggers import beginning_of_upkeep
+    from systems.zones import draw
+
+    s = g.step_no
+    g.todo = PRIORITY
+    g.priority_to = g.active
+    g.passes = 0
+    if s == UNTAP:  # 502: untap; no player gets priority
+        o = g.obj
+        n = o.n
+        mine = (o.zone[:n] == BATTLEFIELD) & (o.controller[:n] == g.active)
+        o.tapped[:n][mine] = False
+        o.sick[:n][mine] = False
+        g.dirty = True
+        g.todo = END_STEP
+    elif s == UPKEEP:
+        beginning_of_upkeep(g)
+    elif s == DRAW:  # 504.1; 103.8 and 800.7 for the first turn
+        if not (g.turn == 1 and g.active == g.starting_player and not g.multiplayer):
+            if g.pl.alive[g.active]:
+                draw(g, g.active, 1)
+    elif s == DECLARE_ATTACKERS:  # 508.1: a turn-based action
+        g.attack_decl = {}
+        if g.pl.alive[g.active] and (not g.auto_pass or combat.possible_attackers(g)):
+            from ecs.game import Decision
+
+            g.pending = Decision("attack", g.active)
+    elif s == DECLARE_BLOCKERS:  # 509.1, 802.4: each defending player in APNAP order
+        g.blockers_to_declare = combat.defending_players(g)
+        g.block_decl = {}
+        ask_next_blocker(g)
+    elif s in (FIRST_STRIKE_DAMAGE, COMBAT_DAMAGE):
+        combat.combat_damage(g, s)
+    elif s == CLEANUP:
+        cleanup(g)
+    g.world.emit("step", g.step_no)
+
+
+def ask_next_blocker(g: Game) -> None:
+    from ecs.game import Decision
+    from systems import combat
+
+    while g.blockers_to_declare:
+        q = g.blockers_to_declare[0]
+        if not g.pl.alive[q] or (g.auto_pass and not combat.block_options(g, q)):
+            g.blockers_to_declare.pop(0)
+            continue
+        g.pending = Decision("block", q)
+        return
+
+
+def cleanup(g: Game) -> None:
+    """514.1: discard to hand size; 514.2: damage wears off, "this turn" effects end;
+    514.3a: if state-based actions or triggers happen, players get priority."""
+    from ecs.game import Decision
+    from systems.continuous_effects import end_of_turn_cleanup
+    from systems.state_based_actions import check_state_based_actions
+
+    p = g.active
+    if g.pl.alive[p]:
+        excess = len(g.hand(p)) - int(g.pl.max_hand[p])
+        if excess > 0:
+            g.pending = Decision("discard", p, excess)
+            g.todo = BEGIN  # come back here after the discard
+            return
+    n = g.obj.n
+    g.obj.damage[:n] = 0
+    g.obj.deathtouch_hit[:n] = False
+    end_of_turn_cleanup(g)
+    acted = check_state_based_actions(g)
+    if g.triggers or acted:
+        g.todo = PRIORITY
+        g.cleanup_again = True
+    else:
+        g.todo = END_STEP
+
+
+def end_step(g: Game) -> None:
+    from systems import combat
+    from systems.mana import empty_pools
+
+    empty_pools(g)
+    s = g.step_no
+    if s == CLEANUP:
+        if g.cleanup_again:  # 514.3a: another cleanup step
+            g.cleanup_again = False
+            g.todo = BEGIN
+            return
+        start_turn(g)
+        return
+    if s == DECLARE_ATTACKERS and not g.declared_attackers:
+        nxt = END_COMBAT  # 508.8
+    elif s == DECLARE_BLOCKERS:
+        g.first_strike_step = combat.needs_first_strike_step(g)
+        nxt = FIRST_STRIKE_DAMAGE if g.first_strike_step else COMBAT_DAMAGE
+    else:
+        nxt = NEXT_STEP[s]
+    if s == END_COMBAT:
+        combat.end_combat(g)
+    g.step_no = nxt
+    g.todo = BEGIN
+
+
+# ----------------------------------------------------------------- priority (117)
+def settle(g: Game) -> None:
+    """117.5: state-based actions and triggers until neither happens."""
+    from systems.state_based_actions import check_state_based_actions
+    from systems.triggers import put_triggers_on_stack, state_triggers
+
+    while not g.over:
+        acted = check_state_based_actions(g)
+        if g.over:
+            return
+        state_triggers(g)
+        put = put_triggers_on_stack(g)
+        if not acted and not put:
+            return
+
+
+def offer_priority(g: Game) -> None:
+    from ecs.game import Decision
+    from systems.legal_actions import has_action
+
+    settle(g)
+    if g.over:
+        return
+    p = g.priority_to
+    if not g.pl.alive[p]:  # 800.4j / 800.4a: priority passes to the next player
+        p = g.next_in_turn_order(p)
+        g.priority_to = p
+    if g.auto_pass and not has_action(g, p):
+        do_pass(g, p)
+        return
+    g.pending = Decision("priority", p)
+
+
+def do_pass(g: Game, p: int) -> None:
+    """117.3d / 117.4: pass; when all pass in succession, resolve or end the step."""
+    g.pending = None
+    g.passes += 1
+    if g.passes >= int(g.pl.alive.sum()):
+        g.passes = 0
+        if g.stack:
+            from systems.stack import resolve_top
+
+            resolve_top(g)
+            g.priority_to = g.active  # 117.3b
+            g.todo = PRIORITY
+        else:
+            g.todo = END_STEP
+    else:
+        g.priority_to = g.next_in_turn_order(p)
+        g.todo = PRIORITY
+
+
+def player_left_decision(g: Game, p: int) -> None:
+    """A player left while a decision was theirs: the game goes on without it (800.4a, j)."""
+    from systems import combat
+
+    refresh_attack_mask(g)
+    if p in g.blockers_to_declare:
+        g.blockers_to_declare.remove(p)
+    d = g.pending
+    if g.over or d is None or d.player != p:
+        return
+    g.pending = None
+    if d.kind == "priority":
+        g.priority_to = g.next_in_turn_order(p)
+        g.todo = PRIORITY
+    elif d.kind == "attack":
+        g.attack_decl = {}
+        g.declared_attackers = False
+        g.todo = PRIORITY
+    elif d.kind == "block":
+        g.block_decl = {}
+        ask_next_blocker(g)
+        if g.pending is None:
+            g.todo = PRIORITY
+    elif d.kind in ("mulligan", "bottom"):
+        from systems.mulligan import continue_mulligans
+
+        continue_mulligans(g)
+    elif d.kind == "discard":
+        g.todo = BEGIN
+
+
+def all_players_passed_empty(g: Game) -> bool:
+    return not g.stack and g.passes == 0
+
+
+__all__ = ["run", "start_game", "start_turn", "do_pass", "np"]
