@@ -414,6 +414,28 @@ class CardDB:
             for s in d.subtypes
             if s in self.subtype_bit
         }
+        from ecs.constants import S_LEGENDARY, S_WORLD
+
+        # cards the Python part of the state-based actions must look at (704.5j-n)
+        self.special_sba = np.array(
+            [
+                d.is_aura or d.is_equipment or bool(d.supertypes & (S_LEGENDARY | S_WORLD))
+                for d in self.defs
+            ],
+            dtype=np.bool_,
+        )
+        self.mana_color = np.array(
+            [next((COLOR_INDEX[a.mana] for a in d.abilities if a.mana), -1) for d in self.defs],
+            dtype=np.int64,
+        )
+        self.is_instant = (self.types & TYPE_BITS["Instant"]) != 0
+        self.has_ability = np.array(
+            [any(not a.mana for a in d.abilities) for d in self.defs], dtype=np.bool_
+        )
+        self.has_instant_ability = np.array(
+            [any(not a.mana and not a.sorcery for a in d.abilities) for d in self.defs],
+            dtype=np.bool_,
+        )
         self.creature_type_mask = sum(self.subtype_bit[s] for s in creature_types)
 
     def index(self, name: str, where: str = "") -> int:

@@ -142,7 +142,10 @@ class Game:
         self.first_strike_step = False
         self.combat_damage_done = False
         self.max_turns = 0  # 0 = no cap; a capped game ends as a draw
-        self.dirty = True
+        self._layers_dirty = True
+        self.sba_dirty = True
+        self.trigger_kinds: set[str] = set()
+        self.static_objs: list[int] = []  # battlefield objects with static abilities (layers)
         self.todo = "begin"  # turn_structure state: begin | priority | end
         self.priority_to = 0
         self.attack_decl: dict[int, int] = {}
@@ -158,6 +161,17 @@ class Game:
         from systems import range_of_influence as _roi  # noqa: F401  (warm import)
 
     # ------------------------------------------------------------------ helpers
+    @property
+    def dirty(self) -> bool:
+        """Derived columns (layers) need recomputing."""
+        return self._layers_dirty
+
+    @dirty.setter
+    def dirty(self, value: bool) -> None:
+        self._layers_dirty = value
+        if value:
+            self.sba_dirty = True  # something changed: state-based actions must look again
+
     @property
     def n_players(self) -> int:
         return self.pl.n
@@ -178,6 +192,9 @@ class Game:
         o.controller[i] = owner
         o.zone[i] = zone
         o.timestamp[i] = self.stamp()
+        if card >= 0:
+            for t in self.db.defs[card].triggers:  # which trigger events this game must watch
+                self.trigger_kinds.add(t.when)
         self.dirty = True
         return i
 
@@ -241,7 +258,7 @@ class Game:
         if player is not None:
             col = o.controller if by == "controller" else o.owner
             mask &= col[:n] == player
-        return [int(i) for i in np.flatnonzero(mask)]
+        return np.flatnonzero(mask).tolist()
 
     def hand(self, p: int) -> list[int]:
         return self.zone_objects(HAND, p, by="owner")
@@ -287,6 +304,7 @@ class Game:
         g.triggers = list(self.triggers)
         g.winners, g.losers, g.drawn = list(self.winners), list(self.losers), list(self.drawn)
         g.created = dict(self.created)
+        g.trigger_kinds = set(self.trigger_kinds)
         g.refs = dict(self.refs)
         g.history = list(self.history)
         g.range_mask = self.range_mask.copy()

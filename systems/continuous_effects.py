@@ -49,7 +49,8 @@ def recompute(g: Game) -> None:
     o.toughness[:n] = db.toughness[c]
     o.restrict[:n] = 0
     static_src = np.flatnonzero(bf & _static_cards(g)[c] & (card >= 0))
-    effects = [e for _, e in g.world.get(ContinuousEffect)] if g.world.handlers is not None else []
+    g.static_objs = static_src.tolist()
+    effects = [e for _, e in g.world.get(ContinuousEffect)]
     if not len(static_src) and not effects:
         _counters(g, n, bf)
         return

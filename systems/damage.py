@@ -107,6 +107,7 @@ def lose_life(g: Game, p: int, amount: int) -> None:
     if amount <= 0 or not g.pl.alive[p]:
         return
     g.pl.life[p] -= amount
+    g.dirty = True
     g.pl.life_lost_turn[p] += amount
     from systems.triggers import life_lost
 
@@ -117,6 +118,7 @@ def gain_life(g: Game, p: int, amount: int) -> None:
     if amount <= 0 or not g.pl.alive[p]:
         return
     g.pl.life[p] += amount
+    g.dirty = True
 
 
 def set_life(g: Game, p: int, value: int) -> None:

@@ -24,17 +24,11 @@ def mana_sources(g: Game, p: int) -> list[tuple[int, int]]:
     """Untapped permanents p controls with a {T}: Add mana ability: (object, colour index)."""
     o = g.obj
     n = o.n
-    idx = np.flatnonzero((o.zone[:n] == BATTLEFIELD) & (o.controller[:n] == p) & ~o.tapped[:n])
-    out = []
-    for i in idx:
-        c = o.card[i]
-        if c < 0:
-            continue
-        for ab in g.db.defs[c].abilities:
-            if ab.mana:
-                out.append((int(i), COLOR_INDEX[ab.mana]))
-                break
-    return out
+    card = o.card[:n]
+    col = g.db.mana_color[np.where(card >= 0, card, 0)]
+    m = (o.zone[:n] == BATTLEFIELD) & (o.controller[:n] == p) & ~o.tapped[:n] & (col >= 0) & (card >= 0)
+    idx = np.flatnonzero(m)
+    return list(zip(idx.tolist(), col[idx].tolist()))
 
 
 def plan_payment(

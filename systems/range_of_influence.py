@@ -83,7 +83,7 @@ def in_range_mask(
                     out[g, i, j] = present[g, j]
             else:
                 out[g, i, i] = True  # 801.2b
-                # 0 < 2r < n, so the 2r positions below are distinct and not k.
+                # 0 <= 2r < n, so the 2r positions below are distinct and not k.
                 for d in range(1, r + 1):
                     left = k + d
                     if left >= n:

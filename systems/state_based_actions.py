@@ -99,11 +99,15 @@ def sba_kernel_py(
 
 def _statics_of(g: Game, p: int, key: str) -> bool:
     """Does p control a permanent with static ability ``key`` naming "you"?"""
+    from systems.continuous_effects import recompute
+
+    recompute(g)
     o = g.obj
-    for i in g.battlefield(p):
-        for k, a in g.db.defs[o.card[i]].static:
-            if k == key:
-                return True
+    for i in g.static_objs:
+        if o.controller[i] == p and o.zone[i] == BATTLEFIELD:
+            for k, _ in g.db.defs[o.card[i]].static:
+                if k == key:
+                    return True
     return False
 
 
@@ -124,13 +128,18 @@ def check_state_based_actions(g: Game) -> bool:
     from systems.continuous_effects import recompute
     from systems.zones import move
 
+    if not g.sba_dirty:
+        return False
+    g.sba_dirty = False
     recompute(g)
     o, pl, db = g.obj, g.pl, g.db
     n = o.n
     card = o.card[:n]
     types = np.where(card >= 0, db.types[np.where(card >= 0, card, 0)], 0)[None]
     P = pl.n
-    zero_ok = np.array([_statics_of(g, p, "no_loss_at_zero_life") for p in range(P)])
+    zero_ok = np.zeros(P, dtype=np.bool_)
+    if g.static_objs:
+        zero_ok[:] = [_statics_of(g, p, "no_loss_at_zero_life") for p in range(P)]
     dies = np.zeros((1, n), dtype=np.int8)
     ann = np.zeros((1, n), dtype=np.int32)
     loses = np.zeros((1, P), dtype=np.bool_)
@@ -151,7 +160,8 @@ def check_state_based_actions(g: Game) -> bool:
     for i in gone_tokens:
         o.zone[i] = GONE
         acted = True
-    bf = [int(i) for i in np.flatnonzero(o.zone[:n] == BATTLEFIELD)]
+    bf = np.flatnonzero(o.zone[:n] == BATTLEFIELD)
+    bf = bf[db.special_sba[card[bf]]].tolist()
     unattach = []
     for i in bf:
         d = db.defs[card[i]]

@@ -38,6 +38,8 @@ def _trigger_index(g: Game) -> dict[str, np.ndarray]:
 
 
 def _sources(g: Game, when: str) -> list[int]:
+    if when not in g.trigger_kinds:
+        return []
     idx = _trigger_index(g).get(when)
     if idx is None:
         return []
