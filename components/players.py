@@ -12,7 +12,10 @@ PLAYER_COLUMNS: dict[str, tuple[type, int]] = {
     "life": (np.int32, 20),
     "poison": (np.int32, 0),
     "alive": (np.bool_, 1),  # still in the game (800.4)
-    "present": (np.bool_, 1),  # occupies a seat for range purposes; fixed as each turn begins (801.2c)
+    "present": (
+        np.bool_,
+        1,
+    ),  # occupies a seat for range purposes; fixed as each turn begins (801.2c)
     "seat": (np.int64, 0),  # clockwise seat position; left neighbour = seat + 1
     "team": (np.int64, 0),
     "reach": (np.int64, -1),  # range of influence; -1 = unlimited (801)

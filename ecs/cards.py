@@ -207,7 +207,7 @@ def _effects(raw: Any, where: str) -> tuple[tuple[str, Any], ...]:
         w = f"{where}[{i}]"
         if not isinstance(e, dict) or len(e) != 1:
             raise CardError(f"{w}: each effect is a one-key mapping, got {e!r}")
-        (name, arg), = e.items()
+        ((name, arg),) = e.items()
         if name not in EFFECTS:
             raise CardError(f"{w}: unknown effect {name!r} (known: {sorted(EFFECTS)})")
         allowed = EFFECTS[name]

@@ -101,6 +101,7 @@ class Game:
         if self.options.attack not in ATTACK_OPTION:
             raise ValueError(f"unknown attack option {self.options.attack!r}")
         self.names = list(names)
+        self.team_names: list[str] | None = None
         n = len(names)
         self.multiplayer = n > 2  # 800.1
         self.obj = ObjectColumns()
@@ -144,6 +145,9 @@ class Game:
         self.max_turns = 0  # 0 = no cap; a capped game ends as a draw
         self._layers_dirty = True
         self.sba_dirty = True
+        self.version = 0  # bumped by every change (cache key for pre-checks)
+        self._can_act_version = -1
+        self._can_act = np.zeros(n, dtype=np.bool_)
         self.trigger_kinds: set[str] = set()
         self.static_objs: list[int] = []  # battlefield objects with static abilities (layers)
         self.todo = "begin"  # turn_structure state: begin | priority | end
@@ -170,6 +174,7 @@ class Game:
     def dirty(self, value: bool) -> None:
         self._layers_dirty = value
         if value:
+            self.version += 1
             self.sba_dirty = True  # something changed: state-based actions must look again
 
     @property
@@ -251,7 +256,9 @@ class Game:
         """801.2d: an object is in range if its controller is."""
         return self.in_range(p, int(self.obj.controller[i]))
 
-    def zone_objects(self, zone: int, player: int | None = None, by: str = "controller") -> list[int]:
+    def zone_objects(
+        self, zone: int, player: int | None = None, by: str = "controller"
+    ) -> list[int]:
         o = self.obj
         n = o.n
         mask = o.zone[:n] == zone

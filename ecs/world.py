@@ -72,7 +72,9 @@ class World:
         """A new world holding deep copies of this world's entities (not its observers)."""
         w = World()
         self._enter()
-        ents = [(e, [copy.copy(c) for c in esper.components_for_entity(e)]) for e in esper._entities]
+        ents = [
+            (e, [copy.copy(c) for c in esper.components_for_entity(e)]) for e in esper._entities
+        ]
         esper.switch_world(w.name)
         for e, comps in ents:
             # keep the entity ids: systems refer to them

@@ -106,7 +106,9 @@ def check_attack(g: Game, p: int, i: int, defender: int) -> None:
             why = "a creature with defender"
         raise IllegalAction(f"{g.name_of(i)} can't attack: it is {why}")
     if defender not in attack_defenders(g, p):
-        raise IllegalAction(f"{g.names[p]}'s creatures can't attack {_desc(g, defender)} (801.3, 802, 803)")
+        raise IllegalAction(
+            f"{g.names[p]}'s creatures can't attack {_desc(g, defender)} (801.3, 802, 803)"
+        )
 
 
 def declare_attack(g: Game, p: int, i: int, defender: int) -> None:
@@ -138,7 +140,9 @@ def finish_attacks(g: Game, p: int) -> None:
 def attackers(g: Game) -> list[int]:
     o = g.obj
     n = o.n
-    return [int(i) for i in np.flatnonzero((o.attacking_player[:n] >= 0) & (o.zone[:n] == BATTLEFIELD))]
+    return [
+        int(i) for i in np.flatnonzero((o.attacking_player[:n] >= 0) & (o.zone[:n] == BATTLEFIELD))
+    ]
 
 
 # ----------------------------------------------------------------- blocking
@@ -289,14 +293,18 @@ def combat_damage(g: Game, step: int) -> None:
             if defender is not None:
                 assignments.append((a, defender, power))
             continue
-        order = [b for b in g.block_order.get(a, []) if o.zone[b] == BATTLEFIELD and o.blocking[b] == a]
+        order = [
+            b for b in g.block_order.get(a, []) if o.zone[b] == BATTLEFIELD and o.blocking[b] == a
+        ]
         if not order:
             if o.kw[a] & KW_TRAMPLE and defender is not None:  # 702.19e
                 assignments.append((a, defender, power))
             continue
         left = power
         for k, b in enumerate(order):
-            lethal = 1 if o.kw[a] & KW_DEATHTOUCH else max(0, int(o.toughness[b]) - int(o.damage[b]))
+            lethal = (
+                1 if o.kw[a] & KW_DEATHTOUCH else max(0, int(o.toughness[b]) - int(o.damage[b]))
+            )
             last = k == len(order) - 1
             give = min(left, lethal)
             if last and not (o.kw[a] & KW_TRAMPLE and defender is not None):

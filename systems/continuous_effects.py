@@ -55,7 +55,9 @@ def recompute(g: Game) -> None:
         _counters(g, n, bf)
         return
     effects.sort(key=lambda e: e.timestamp)
-    statics = [(int(o.timestamp[s]), int(s), k, a) for s in static_src for k, a in db.defs[card[s]].static]
+    statics = [
+        (int(o.timestamp[s]), int(s), k, a) for s in static_src for k, a in db.defs[card[s]].static
+    ]
     statics.sort()
 
     def applies(e: ContinuousEffect, i: int) -> bool:

@@ -68,11 +68,19 @@ class Ctx:
         if spec == "each_player":
             return [player_ref(q) for q in g.apnap() if g.in_range(ctl, q)]
         if spec == "each_opponent":
-            return [player_ref(q) for q in g.apnap() if g.in_range(ctl, q) and g.pl.team[q] != g.pl.team[ctl]]
+            return [
+                player_ref(q)
+                for q in g.apnap()
+                if g.in_range(ctl, q) and g.pl.team[q] != g.pl.team[ctl]
+            ]
         raise ValueError(f"unknown reference {spec!r}")
 
     def players(self, spec: Any) -> list[int]:
-        return [ref_player(c) for c in self.ref(spec) if is_player_ref(c) and self.g.pl.alive[ref_player(c)]]
+        return [
+            ref_player(c)
+            for c in self.ref(spec)
+            if is_player_ref(c) and self.g.pl.alive[ref_player(c)]
+        ]
 
     def objects(self, spec: Any) -> list[int]:
         return [c for c in self.ref(spec) if not is_player_ref(c)]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ecs.constants import BATTLEFIELD, EXILE, GONE, STACK
+from ecs.constants import BATTLEFIELD, EXILE, GONE
 
 if TYPE_CHECKING:
     from ecs.game import Game

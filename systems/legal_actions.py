@@ -63,11 +63,13 @@ def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
         if ab.cost.mana_value > avail:
             continue
         combos = _target_combos(g, p, ab.targets, i)
+        if not combos:
+            continue
+        try:  # candidates are legal targets, so one check covers every combination
+            check_activate(g, p, i, k, combos[0], None)
+        except IllegalAction:
+            continue
         for t in combos:
-            try:
-                check_activate(g, p, i, k, t, None)
-            except IllegalAction:
-                break
             yield k, t
 
 
@@ -143,7 +145,10 @@ def legal_actions(g: Game) -> list[Action]:
                 out.append(Action("attack", p, i, dfd))
         return out
     if d.kind == "block":
-        out = [Action("block_done", p)] if combat.blocks_legal(g) is None else []
+        if combat.blocks_legal(g) is None:
+            out = [Action("block_done", p)]
+        else:  # e.g. a lone blocker on a menace attacker: finish the pair or start over
+            out = [Action("block_reset", p)]
         out += [Action("block", p, b, a) for b, a in combat.block_options(g, p)]
         return out
     if d.kind == "mulligan":
@@ -184,7 +189,7 @@ def apply_action(g: Game, a: Action) -> None:
         elif k == "cast":
             stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), getattr(a, "pay", None))
         else:
-            stack.activate(g, p, a.obj, max(a.arg, 0), a.targets)
+            stack.activate(g, p, a.obj, max(a.arg, 0), a.targets, getattr(a, "pay", None))
         g.pending = None
         g.priority_to = p  # 117.3c: the player who acted receives priority
         g.todo = PRIORITY
@@ -197,6 +202,11 @@ def apply_action(g: Game, a: Action) -> None:
         g.priority_to = g.active
     elif k == "block":
         combat.declare_block(g, p, a.obj, a.arg)
+        return
+    elif k == "block_reset":
+        if g.pending is None or g.pending.kind != "block" or g.pending.player != p:
+            raise IllegalAction(f"{g.names[p]} is not declaring blockers now")
+        g.block_decl = {}
         return
     elif k == "block_done":
         combat.finish_blocks(g, p)

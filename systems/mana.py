@@ -14,7 +14,7 @@ import numpy as np
 
 from ecs.actions import IllegalAction
 from ecs.cards import ManaCost
-from ecs.constants import BATTLEFIELD, COLOR_INDEX
+from ecs.constants import BATTLEFIELD
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -26,7 +26,13 @@ def mana_sources(g: Game, p: int) -> list[tuple[int, int]]:
     n = o.n
     card = o.card[:n]
     col = g.db.mana_color[np.where(card >= 0, card, 0)]
-    m = (o.zone[:n] == BATTLEFIELD) & (o.controller[:n] == p) & ~o.tapped[:n] & (col >= 0) & (card >= 0)
+    m = (
+        (o.zone[:n] == BATTLEFIELD)
+        & (o.controller[:n] == p)
+        & ~o.tapped[:n]
+        & (col >= 0)
+        & (card >= 0)
+    )
     idx = np.flatnonzero(m)
     return list(zip(idx.tolist(), col[idx].tolist()))
 
@@ -55,7 +61,9 @@ def plan_payment(
         while need[c] > 0:
             k = next((k for k, (_, col) in enumerate(available) if col == c), None)
             if k is None:
-                raise IllegalAction(f"cannot pay {cost_text(cost, x)}: not enough {'WUBRGC'[c]} mana")
+                raise IllegalAction(
+                    f"cannot pay {cost_text(cost, x)}: not enough {'WUBRGC'[c]} mana"
+                )
             taps.append(available.pop(k)[0])
             need[c] -= 1
     generic = cost.generic + (x if cost.x else 0)

@@ -34,7 +34,6 @@ from ecs.constants import (
 from systems.mana import plan_payment
 
 if TYPE_CHECKING:
-    from ecs.cards import Ability
     from ecs.game import Game
 
 
@@ -94,14 +93,20 @@ def target_candidates(g: Game, p: int, kind: str, source: int = -1) -> list[int]
     return out
 
 
-def check_targets(g: Game, p: int, kinds: tuple[str, ...], targets: tuple[int, ...], source: int, what: str) -> None:
+def check_targets(
+    g: Game, p: int, kinds: tuple[str, ...], targets: tuple[int, ...], source: int, what: str
+) -> None:
     if len(targets) != len(kinds):
         raise IllegalAction(f"{what} needs {len(kinds)} target(s), got {len(targets)}")
     if len(set(targets)) != len(targets):
-        raise IllegalAction(f"{what}: the same object or player can't be chosen twice for one 'target' word")
+        raise IllegalAction(
+            f"{what}: the same object or player can't be chosen twice for one 'target' word"
+        )
     for kind, t in zip(kinds, targets):
         if not target_ok(g, p, kind, t, source):
-            raise IllegalAction(f"{what}: {describe(g, t)} is not a legal {kind} target for {g.names[p]}")
+            raise IllegalAction(
+                f"{what}: {describe(g, t)} is not a legal {kind} target for {g.names[p]}"
+            )
 
 
 def describe(g: Game, code: int) -> str:
@@ -133,7 +138,9 @@ def check_play_land(g: Game, p: int, i: int) -> None:
     if not _perm_types(g, i) & T_LAND:
         raise IllegalAction(f"{g.name_of(i)} is not a land")
     if not sorcery_timing(g, p):
-        raise IllegalAction("a land can be played only in your main phase with an empty stack (305.1)")
+        raise IllegalAction(
+            "a land can be played only in your main phase with an empty stack (305.1)"
+        )
     if g.pl.lands_played[p] >= 1:
         raise IllegalAction(f"{g.names[p]} has already played a land this turn (305.2)")
 
@@ -205,7 +212,9 @@ def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pa
         raise IllegalAction(f"{d.name}'s ability can be activated only as a sorcery")
     if ab.loyalty is not None:
         if o.loyalty_used[i]:
-            raise IllegalAction(f"a loyalty ability of {d.name} was already activated this turn (606.3)")
+            raise IllegalAction(
+                f"a loyalty ability of {d.name} was already activated this turn (606.3)"
+            )
         if o.counters[i, C_LOYALTY] + ab.loyalty < 0:
             raise IllegalAction(f"{d.name} doesn't have {-ab.loyalty} loyalty to remove")
     if ab.mana:
@@ -250,7 +259,10 @@ def resolve_top(g: Game) -> None:
     o = g.obj
     ab = item.ability
     kinds = ab.targets if ab is not None else ()
-    legal = [t if target_ok(g, item.controller, k, t, item.source) else None for k, t in zip(kinds, item.targets)]
+    legal = [
+        t if target_ok(g, item.controller, k, t, item.source) else None
+        for k, t in zip(kinds, item.targets)
+    ]
     fizzle = bool(kinds) and all(t is None for t in legal)  # 608.2b
     if item.is_spell:
         d = g.db.defs[o.card[i]]
@@ -263,7 +275,9 @@ def resolve_top(g: Game) -> None:
             if not g.pl.alive[item.controller]:
                 move(g, i, GRAVEYARD)
             else:
-                enter_battlefield(g, i, item.controller, attach_to=attach if attach is not None else -1)
+                enter_battlefield(
+                    g, i, item.controller, attach_to=attach if attach is not None else -1
+                )
         else:
             run_effects(g, item, legal)
             if o.zone[i] == STACK:
@@ -272,10 +286,16 @@ def resolve_top(g: Game) -> None:
         g.stack.pop()
         g.items.pop(i)
         o.zone[i] = GONE
-        if not fizzle and (ab.when is None or condition_holds(g, item.source, item.controller, ab.condition)):
+        if not fizzle and (
+            ab.when is None or condition_holds(g, item.source, item.controller, ab.condition)
+        ):
             if ab.equip:
                 s, t = item.source, legal[0]
-                if o.zone[s] == BATTLEFIELD and o.controller[s] == item.controller and t is not None:
+                if (
+                    o.zone[s] == BATTLEFIELD
+                    and o.controller[s] == item.controller
+                    and t is not None
+                ):
                     o.attached_to[s] = t
                     o.timestamp[s] = g.stamp()
             else:

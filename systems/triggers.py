@@ -87,7 +87,9 @@ def left_battlefield(g: Game, i: int) -> None:
     """No card in the pool triggers on leaving the battlefield yet (see README)."""
 
 
-def damage_dealt(g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool) -> None:
+def damage_dealt(
+    g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool
+) -> None:
     from ecs.actions import is_player_ref, ref_player
 
     if source < 0 or g.obj.zone[source] != BATTLEFIELD or not is_player_ref(target):
@@ -149,7 +151,9 @@ def put_triggers_on_stack(g: Game) -> bool:
             if targets is None:
                 g.obj.zone[i] = 7
                 continue
-            g.items[i] = StackItem(controller=p, ability=ab, targets=targets, source=source, event=event)
+            g.items[i] = StackItem(
+                controller=p, ability=ab, targets=targets, source=source, event=event
+            )
             g.stack.append(i)
             any_put = True
     return any_put

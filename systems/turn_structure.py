@@ -264,9 +264,16 @@ def offer_priority(g: Game) -> None:
     if not g.pl.alive[p]:  # 800.4j / 800.4a: priority passes to the next player
         p = g.next_in_turn_order(p)
         g.priority_to = p
-    if g.auto_pass and not has_action(g, p):
-        do_pass(g, p)
-        return
+    if g.auto_pass:
+        from systems.priority_precheck import can_act
+
+        mask = can_act(g)
+        if not g.stack and g.passes == 0 and not mask.any():
+            g.todo = END_STEP  # nobody can do anything: everyone passes (117.4)
+            return
+        if not mask[p] or not has_action(g, p):
+            do_pass(g, p)
+            return
     g.pending = Decision("priority", p)
 
 
@@ -291,7 +298,6 @@ def do_pass(g: Game, p: int) -> None:
 
 def player_left_decision(g: Game, p: int) -> None:
     """A player left while a decision was theirs: the game goes on without it (800.4a, j)."""
-    from systems import combat
 
     refresh_attack_mask(g)
     if p in g.blockers_to_declare:

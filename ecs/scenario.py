@@ -1,0 +1,888 @@
+"""Rules scenarios: the YAML format of ../shared/SCENARIOS.md and its runner.
+
+``load_scenario`` validates a file and names the file, field and what was
+expected for anything wrong (exit code 2). ``run_scenario`` builds the
+position, plays the script and checks every expectation, returning the
+failures as readable lines.
+
+Documented defaults (the contract leaves them to the engine):
+- when the script gives no choice, the engine takes the first legal option of
+  ``legal_actions`` (see ``systems/legal_actions.py``); declarations default to
+  no attackers and no blockers, mulligan decisions to keeping, discards to the
+  card with the lowest object id;
+- a scenario starting at a step begins that step: its turn-based actions happen
+  (a draw step draws) and its beginning-of-step triggers trigger;
+- scenarios run with every priority stop (no auto-pass), so ``pass`` steps
+  read exactly like the table.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from ecs.actions import Action, IllegalAction, player_ref
+from ecs.cards import CardDB, CardError, load_cards
+from ecs.constants import (
+    BATTLEFIELD,
+    COMMAND,
+    COUNTER_INDEX,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    STEP_BY_NAME,
+    STEP_NAMES,
+)
+from ecs.game import VARIANTS, Game, Options
+
+STARTING_LIFE = {
+    "two-player": 20,
+    "free-for-all": 20,
+    "grand-melee": 20,
+    "team-vs-team": 20,
+    "emperor": 20,
+    "two-headed-giant": 30,
+    "alternating-teams": 20,
+}
+ZONES = {
+    "hand": HAND,
+    "library": LIBRARY,
+    "graveyard": GRAVEYARD,
+    "exile": EXILE,
+    "command": COMMAND,
+    "battlefield": BATTLEFIELD,
+}
+PLAYER_FIELDS = {"name", "team", "role", "range_of_influence", "life", "poison", "mana", *ZONES}
+CARD_FIELDS = {
+    "card",
+    "id",
+    "tapped",
+    "damage",
+    "counters",
+    "summoning_sick",
+    "attached_to",
+    "controller",
+    "count",
+    "face_up",
+}
+ACTION_KEYS = {
+    "play_land",
+    "cast",
+    "activate",
+    "attack",
+    "block",
+    "pass",
+    "leave",
+    "mulligan",
+    "keep",
+    "roll_planar_die",
+    "choose",
+}
+ACTION_EXTRA = {"player", "targets", "x", "modes", "choices", "ability", "pay", "expect_error"}
+MAX_AUTO_STEPS = 5000
+
+
+class ScenarioError(ValueError):
+    """A scenario file is invalid; the message names the file, the field and what was expected."""
+
+
+class ScenarioFailure(Exception):
+    """The script could not be carried out (an unexpected illegal action, say)."""
+
+
+@dataclass
+class Scenario:
+    path: str
+    name: str
+    data: dict
+    failures: list[str] = field(default_factory=list)
+    game: Game | None = None
+
+
+def _err(path: str, fld: str, msg: str) -> ScenarioError:
+    return ScenarioError(f"{path}: {fld}: {msg}")
+
+
+# ------------------------------------------------------------------ loading
+def load_scenario(path: str | Path, db: CardDB | None = None) -> Scenario:
+    path = str(path)
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot read file ({e.strerror})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ScenarioError(f"{path}: malformed YAML: {e}") from None
+    db = db or load_cards()
+    validate(path, data, db)
+    return Scenario(path, data["name"], data)
+
+
+def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise _err(path, fld, "expected a list of card names or {card: ...} mappings")
+    out = []
+    for k, e in enumerate(entries):
+        f = f"{fld}[{k}]"
+        if isinstance(e, str):
+            e = {"card": e}
+        if not isinstance(e, dict) or "card" not in e:
+            raise _err(path, f, "expected a card name or a mapping with a 'card' key")
+        for key in e:
+            if key not in CARD_FIELDS:
+                raise _err(
+                    path, f, f"unknown field {key!r} (expected one of {sorted(CARD_FIELDS)})"
+                )
+        if e["card"] not in db:
+            raise _err(path, f"{f}.card", f"unknown card {e['card']!r}")
+        cnt = e.get("count", 1)
+        if not isinstance(cnt, int) or cnt < 1:
+            raise _err(path, f"{f}.count", "expected a whole number >= 1")
+        for key in ("damage",):
+            if key in e and (not isinstance(e[key], int) or e[key] < 0):
+                raise _err(path, f"{f}.{key}", "expected a whole number >= 0")
+        for key in ("tapped", "summoning_sick", "face_up"):
+            if key in e and not isinstance(e[key], bool):
+                raise _err(path, f"{f}.{key}", "expected true or false")
+        if "counters" in e:
+            if not isinstance(e["counters"], dict):
+                raise _err(path, f"{f}.counters", "expected a mapping of counter kind -> number")
+            for ck, cv in e["counters"].items():
+                if ck not in COUNTER_INDEX:
+                    raise _err(
+                        path,
+                        f"{f}.counters",
+                        f"unknown counter kind {ck!r} (known: {sorted(COUNTER_INDEX)})",
+                    )
+                if not isinstance(cv, int):
+                    raise _err(path, f"{f}.counters.{ck}", "expected a whole number")
+        if cnt > 1 and "id" in e:
+            raise _err(path, f"{f}.id", "an entry with count > 1 can't have one id")
+        out.extend(dict(e, count=1) for _ in range(cnt))
+    return out
+
+
+def validate(path: str, data: Any, db: CardDB) -> None:
+    if not isinstance(data, dict):
+        raise _err(path, "(top level)", "expected a mapping with name, players, ...")
+    known = {
+        "name",
+        "rules",
+        "game",
+        "teams",
+        "players",
+        "start",
+        "actions",
+        "expect",
+        "description",
+    }
+    for k in data:
+        if k not in known:
+            raise _err(path, k, f"unknown field (expected one of {sorted(known)})")
+    if not isinstance(data.get("name"), str) or not data["name"]:
+        raise _err(path, "name", "required: a non-empty string")
+    game = data.get("game") or {}
+    if not isinstance(game, dict):
+        raise _err(path, "game", "expected a mapping")
+    for k in game:
+        if k not in ("variant", "options", "casual", "seed"):
+            raise _err(path, f"game.{k}", "unknown field (expected variant, options, casual, seed)")
+    if "variant" in game and game["variant"] not in VARIANTS:
+        raise _err(
+            path,
+            "game.variant",
+            f"unknown variant {game['variant']!r} (expected one of {list(VARIANTS)})",
+        )
+    opts = game.get("options") or {}
+    if not isinstance(opts, dict):
+        raise _err(path, "game.options", "expected a mapping")
+    for k, v in opts.items():
+        if k == "range_of_influence":
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
+                raise _err(
+                    path, "game.options.range_of_influence", "expected an integer >= 1 or null"
+                )
+        elif k == "attack":
+            if v not in ("multiple", "left", "right"):
+                raise _err(path, "game.options.attack", "expected multiple, left or right")
+        elif k in ("deploy_creatures", "shared_team_turns"):
+            if not isinstance(v, bool):
+                raise _err(path, f"game.options.{k}", "expected true or false")
+        else:
+            raise _err(path, f"game.options.{k}", "unknown option")
+    casual = game.get("casual", "none")
+    if casual not in (
+        "none",
+        "commander",
+        "brawl",
+        "planechase",
+        "vanguard",
+        "archenemy",
+        "supervillain-rumble",
+    ):
+        raise _err(path, "game.casual", f"unknown casual variant {casual!r}")
+    if "seed" in game and not isinstance(game["seed"], int):
+        raise _err(path, "game.seed", "expected an integer")
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        raise _err(path, "players", "required: a list of at least two players")
+    names = []
+    ids: dict[str, int] = {}
+    name_counts: dict[str, int] = {}
+    for k, p in enumerate(players):
+        f = f"players[{k}]"
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise _err(path, f, "expected a mapping with a 'name'")
+        for key in p:
+            if key not in PLAYER_FIELDS:
+                raise _err(
+                    path, f"{f}.{key}", f"unknown field (expected one of {sorted(PLAYER_FIELDS)})"
+                )
+        if p["name"] in names:
+            raise _err(path, f"{f}.name", f"duplicate player name {p['name']!r}")
+        names.append(p["name"])
+        for key in ("life", "poison"):
+            if key in p and not isinstance(p[key], int):
+                raise _err(path, f"{f}.{key}", "expected an integer")
+        if "range_of_influence" in p and p["range_of_influence"] is not None:
+            v = p["range_of_influence"]
+            if not isinstance(v, int) or v < 1:
+                raise _err(path, f"{f}.range_of_influence", "expected an integer >= 1 or null")
+        if "role" in p and p["role"] not in ("emperor", "general", "archenemy"):
+            raise _err(path, f"{f}.role", "expected emperor, general or archenemy")
+        if "mana" in p:
+            if not isinstance(p["mana"], dict) or any(
+                c not in "WUBRGC" or not isinstance(v, int) for c, v in p["mana"].items()
+            ):
+                raise _err(path, f"{f}.mana", "expected a mapping like {R: 2} over W U B R G C")
+        for z in ZONES:
+            for j, e in enumerate(_card_entries(path, f"{f}.{z}", p.get(z), db)):
+                name_counts[e["card"]] = name_counts.get(e["card"], 0) + 1
+                if "id" in e:
+                    if e["id"] in ids:
+                        raise _err(path, f"{f}.{z}[{j}].id", f"duplicate card id {e['id']!r}")
+                    ids[e["id"]] = 1
+    for k, p in enumerate(players):
+        for z in ZONES:
+            for j, e in enumerate(_card_entries(path, f"players[{k}].{z}", p.get(z), db)):
+                if e.get("controller") is not None and e["controller"] not in names:
+                    raise _err(
+                        path,
+                        f"players[{k}].{z}[{j}].controller",
+                        f"unknown player {e['controller']!r}",
+                    )
+                if e.get("attached_to") is not None:
+                    _check_ref(
+                        path,
+                        f"players[{k}].{z}[{j}].attached_to",
+                        e["attached_to"],
+                        names,
+                        ids,
+                        name_counts,
+                        db,
+                    )
+    teams = data.get("teams") or {}
+    if not isinstance(teams, dict):
+        raise _err(path, "teams", "expected a mapping of team name -> {life, poison}")
+    for t, v in teams.items():
+        if not isinstance(v, dict) or any(k not in ("life", "poison") for k in v):
+            raise _err(path, f"teams.{t}", "expected {life: N, poison: N}")
+    start = data.get("start") or {}
+    if not isinstance(start, dict):
+        raise _err(path, "start", "expected a mapping")
+    for k in start:
+        if k not in ("active", "step", "turn"):
+            raise _err(path, f"start.{k}", "unknown field (expected active, step, turn)")
+    if "step" in start and start["step"] not in STEP_BY_NAME:
+        raise _err(
+            path,
+            "start.step",
+            f"unknown step {start['step']!r} (expected one of {list(STEP_BY_NAME)})",
+        )
+    act = start.get("active")
+    for a in act if isinstance(act, list) else ([act] if act is not None else []):
+        if a not in names:
+            raise _err(path, "start.active", f"unknown player {a!r}")
+    if "turn" in start and (not isinstance(start["turn"], int) or start["turn"] < 1):
+        raise _err(path, "start.turn", "expected an integer >= 1")
+    actions = data.get("actions") or []
+    if not isinstance(actions, list):
+        raise _err(path, "actions", "expected a list")
+    for k, a in enumerate(actions):
+        _validate_action(path, f"actions[{k}]", a, names, ids, name_counts, db)
+    exp = data.get("expect")
+    if exp is not None and not isinstance(exp, dict):
+        raise _err(path, "expect", "expected a mapping of path -> value")
+
+
+_CREATED = re.compile(r"^(.+)#(\d+)$")
+
+
+def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) -> None:
+    if not isinstance(ref, str):
+        raise _err(path, fld, f"expected a card or player reference, got {ref!r}")
+    if players_ok and ref in names:
+        return
+    if ref in ids:
+        return
+    if ref in name_counts:
+        if name_counts[ref] > 1:
+            raise _err(
+                path,
+                fld,
+                f"ambiguous card reference {ref!r}: {name_counts[ref]} cards have that name; give them ids",
+            )
+        return
+    m = _CREATED.match(ref)
+    if m and (m.group(1) in db):
+        return
+    what = "card or player" if players_ok else "card"
+    raise _err(path, fld, f"unknown {what} {ref!r}")
+
+
+def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
+    if not isinstance(a, dict):
+        raise _err(path, f, "expected a mapping")
+    if "expect" in a:
+        if len(a) != 1 or not isinstance(a["expect"], dict):
+            raise _err(path, f, "an expect step is {expect: {path: value}}")
+        return
+    if "resolve" in a:
+        if a["resolve"] not in ("all", 1):
+            raise _err(path, f"{f}.resolve", "expected all or 1")
+        return
+    if "advance_to" in a:
+        adv = a["advance_to"]
+        if not isinstance(adv, dict) or adv.get("step") not in STEP_BY_NAME:
+            raise _err(
+                path,
+                f"{f}.advance_to",
+                "expected {step: STEP, active: P, turn: N} with a known step",
+            )
+        if adv.get("active") is not None and adv["active"] not in names:
+            raise _err(path, f"{f}.advance_to.active", f"unknown player {adv['active']!r}")
+        return
+    kinds = [k for k in a if k in ACTION_KEYS]
+    if len(kinds) != 1:
+        raise _err(
+            path, f, f"expected exactly one of {sorted(ACTION_KEYS)}, resolve, advance_to or expect"
+        )
+    for k in a:
+        if k not in ACTION_KEYS and k not in ACTION_EXTRA:
+            raise _err(path, f"{f}.{k}", "unknown field")
+    if a.get("player") not in names:
+        raise _err(path, f"{f}.player", f"unknown player {a.get('player')!r}")
+    kind = kinds[0]
+    chk = lambda fld, r, po=False: _check_ref(path, fld, r, names, ids, name_counts, db, po)  # noqa: E731
+    if kind in ("play_land", "cast", "activate"):
+        chk(f"{f}.{kind}", a[kind])
+    for j, t in enumerate(a.get("targets") or []):
+        chk(f"{f}.targets[{j}]", t, True)
+    for j, t in enumerate(a.get("pay") or []):
+        chk(f"{f}.pay[{j}]", t)
+    if kind == "attack":
+        if not isinstance(a["attack"], dict):
+            raise _err(path, f"{f}.attack", "expected {ATTACKER: DEFENDER, ...}")
+        for atk, d in a["attack"].items():
+            chk(f"{f}.attack", atk)
+            chk(f"{f}.attack.{atk}", d, True)
+    if kind == "block":
+        if not isinstance(a["block"], dict):
+            raise _err(path, f"{f}.block", "expected {BLOCKER: ATTACKER, ...}")
+        for b, atk in a["block"].items():
+            chk(f"{f}.block", b)
+            chk(f"{f}.block.{b}", atk)
+    if "x" in a and (not isinstance(a["x"], int) or a["x"] < 0):
+        raise _err(path, f"{f}.x", "expected an integer >= 0")
+    if "ability" in a and (not isinstance(a["ability"], int) or a["ability"] < 0):
+        raise _err(path, f"{f}.ability", "expected an integer >= 0")
+
+
+# ------------------------------------------------------------------ building
+def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
+    d = sc.data
+    db = db or load_cards()
+    game = d.get("game") or {}
+    players = d["players"]
+    names = [p["name"] for p in players]
+    variant = game.get("variant") or ("two-player" if len(names) == 2 else "free-for-all")
+    casual = game.get("casual", "none")
+    if casual != "none":
+        raise ScenarioFailure(f"casual variant {casual!r} is not implemented yet")
+    opts = game.get("options") or {}
+    options = Options(
+        range_of_influence=opts.get("range_of_influence"),
+        attack=opts.get("attack") or "multiple",
+        deploy_creatures=bool(opts.get("deploy_creatures", False)),
+        shared_team_turns=bool(opts.get("shared_team_turns", False)),
+    )
+    if options.deploy_creatures or options.shared_team_turns:
+        raise ScenarioFailure(
+            "the deploy creatures and shared team turns options are not implemented yet"
+        )
+    team_list = sorted(
+        {p["team"] for p in players if "team" in p},
+        key=lambda t: [q.get("team") for q in players].index(t),
+    )
+    teams = None
+    if team_list:
+        teams = [
+            team_list.index(p["team"]) if "team" in p else len(team_list) + k
+            for k, p in enumerate(players)
+        ]
+    try:
+        g = Game(
+            names,
+            variant=variant,
+            options=options,
+            seed=int(game.get("seed", 0)),
+            db=db,
+            teams=teams,
+        )
+    except NotImplementedError as e:
+        raise ScenarioFailure(str(e)) from None
+    if team_list:
+        g.team_names = list(team_list) + [f"({n})" for n in names]
+    life = STARTING_LIFE[variant]
+    refs: dict[str, int] = {}
+    name_ids: dict[str, list[int]] = {}
+    attach: list[tuple[int, str]] = []
+    for p, pd in enumerate(players):
+        g.pl.life[p] = pd.get("life", life)
+        g.pl.poison[p] = pd.get("poison", 0)
+        if pd.get("range_of_influence") is not None:
+            g.pl.reach[p] = pd["range_of_influence"]
+        for c, v in (pd.get("mana") or {}).items():
+            g.pl.mana[p, "WUBRGC".index(c)] = v
+    # battlefield objects first, in file order, so timestamps follow the file
+    for zname in ("battlefield", "hand", "library", "graveyard", "exile", "command"):
+        for p, pd in enumerate(players):
+            entries = _card_entries(sc.path, f"players[{p}].{zname}", pd.get(zname), db)
+            if zname == "library":
+                entries = list(reversed(entries))  # file lists the top first
+            for e in entries:
+                i = g.new_object(db.index(e["card"]), p, ZONES[zname])
+                name_ids.setdefault(e["card"], []).append(i)
+                if "id" in e:
+                    refs[e["id"]] = i
+                o = g.obj
+                if zname == "library":
+                    g.library[p].append(i)
+                g.zctr += 1
+                o.zpos[i] = g.zctr
+                if zname == "battlefield":
+                    ctl = names.index(e["controller"]) if e.get("controller") else p
+                    o.base_controller[i] = ctl
+                    o.controller[i] = ctl
+                    o.tapped[i] = bool(e.get("tapped", False))
+                    o.damage[i] = e.get("damage", 0)
+                    o.sick[i] = bool(e.get("summoning_sick", False))
+                    o.face_up[i] = bool(e.get("face_up", True))
+                    dd = db.defs[o.card[i]]
+                    if dd.loyalty and "counters" not in e:
+                        o.counters[i, 2] = dd.loyalty
+                    for k, v in dd.enters_with.items():
+                        if "counters" not in e:
+                            o.counters[i, COUNTER_INDEX[k]] = v
+                    for k, v in (e.get("counters") or {}).items():
+                        o.counters[i, COUNTER_INDEX[k]] = v
+                    if e.get("attached_to") is not None:
+                        attach.append((i, e["attached_to"]))
+    for nm, ids in name_ids.items():
+        if len(ids) == 1 and nm not in refs:
+            refs.setdefault(nm, ids[0])
+    g.refs = dict(refs)
+    for i, r in attach:
+        g.obj.attached_to[i] = resolve_card(g, r)
+    start = d.get("start") or {}
+    active = start.get("active", names[0])
+    if isinstance(active, list):
+        if len(active) != 1:
+            raise ScenarioFailure(
+                "several active players at once (team turns, grand melee) are not implemented yet"
+            )
+        active = active[0]
+    a = names.index(active)
+    turn = int(start.get("turn", 1))
+    step = STEP_BY_NAME[start.get("step", "precombat-main")]
+    g.starting_player = a if turn == 1 else 0
+    from systems.mulligan import begin_mulligans
+    from systems.turn_structure import run, snapshot_ranges
+
+    g.active = a
+    g.dirty = True
+    if step == STEP_BY_NAME["pregame"]:
+        from systems.zones import draw
+
+        for p in g.turn_order_from(a):
+            if not players[p].get("hand"):
+                draw(g, p, 7)
+        begin_mulligans(g)
+        return g
+    g.turn = turn
+    snapshot_ranges(g)
+    g.step_no = step
+    g.todo = "begin"
+    run(g)
+    return g
+
+
+def resolve_card(g: Game, ref: str) -> int:
+    if ref in g.refs:
+        return g.refs[ref]
+    raise ScenarioFailure(f"no card {ref!r} exists (yet)")
+
+
+def resolve_target(g: Game, ref: str) -> int:
+    if ref in g.names:
+        return player_ref(g.names.index(ref))
+    return resolve_card(g, ref)
+
+
+# ------------------------------------------------------------------ running
+def _auto(g: Game, stop, what: str) -> None:
+    """Everyone passes / takes defaults until ``stop(g)`` holds."""
+    from systems.legal_actions import legal_actions
+
+    for _ in range(MAX_AUTO_STEPS):
+        if stop(g):
+            return
+        if g.over or g.pending is None:
+            raise ScenarioFailure(f"{what}: the game is over before it got there")
+        d = g.pending
+        if d.kind == "priority":
+            g.step(Action("pass", d.player))
+        elif d.kind == "attack":
+            g.step(Action("attack_done", d.player))
+        elif d.kind == "block":
+            g.step(Action("block_done", d.player))
+        elif d.kind == "mulligan":
+            g.step(Action("keep", d.player))
+        else:
+            g.step(legal_actions(g)[0])
+    raise ScenarioFailure(f"{what}: gave up after {MAX_AUTO_STEPS} automatic steps")
+
+
+def _pending(g: Game, kind: str, p: int | None = None) -> bool:
+    d = g.pending
+    return d is not None and d.kind == kind and (p is None or d.player == p)
+
+
+def run_action(g: Game, a: dict) -> None:
+    names = g.names
+    if "resolve" in a:
+        if a["resolve"] == "all":
+            _auto(g, lambda g: not g.stack or g.over, "resolve: all")
+        else:
+            if not g.stack:
+                return
+            top = g.stack[-1]
+            _auto(g, lambda g: top not in g.stack or g.over, "resolve: 1")
+        return
+    if "advance_to" in a:
+        adv = a["advance_to"]
+        step = STEP_BY_NAME[adv["step"]]
+        who = names.index(adv["active"]) if adv.get("active") is not None else None
+        turn = adv.get("turn")
+        here = (g.turn, g.step_no)
+        left = [False]
+
+        def stop(g: Game) -> bool:
+            if (g.turn, g.step_no) != here:
+                left[0] = True
+            if not left[0] or g.pending is None:
+                return False
+            if STEP_NAMES[g.step_no] != STEP_NAMES[step]:
+                return False
+            if who is not None and g.active != who:
+                return False
+            if turn is not None and g.turn != turn:
+                return False
+            return True
+
+        _auto(g, stop, f"advance_to {adv}")
+        return
+    p = names.index(a["player"])
+    if "play_land" in a:
+        g.step(Action("play_land", p, resolve_card(g, a["play_land"])))
+    elif "cast" in a:
+        targets = tuple(resolve_target(g, t) for t in a.get("targets") or [])
+        act = Action("cast", p, resolve_card(g, a["cast"]), int(a.get("x", 0)), targets)
+        _with_pay(g, act, a)
+    elif "activate" in a:
+        targets = tuple(resolve_target(g, t) for t in a.get("targets") or [])
+        act = Action(
+            "activate", p, resolve_card(g, a["activate"]), int(a.get("ability", 0)), targets
+        )
+        _with_pay(g, act, a)
+    elif "pass" in a:
+        g.step(Action("pass", p))
+    elif "leave" in a:
+        g.step(Action("leave", p))
+    elif "mulligan" in a:
+        g.step(Action("mulligan", p))
+    elif "keep" in a:
+        g.step(Action("keep", p))
+    elif "attack" in a:
+        decl = [(resolve_card(g, k), resolve_target(g, v)) for k, v in a["attack"].items()]
+        if not _pending(g, "attack", p):
+            if g.active != p:
+                raise IllegalAction(f"{a['player']} is not the active player")
+            t0 = g.turn
+            _auto(g, lambda g: _pending(g, "attack", p) or g.turn != t0, "attack")
+            if not _pending(g, "attack", p):
+                raise IllegalAction(f"{a['player']} can't declare attackers any more this turn")
+        for i, dfd in decl:
+            g.step(Action("attack", p, i, dfd))
+        g.step(Action("attack_done", p))
+    elif "block" in a:
+        decl = [(resolve_card(g, k), resolve_card(g, v)) for k, v in a["block"].items()]
+        if not _pending(g, "block", p):
+            t0 = g.turn
+            _auto(g, lambda g: _pending(g, "block", p) or g.turn != t0 or g.step_no > 6, "block")
+            if not _pending(g, "block", p):
+                raise IllegalAction(f"{a['player']} is not declaring blockers this turn")
+        for b, atk in decl:
+            g.step(Action("block", p, b, atk))
+        g.step(Action("block_done", p))
+    elif "choose" in a:
+        ch = a["choose"]
+        d = g.pending
+        if not isinstance(ch, dict):
+            raise ScenarioFailure("choose: expected a mapping")
+        for key, vals in ch.items():
+            vals = vals if isinstance(vals, list) else [vals]
+            if key in ("discard", "bottom"):
+                for v in vals:
+                    g.step(Action(key, p, resolve_card(g, v)))
+            else:
+                raise ScenarioFailure(
+                    f"choose: {key!r} choices are not implemented yet (pending: {d})"
+                )
+    elif "roll_planar_die" in a:
+        raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
+
+
+def _with_pay(g: Game, act: Action, a: dict) -> None:
+    if a.get("pay"):
+        pay = [resolve_card(g, r) for r in a["pay"]]
+        from systems import stack
+        from systems.legal_actions import apply_action
+
+        if act.kind == "cast":
+            stack.check_cast(g, act.player, act.obj, act.targets, max(act.arg, 0), pay)
+        else:
+            stack.check_activate(g, act.player, act.obj, max(act.arg, 0), act.targets, pay)
+        act = _PayAction(*act)
+        act.pay = pay
+        apply_action(g, act)
+        g.history.append(Action(*act))
+        return
+    g.step(act)
+
+
+class _PayAction(Action):
+    pay: list[int] = []
+
+
+def _fingerprint(g: Game) -> str:
+    arrays = {**g.obj.arrays(), "mana": g.pl.mana}
+    for name in ("life", "poison", "alive", "lands_played"):
+        arrays[name] = getattr(g.pl, name)
+    parts = [json.dumps(g.view(), sort_keys=True, default=str)]
+    parts += [f"{k}:{np.asarray(v).tobytes().hex()}" for k, v in sorted(arrays.items())]
+    parts.append(repr((g.stack, g.turn, g.step_no, g.pending, g.passes, g.priority_to, g.library)))
+    return "\n".join(parts)
+
+
+# ------------------------------------------------------------------ expectations
+def _get(view: Any, path: str) -> tuple[bool, Any]:
+    cur = view
+    segs = path.split(".")
+    k = 0
+    while k < len(segs):
+        s = segs[k]
+        if isinstance(cur, dict):
+            # card names may contain dots: take the longest key that matches
+            for j in range(len(segs), k, -1):
+                cand = ".".join(segs[k:j])
+                if cand in cur:
+                    cur = cur[cand]
+                    k = j
+                    break
+            else:
+                return False, None
+            continue
+        if isinstance(cur, list) and s.lstrip("-").isdigit():
+            idx = int(s)
+            if -len(cur) <= idx < len(cur):
+                cur = cur[idx]
+                k += 1
+                continue
+        return False, None
+    return True, cur
+
+
+def _ordered(path: str) -> bool:
+    last = path.split(".")[-1]
+    return path.split(".")[0] in ("stack", "stacks") or last == "library"
+
+
+def check(view: dict, path: str, want: Any) -> str | None:
+    ok, got = _get(view, path)
+    if not ok:
+        return f"{path}: no such path in the state"
+    if isinstance(want, dict) and len(want) == 1 and next(iter(want)).startswith("$"):
+        ((op, arg),) = want.items()
+        if op == "$in":
+            good = got in arg
+        elif op == "$contains":
+            good = isinstance(got, list) and arg in got
+        elif op == "$excludes":
+            good = isinstance(got, list) and arg not in got
+        elif op == "$ge":
+            good = isinstance(got, (int, float)) and got >= arg
+        elif op == "$le":
+            good = isinstance(got, (int, float)) and got <= arg
+        else:
+            return f"{path}: unknown operator {op}"
+        return None if good else f"{path}: expected {op} {arg!r}, got {got!r}"
+    if isinstance(want, list) and isinstance(got, list) and not _ordered(path):
+        if sorted(map(repr, want)) == sorted(map(repr, got)):
+            return None
+        return f"{path}: expected {want!r} (any order), got {got!r}"
+    if (
+        want == got
+        and type(want) is type(got)
+        or (want == got and not isinstance(want, bool) and not isinstance(got, bool))
+    ):
+        return None
+    return f"{path}: expected {want!r}, got {got!r}"
+
+
+def _check_all(g: Game, exp: dict, where: str) -> list[str]:
+    view = g.view()
+    out = []
+    for path, want in exp.items():
+        msg = check(view, str(path), want)
+        if msg:
+            out.append(f"{where}: {msg}")
+    return out
+
+
+def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
+    """Play a scenario; returns the failed expectations (empty when it passes)."""
+    failures: list[str] = []
+    try:
+        g = build_game(sc, db)
+    except (ScenarioFailure, IllegalAction, CardError) as e:
+        return [f"setup: {e}"]
+    sc.game = g
+    for k, a in enumerate(sc.data.get("actions") or []):
+        where = f"actions[{k}]"
+        if "expect" in a:
+            failures += _check_all(g, a["expect"], where)
+            continue
+        expect_error = bool(a.get("expect_error", False))
+        before = _fingerprint(g) if expect_error else None
+        snapshot = g.clone() if not expect_error else None
+        try:
+            run_action(g, a)
+        except IllegalAction as e:
+            if expect_error:
+                if _fingerprint(g) != before:
+                    failures.append(f"{where}: refused ({e}) but the state changed (730.1)")
+                continue
+            if snapshot is not None:
+                g.__dict__.update(snapshot.__dict__)
+            failures.append(f"{where}: illegal action: {e}")
+            return failures
+        except ScenarioFailure as e:
+            failures.append(f"{where}: {e}")
+            return failures
+        else:
+            if expect_error:
+                failures.append(
+                    f"{where}: expected the action to be refused, but it was carried out"
+                )
+                return failures
+    failures += _check_all(g, sc.data.get("expect") or {}, "expect")
+    return failures
+
+
+def find_files(paths: list[str]) -> list[str]:
+    out = []
+    for p in paths:
+        q = Path(p)
+        if q.is_dir():
+            out += sorted(str(f) for f in q.rglob("*.yaml"))
+        else:
+            out.append(str(q))
+    return out
+
+
+def main(paths: list[str], as_json: bool = False, dump: bool = False) -> int:
+    files = find_files(paths)
+    db = load_cards()
+    results = []
+    invalid = False
+    for f in files:
+        try:
+            sc = load_scenario(f, db)
+        except ScenarioError as e:
+            invalid = True
+            results.append(
+                {"file": f, "name": None, "passed": False, "invalid": True, "failures": [str(e)]}
+            )
+            if not as_json:
+                print(f"INVALID {e}")
+            continue
+        fails = run_scenario(sc, db)
+        results.append(
+            {"file": f, "name": sc.name, "passed": not fails, "invalid": False, "failures": fails}
+        )
+        if not as_json:
+            print(f"{'PASS' if not fails else 'FAIL'} {sc.name}")
+            for m in fails:
+                print(f"    {m}")
+            if dump and sc.game is not None:
+                print(json.dumps(sc.game.view(), indent=2, default=str))
+        elif dump and sc.game is not None:
+            results[-1]["state"] = sc.game.view()
+        if sc.game is not None:
+            sc.game.close()
+    if not files:
+        invalid = True
+        msg = f"no scenario files found in {paths}"
+        results.append(
+            {"file": None, "name": None, "passed": False, "invalid": True, "failures": [msg]}
+        )
+        if not as_json:
+            print(f"INVALID {msg}")
+    passed = sum(r["passed"] for r in results)
+    failed = len(results) - passed
+    if as_json:
+        print(
+            json.dumps(
+                {"passed": passed, "failed": failed, "scenarios": results}, indent=2, default=str
+            )
+        )
+    else:
+        print(f"{passed} passed, {failed} failed")
+    if invalid:
+        return 2
+    return 0 if failed == 0 else 1
+
+
+__all__ = ["load_scenario", "run_scenario", "main", "ScenarioError", "copy"]

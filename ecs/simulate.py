@@ -1,0 +1,262 @@
+"""Batch simulation: ``melee simulate``.
+
+Each game's seed derives from the batch seed through numpy's SeedSequence, so a
+batch gives the same games whatever the number of workers. Games are played
+with auto-pass (priority stops where a player can only pass are skipped, which
+changes no outcome) and a safety cap on length (a capped game is a draw).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from ecs.agents import AGENTS, play_game
+from ecs.decks import load_deck, stock_decks
+from ecs.game import Game, Options
+
+DEFAULT_GAMES = 200
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--variant", default="free-for-all", help="two-player | free-for-all")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=DEFAULT_GAMES)
+    ap.add_argument(
+        "--agents", default="random", help="random | heuristic, or a comma list per seat"
+    )
+    ap.add_argument("--decks", default=None, help="comma list of deck files or stock deck names")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    ap.add_argument("--range", type=int, default=None, dest="range_", help="range of influence")
+    ap.add_argument("--attack", default="multiple", choices=["multiple", "left", "right"])
+    ap.add_argument(
+        "--max-turns", type=int, default=200, help="safety cap; a capped game is a draw"
+    )
+    ap.add_argument("--mulligans", action="store_true", help="play pregame mulligan decisions")
+    ap.add_argument("--json", action="store_true", help="print one JSON object as the summary")
+    ap.add_argument("--out", default=None, help="write one JSON line per game to this file")
+    ap.add_argument("--no-progress", action="store_true")
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    ss = np.random.SeedSequence(seed)
+    return [int(s.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(games)]
+
+
+def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
+    n = cfg["players"]
+    decks = cfg["decks"]
+    rng = np.random.default_rng(seed)
+    deck_names = [decks[(index + k) % len(decks)] for k in range(n)]
+    lists = [cfg["deck_cards"][d] for d in deck_names]
+    t0 = time.perf_counter()
+    g = Game.new(
+        lists,
+        variant=cfg["variant"],
+        options=Options(range_of_influence=cfg["range"], attack=cfg["attack"]),
+        seed=seed,
+        mulligans=cfg["mulligans"],
+        max_turns=cfg["max_turns"],
+    )
+    g.auto_pass = True
+    agents = [
+        AGENTS[cfg["agents"][k % len(cfg["agents"])]](int(rng.integers(2**31))) for k in range(n)
+    ]
+    play_game(g, agents)
+    # seat position relative to the starting player (0 = took the first turn)
+    order = g.turn_order_from(g.starting_player) if False else None
+    seat_of = _seat_positions(g)
+    row = {
+        "game": index,
+        "seed": seed,
+        "variant": cfg["variant"],
+        "players": n,
+        "range": cfg["range"],
+        "attack": cfg["attack"],
+        "decks": [deck_names[p] for p in sorted(range(n), key=lambda p: seat_of[p])],
+        "agents": [
+            cfg["agents"][p % len(cfg["agents"])]
+            for p in sorted(range(n), key=lambda p: seat_of[p])
+        ],
+        "winners": sorted(seat_of[p] for p in g.winners),
+        "losers": sorted(seat_of[p] for p in g.losers),
+        "drawn": sorted(seat_of[p] for p in g.drawn),
+        "draw": not g.winners,
+        "capped": bool(g.max_turns and g.turn >= g.max_turns and not g.winners),
+        "turns": int(g.turn),
+        "actions": len(g.history),
+        "duration_s": round(time.perf_counter() - t0, 6),
+    }
+    del order
+    g.close()
+    return row
+
+
+def _seat_positions(g: Game) -> dict[int, int]:
+    """Seat index counted clockwise from the starting player."""
+    n = g.n_players
+    s0 = int(g.pl.seat[g.starting_player])
+    return {p: int((g.pl.seat[p] - s0) % n) for p in range(n)}
+
+
+def _worker(args: tuple[dict[str, Any], int, int]) -> dict[str, Any]:
+    return play_one(*args)
+
+
+def run_batch(cfg: dict[str, Any], progress: bool = True, out=None) -> tuple[list[dict], float]:
+    seeds = game_seeds(cfg["seed"], cfg["games"])
+    jobs = [(cfg, k, s) for k, s in enumerate(seeds)]
+    rows: list[dict] = []
+    workers = cfg["workers"]
+    t0 = time.perf_counter()
+    bar = _Progress(cfg["games"], enabled=progress)
+    if workers <= 1:
+        it = map(_worker, jobs)
+        pool = None
+    else:
+        import multiprocessing as mp
+
+        pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+        it = pool.imap(_worker, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8) or 1)))
+    try:
+        for row in it:
+            rows.append(row)
+            if out is not None:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            bar.advance()
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+        bar.close()
+    return rows, time.perf_counter() - t0
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool):
+        self.total, self.done = total, 0
+        self.bar = None
+        if enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            self.bar = Progress(
+                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                TimeRemainingColumn(), transient=False, console=None,
+            )  # fmt: skip
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=total)
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.advance(self.task)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def summarise(rows: list[dict], wall: float, cfg: dict[str, Any]) -> dict[str, Any]:
+    n = cfg["players"]
+    wins: Counter[int] = Counter()
+    for r in rows:
+        for s in r["winners"]:
+            wins[s] += 1
+    turns = [r["turns"] for r in rows]
+    return {
+        "variant": cfg["variant"],
+        "players": n,
+        "games": len(rows),
+        "agents": cfg["agents"],
+        "decks": cfg["decks"],
+        "seed": cfg["seed"],
+        "workers": cfg["workers"],
+        "wall_s": round(wall, 3),
+        "games_per_s": round(len(rows) / wall, 2) if wall > 0 else None,
+        "turns_mean": round(float(np.mean(turns)), 2) if turns else None,
+        "turns_median": float(np.median(turns)) if turns else None,
+        "wins_by_seat": {str(s): wins.get(s, 0) for s in range(n)},
+        "draws": sum(1 for r in rows if r["draw"]),
+        "capped": sum(1 for r in rows if r["capped"]),
+    }
+
+
+def main(args: argparse.Namespace) -> int:
+    from ecs.decks import DeckError
+
+    try:
+        decks = args.decks.split(",") if args.decks else stock_decks()
+        deck_cards = {d: load_deck(d).main for d in decks}
+    except DeckError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    agents = args.agents.split(",")
+    for a in agents:
+        if a not in AGENTS:
+            print(f"error: unknown agent {a!r} (expected one of {sorted(AGENTS)})", file=sys.stderr)
+            return 2
+    players = 2 if args.variant == "two-player" else args.players
+    cfg = {
+        "variant": args.variant,
+        "players": players,
+        "games": args.games,
+        "agents": agents,
+        "decks": decks,
+        "deck_cards": deck_cards,
+        "seed": args.seed,
+        "workers": args.workers or os.cpu_count() or 1,
+        "range": args.range_,
+        "attack": args.attack,
+        "max_turns": args.max_turns,
+        "mulligans": args.mulligans,
+    }
+    try:
+        Game([f"P{k}" for k in range(players)], variant=args.variant,
+             options=Options(range_of_influence=args.range_, attack=args.attack))  # fmt: skip
+    except (ValueError, NotImplementedError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    out = open(args.out, "w") if args.out else None
+    try:
+        rows, wall = run_batch(
+            cfg, progress=not args.no_progress and not args.json and sys.stderr.isatty(), out=out
+        )
+    finally:
+        if out is not None:
+            out.close()
+    summary = summarise(rows, wall, cfg)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_summary(summary)
+    return 0
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    c = Console()
+    t = Table(
+        title=f"{s['games']} games of {s['variant']} ({s['players']} players, agents {','.join(s['agents'])})"
+    )
+    t.add_column("seat (0 = first turn)")
+    t.add_column("wins", justify="right")
+    t.add_column("win rate", justify="right")
+    for seat, w in s["wins_by_seat"].items():
+        t.add_row(seat, str(w), f"{w / max(1, s['games']):.1%}")
+    t.add_row("draws", str(s["draws"]), f"{s['draws'] / max(1, s['games']):.1%}")
+    c.print(t)
+    c.print(
+        f"mean turns {s['turns_mean']}, median {s['turns_median']}; {s['capped']} capped at the turn limit; "
+        f"{s['games_per_s']} games/s on {s['workers']} worker(s), {s['wall_s']} s wall"
+    )

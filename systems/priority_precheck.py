@@ -1,0 +1,113 @@
+"""Who could do anything with priority now? A vectorised pre-check (117.1).
+
+When a player has priority they may cast a spell (instants any time; other
+spells only in their main phase with an empty stack, 307.1), play a land
+(305.1-2) or activate an ability (602.2). ``can_act_kernel`` rules out, for all
+players at once, those who certainly can do none of these: no affordable card
+of the right speed in hand, no land drop, no activatable ability. A ``True``
+is only "maybe" (targets and exact colours are checked by the full
+enumeration in ``systems/legal_actions.py``); a ``False`` is certain, so an
+engine in auto-pass mode can skip the player (or the whole round) safely.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+HAND, BATTLEFIELD = 1, 2
+T_LAND = 1
+
+
+@njit(cache=True)
+def can_act_kernel(
+    zone, owner, controller, card, tapped, types, is_instant, mana_value, mana_color,
+    has_ability, has_instant_ability, pool, lands_played, sorcery_player, out,
+):  # fmt: skip
+    """zone/owner/controller/card/tapped (G, N); card tables (C,); pool (G, P);
+    lands_played (G, P); sorcery_player (G,) the player with sorcery timing or -1.
+    out (G, P) bool: True where the player may have an action besides passing."""
+    G, N = zone.shape
+    P = pool.shape[1]
+    for g in range(G):
+        avail = np.zeros(P, np.int64)
+        for p in range(P):
+            avail[p] = pool[g, p]
+            out[g, p] = False
+        for i in range(N):
+            c = card[g, i]
+            if c >= 0 and zone[g, i] == BATTLEFIELD and not tapped[g, i] and mana_color[c] >= 0:
+                avail[controller[g, i]] += 1
+        sp = sorcery_player[g]
+        for i in range(N):
+            c = card[g, i]
+            if c < 0:
+                continue
+            if zone[g, i] == HAND:
+                p = owner[g, i]
+                if types[c] & T_LAND:
+                    if p == sp and lands_played[g, p] < 1:
+                        out[g, p] = True
+                elif (is_instant[c] or p == sp) and mana_value[c] <= avail[p]:
+                    out[g, p] = True
+            elif zone[g, i] == BATTLEFIELD:
+                p = controller[g, i]
+                if has_instant_ability[c] or (p == sp and has_ability[c]):
+                    out[g, p] = True
+
+
+def can_act_kernel_py(
+    zone, owner, controller, card, tapped, types, is_instant, mana_value, mana_color,
+    has_ability, has_instant_ability, pool, lands_played, sorcery_player, out,
+):  # fmt: skip
+    """Plain-Python twin of :func:`can_act_kernel`."""
+    G, N = zone.shape
+    P = pool.shape[1]
+    for g in range(G):
+        # mana each player could have: the pool plus one per untapped mana source
+        avail = [int(pool[g, p]) for p in range(P)]
+        for i in range(N):
+            c = card[g, i]
+            if c >= 0 and zone[g, i] == BATTLEFIELD and not tapped[g, i] and mana_color[c] >= 0:
+                avail[controller[g, i]] += 1
+        out[g, :] = False
+        sp = sorcery_player[g]
+        for i in range(N):
+            c = card[g, i]
+            if c < 0:
+                continue
+            if zone[g, i] == HAND:
+                p = owner[g, i]
+                is_land = bool(types[c] & T_LAND)
+                land_drop = is_land and p == sp and lands_played[g, p] < 1
+                spell = (not is_land) and (is_instant[c] or p == sp) and mana_value[c] <= avail[p]
+                if land_drop or spell:
+                    out[g, p] = True
+            elif zone[g, i] == BATTLEFIELD:
+                p = controller[g, i]
+                if has_instant_ability[c] or (p == sp and has_ability[c]):
+                    out[g, p] = True
+
+
+def can_act(g) -> np.ndarray:
+    """(P,) mask for one game; cached until the state changes."""
+    from systems.stack import sorcery_timing
+
+    key = (g.version, g.step_no, g.turn, len(g.stack))
+    if g._can_act_version == key:
+        return g._can_act
+    o, db = g.obj, g.db
+    n = o.n
+    sp = -1
+    if g.pl.alive[g.active] and sorcery_timing(g, g.active):
+        sp = g.active
+    out = np.zeros((1, g.n_players), dtype=np.bool_)
+    can_act_kernel(
+        o.zone[None, :n], o.owner[None, :n], o.controller[None, :n], o.card[None, :n],
+        o.tapped[None, :n], db.types, db.is_instant, db.mana_value, db.mana_color,
+        db.has_ability, db.has_instant_ability, g.pl.mana.sum(axis=1)[None].astype(np.int64),
+        g.pl.lands_played[None], np.array([sp], dtype=np.int64), out,
+    )  # fmt: skip
+    g._can_act = out[0]
+    g._can_act_version = key
+    return g._can_act
