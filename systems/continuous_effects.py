@@ -79,7 +79,7 @@ def recompute(g: Game) -> None:
                 if g.pl.alive[new] and g.in_range(new, int(o.controller[t])):
                     o.controller[t] = new
     # layer 6: abilities; layer 7c: power/toughness modifications
-    for ts, s, k, a in statics:
+    for _ts, s, k, a in statics:
         ctl = int(o.controller[s])
         if k in ("cant_attack", "cant_block"):
             t = o.attached_to[s]
@@ -102,7 +102,7 @@ def recompute(g: Game) -> None:
                     o.kw[i] |= e.keywords
                     o.power[i] += e.power
                     o.toughness[i] += e.toughness
-    for ts, s, k, a in statics:
+    for _ts, s, k, _a in statics:
         if k == "coat_of_arms":
             _coat_of_arms(g, s, bf, c)
     _counters(g, n, bf)

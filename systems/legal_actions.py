@@ -178,6 +178,10 @@ def apply_action(g: Game, a: Action) -> None:
         if not g.pl.alive[p]:
             raise IllegalAction(f"{g.names[p]} has already left the game")
         leave(g, p)
+        d = g.pending
+        if d is not None and d.kind == "priority":
+            # the holder gets priority again, so state-based actions are checked first (117.5)
+            g.pending, g.todo, g.priority_to = None, PRIORITY, d.player
         run(g)
         return
     if k == "pass":
