@@ -16,6 +16,10 @@ from ecs.constants import COUNTER_KINDS
 # name -> (dtype, default)
 OBJECT_COLUMNS: dict[str, tuple[type, int]] = {
     "card": (np.int32, -1),  # card definition index; -1 for an ability on the stack
+    "types": (
+        np.int64,
+        0,
+    ),  # card type bits of the card (copied at creation; no type-changing effects yet)
     "zone": (np.int8, 7),  # ecs.constants zone id (7 = gone: ceased to exist / left the game)
     "owner": (np.int16, -1),
     "base_controller": (np.int16, -1),  # controller before layer-2 effects

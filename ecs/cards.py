@@ -428,6 +428,10 @@ class CardDB:
             [next((COLOR_INDEX[a.mana] for a in d.abilities if a.mana), -1) for d in self.defs],
             dtype=np.int64,
         )
+        # mana value, then coloured symbols W U B R G C (for the priority pre-check kernel)
+        self.cost_table = np.array(
+            [(d.cost.mana_value, *d.cost.colored) for d in self.defs], dtype=np.int64
+        ).reshape(n, 7)
         self.is_instant = (self.types & TYPE_BITS["Instant"]) != 0
         self.has_ability = np.array(
             [any(not a.mana for a in d.abilities) for d in self.defs], dtype=np.bool_

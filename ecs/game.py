@@ -149,6 +149,10 @@ class Game:
         self._can_act_version = -1
         self._can_act = np.zeros(n, dtype=np.bool_)
         self.trigger_kinds: set[str] = set()
+        self._seat_cache: tuple = (b"", [], [])
+        self._sba_buf = None
+        self._mana_cache: dict = {}
+        self.poison_limit = np.array([10], dtype=np.int64)  # 704.5c (810.10: 15 for 2HG)
         self.static_objs: list[int] = []  # battlefield objects with static abilities (layers)
         self.todo = "begin"  # turn_structure state: begin | priority | end
         self.priority_to = 0
@@ -192,6 +196,7 @@ class Game:
         i = self.obj.add()
         o = self.obj
         o.card[i] = card
+        o.types[i] = self.db.types[card] if card >= 0 else 0
         o.owner[i] = owner
         o.base_controller[i] = owner
         o.controller[i] = owner
@@ -217,26 +222,34 @@ class Game:
     def alive_players(self) -> list[int]:
         return [int(p) for p in np.flatnonzero(self.pl.alive)]
 
+    def _seating(self) -> tuple[list[int], list[int]]:
+        """(players in clockwise seat order, each player's position in it); seats never move."""
+        key = self.pl.seat.tobytes()
+        if self._seat_cache[0] != key:
+            order = [int(q) for q in np.argsort(self.pl.seat, kind="stable")]
+            pos = [0] * len(order)
+            for k, q in enumerate(order):
+                pos[q] = k
+            self._seat_cache = (key, order, pos)
+        return self._seat_cache[1], self._seat_cache[2]
+
     def turn_order_from(self, p: int) -> list[int]:
         """Players still in the game in turn order starting with p (or the next after p)."""
-        n = self.n_players
-        order = np.argsort(self.pl.seat)
-        pos = int(np.flatnonzero(order == p)[0])
-        out = []
-        for k in range(n):
-            q = int(order[(pos + k) % n])
-            if self.pl.alive[q]:
-                out.append(q)
-        return out
+        order, pos = self._seating()
+        n = len(order)
+        alive = self.pl.alive
+        start = pos[p]
+        return [q for k in range(n) if alive[q := order[(start + k) % n]]]
 
     def next_in_turn_order(self, p: int) -> int:
         """The next player still in the game after p (to p's left)."""
-        n = self.n_players
-        order = np.argsort(self.pl.seat)
-        pos = int(np.flatnonzero(order == p)[0])
+        order, pos = self._seating()
+        n = len(order)
+        alive = self.pl.alive
+        start = pos[p]
         for k in range(1, n + 1):
-            q = int(order[(pos + k) % n])
-            if self.pl.alive[q]:
+            q = order[(start + k) % n]
+            if alive[q]:
                 return q
         return -1
 
@@ -315,6 +328,8 @@ class Game:
         g.refs = dict(self.refs)
         g.history = list(self.history)
         g.range_mask = self.range_mask.copy()
+        g._sba_buf = None
+        g._mana_cache = {}
         g.blockers_to_declare = list(self.blockers_to_declare)
         g.block_order = {k: list(v) for k, v in self.block_order.items()}
         g.pending = None if self.pending is None else Decision(**vars(self.pending))

@@ -104,29 +104,8 @@ def priority_actions(g: Game, p: int, first_only: bool = False) -> list[Action]:
 
 
 def has_action(g: Game, p: int) -> bool:
-    """Does p have anything to do besides passing? (used to skip empty priority stops)
-
-    A vectorised pre-check rules out the common case (nothing castable at this
-    speed, nothing to activate) before the full enumeration runs."""
-    o, db = g.obj, g.db
-    n = o.n
-    card = o.card[:n]
-    c = np.where(card >= 0, card, 0)
-    zone = o.zone[:n]
-    sorcery_ok = sorcery_timing(g, p)
-    in_hand = (zone == HAND) & (o.owner[:n] == p) & (card >= 0)
-    mine = (zone == BATTLEFIELD) & (o.controller[:n] == p) & (card >= 0)
-    avail = int(g.pl.mana[p].sum()) + int((mine & ~o.tapped[:n] & (db.mana_color[c] >= 0)).sum())
-    if sorcery_ok:
-        if g.pl.lands_played[p] < 1 and (in_hand & ((db.types[c] & T_LAND) != 0)).any():
-            return True
-        cand = in_hand & ((db.types[c] & T_LAND) == 0)
-    else:
-        cand = in_hand & db.is_instant[c]
-    cand &= db.mana_value[c] <= avail
-    abil = mine & (db.has_ability[c] if sorcery_ok else db.has_instant_ability[c])
-    if not cand.any() and not abil.any():
-        return False
+    """Does p have anything to do besides passing? (skips empty priority stops; the
+    vectorised ``systems/priority_precheck.py`` rules most players out before this runs)"""
     return len(priority_actions(g, p, first_only=True)) > 1
 
 

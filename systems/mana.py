@@ -22,6 +22,18 @@ if TYPE_CHECKING:
 
 def mana_sources(g: Game, p: int) -> list[tuple[int, int]]:
     """Untapped permanents p controls with a {T}: Add mana ability: (object, colour index)."""
+    key = (g.version, p)
+    hit = g._mana_cache.get(key)
+    if hit is not None:
+        return list(hit)
+    if len(g._mana_cache) > 64:
+        g._mana_cache.clear()
+    out = _mana_sources(g, p)
+    g._mana_cache[key] = out
+    return list(out)
+
+
+def _mana_sources(g: Game, p: int) -> list[tuple[int, int]]:
     o = g.obj
     n = o.n
     card = o.card[:n]

@@ -24,20 +24,22 @@ def can_act_kernel(
     zone, owner, controller, card, tapped, types, is_instant, mana_value, mana_color,
     has_ability, has_instant_ability, pool, lands_played, sorcery_player, out,
 ):  # fmt: skip
-    """zone/owner/controller/card/tapped (G, N); card tables (C,); pool (G, P);
-    lands_played (G, P); sorcery_player (G,) the player with sorcery timing or -1.
+    """zone/owner/controller/card/tapped (G, N); card tables (C,) and mana_value (C, 7):
+    total then W U B R G C symbols; pool (G, P, 6); lands_played (G, P);
+    sorcery_player (G,) the player with sorcery timing or -1.
     out (G, P) bool: True where the player may have an action besides passing."""
     G, N = zone.shape
     P = pool.shape[1]
     for g in range(G):
-        avail = np.zeros(P, np.int64)
+        avail = np.zeros((P, 6), np.int64)  # mana each player could make, by colour
         for p in range(P):
-            avail[p] = pool[g, p]
+            for k in range(6):
+                avail[p, k] = pool[g, p, k]
             out[g, p] = False
         for i in range(N):
             c = card[g, i]
             if c >= 0 and zone[g, i] == BATTLEFIELD and not tapped[g, i] and mana_color[c] >= 0:
-                avail[controller[g, i]] += 1
+                avail[controller[g, i], mana_color[c]] += 1
         sp = sorcery_player[g]
         for i in range(N):
             c = card[g, i]
@@ -48,8 +50,15 @@ def can_act_kernel(
                 if types[c] & T_LAND:
                     if p == sp and lands_played[g, p] < 1:
                         out[g, p] = True
-                elif (is_instant[c] or p == sp) and mana_value[c] <= avail[p]:
-                    out[g, p] = True
+                elif is_instant[c] or p == sp:
+                    total = 0
+                    ok = True
+                    for k in range(6):
+                        total += avail[p, k]
+                        if mana_value[c, 1 + k] > avail[p, k]:
+                            ok = False
+                    if ok and mana_value[c, 0] <= total:
+                        out[g, p] = True
             elif zone[g, i] == BATTLEFIELD:
                 p = controller[g, i]
                 if has_instant_ability[c] or (p == sp and has_ability[c]):
@@ -64,12 +73,12 @@ def can_act_kernel_py(
     G, N = zone.shape
     P = pool.shape[1]
     for g in range(G):
-        # mana each player could have: the pool plus one per untapped mana source
-        avail = [int(pool[g, p]) for p in range(P)]
+        # mana each player could make, by colour: the pool plus one per untapped source
+        avail = [[int(pool[g, p, k]) for k in range(6)] for p in range(P)]
         for i in range(N):
             c = card[g, i]
             if c >= 0 and zone[g, i] == BATTLEFIELD and not tapped[g, i] and mana_color[c] >= 0:
-                avail[controller[g, i]] += 1
+                avail[controller[g, i]][mana_color[c]] += 1
         out[g, :] = False
         sp = sorcery_player[g]
         for i in range(N):
@@ -80,13 +89,30 @@ def can_act_kernel_py(
                 p = owner[g, i]
                 is_land = bool(types[c] & T_LAND)
                 land_drop = is_land and p == sp and lands_played[g, p] < 1
-                spell = (not is_land) and (is_instant[c] or p == sp) and mana_value[c] <= avail[p]
+                affordable = mana_value[c, 0] <= sum(avail[p]) and all(
+                    mana_value[c, 1 + k] <= avail[p][k] for k in range(6)
+                )
+                spell = (not is_land) and (is_instant[c] or p == sp) and affordable
                 if land_drop or spell:
                     out[g, p] = True
             elif zone[g, i] == BATTLEFIELD:
                 p = controller[g, i]
                 if has_instant_ability[c] or (p == sp and has_ability[c]):
                     out[g, p] = True
+
+
+def kernel_args(g, sorcery_player: int) -> tuple:
+    """The kernel's inputs for one game (G = 1 views; rows past ``n`` are empty)."""
+    o, db = g.obj, g.db
+    from systems.continuous_effects import recompute
+
+    recompute(g)
+    return (
+        o.zone[None], o.owner[None], o.controller[None], o.card[None], o.tapped[None],
+        db.types, db.is_instant, db.cost_table, db.mana_color, db.has_ability,
+        db.has_instant_ability, g.pl.mana[None], g.pl.lands_played[None],
+        np.array([sorcery_player], dtype=np.int64),
+    )  # fmt: skip
 
 
 def can_act(g) -> np.ndarray:
@@ -97,17 +123,11 @@ def can_act(g) -> np.ndarray:
     if g._can_act_version == key:
         return g._can_act
     o, db = g.obj, g.db
-    n = o.n
     sp = -1
     if g.pl.alive[g.active] and sorcery_timing(g, g.active):
         sp = g.active
     out = np.zeros((1, g.n_players), dtype=np.bool_)
-    can_act_kernel(
-        o.zone[None, :n], o.owner[None, :n], o.controller[None, :n], o.card[None, :n],
-        o.tapped[None, :n], db.types, db.is_instant, db.mana_value, db.mana_color,
-        db.has_ability, db.has_instant_ability, g.pl.mana.sum(axis=1)[None].astype(np.int64),
-        g.pl.lands_played[None], np.array([sp], dtype=np.int64), out,
-    )  # fmt: skip
+    can_act_kernel(*kernel_args(g, sp), out)
     g._can_act = out[0]
     g._can_act_version = key
     return g._can_act

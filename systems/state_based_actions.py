@@ -135,20 +135,25 @@ def check_state_based_actions(g: Game) -> bool:
     o, pl, db = g.obj, g.pl, g.db
     n = o.n
     card = o.card[:n]
-    types = np.where(card >= 0, db.types[np.where(card >= 0, card, 0)], 0)[None]
     P = pl.n
     zero_ok = np.zeros(P, dtype=np.bool_)
     if g.static_objs:
         zero_ok[:] = [_statics_of(g, p, "no_loss_at_zero_life") for p in range(P)]
-    dies = np.zeros((1, n), dtype=np.int8)
-    ann = np.zeros((1, n), dtype=np.int32)
-    loses = np.zeros((1, P), dtype=np.bool_)
+    cap = o.cap
+    if g._sba_buf is None or g._sba_buf[0].shape[1] != cap:
+        g._sba_buf = (
+            np.zeros((1, cap), dtype=np.int8),
+            np.zeros((1, cap), dtype=np.int32),
+            np.zeros((1, P), dtype=np.bool_),
+        )
+    dies, ann, loses = g._sba_buf
     sba_kernel(
-        o.zone[None, :n], types, o.toughness[None, :n], o.damage[None, :n],
-        o.deathtouch_hit[None, :n], o.counters[None, :n], pl.alive[None], pl.life[None],
+        o.zone[None], o.types[None], o.toughness[None], o.damage[None],
+        o.deathtouch_hit[None], o.counters[None], pl.alive[None], pl.life[None],
         pl.poison[None], pl.drew_from_empty[None], zero_ok[None],
-        np.array([10], dtype=np.int64), dies, ann, loses,
+        g.poison_limit, dies, ann, loses,
     )  # fmt: skip
+    dies, ann = dies[:, :n], ann[:, :n]
     acted = False
     to_graveyard = [int(i) for i in np.flatnonzero(dies[0])]
     for i in np.flatnonzero(ann[0]):

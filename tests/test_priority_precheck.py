@@ -8,18 +8,11 @@ from ecs.agents import Observation, RandomAgent
 from ecs.decks import load_deck, stock_decks
 from ecs.game import Game
 from systems.legal_actions import priority_actions
-from systems.priority_precheck import can_act, can_act_kernel, can_act_kernel_py
+from systems.priority_precheck import can_act, can_act_kernel, can_act_kernel_py, kernel_args
 
 
 def _args(g: Game):
-    o, db = g.obj, g.db
-    n = o.n
-    return (
-        o.zone[None, :n], o.owner[None, :n], o.controller[None, :n], o.card[None, :n],
-        o.tapped[None, :n], db.types, db.is_instant, db.mana_value, db.mana_color,
-        db.has_ability, db.has_instant_ability, g.pl.mana.sum(axis=1)[None].astype(np.int64),
-        g.pl.lands_played[None], np.array([g.active], dtype=np.int64),
-    )  # fmt: skip
+    return kernel_args(g, g.active)
 
 
 def test_kernel_twin_and_soundness_over_random_games() -> None:
