@@ -122,7 +122,6 @@ def can_act(g) -> np.ndarray:
     key = (g.version, g.step_no, g.turn, len(g.stack))
     if g._can_act_version == key:
         return g._can_act
-    o, db = g.obj, g.db
     sp = -1
     if g.pl.alive[g.active] and sorcery_timing(g, g.active):
         sp = g.active
