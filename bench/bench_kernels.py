@@ -30,6 +30,10 @@ def sba_tables(G: int, N: int, P: int):
         np.zeros((G, N), np.int8),
         np.zeros((G, N), np.int32),
         np.zeros((G, P), bool),
+        r.integers(-1, 40, (G, N)).astype(np.int32),
+        r.random((G, N)) < 0.05,
+        r.random(40) < 0.1,
+        np.zeros(G, np.int64),
     )
 
 

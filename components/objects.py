@@ -24,6 +24,7 @@ OBJECT_COLUMNS: dict[str, tuple[type, int]] = {
     "owner": (np.int16, -1),
     "base_controller": (np.int16, -1),  # controller before layer-2 effects
     "controller": (np.int16, -1),  # derived (layer 2)
+    "last_controller": (np.int16, -1),  # controller when last checked: a change makes it sick
     "tapped": (np.bool_, 0),
     "sick": (np.bool_, 0),  # not continuously controlled since its controller's turn began (302.6)
     "damage": (np.int32, 0),

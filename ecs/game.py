@@ -151,6 +151,8 @@ class Game:
         self.trigger_kinds: set[str] = set()
         self._seat_cache: tuple = (b"", [], [])
         self._sba_buf = None
+        self._static_count = np.zeros(1, dtype=np.int64)
+        self._sba_work = np.zeros(1, dtype=np.int64)
         self._mana_cache: dict = {}
         self.poison_limit = np.array([10], dtype=np.int64)  # 704.5c (810.10: 15 for 2HG)
         self.static_objs: list[int] = []  # battlefield objects with static abilities (layers)
@@ -200,6 +202,7 @@ class Game:
         o.owner[i] = owner
         o.base_controller[i] = owner
         o.controller[i] = owner
+        o.last_controller[i] = owner
         o.zone[i] = zone
         o.timestamp[i] = self.stamp()
         if card >= 0:
@@ -329,6 +332,8 @@ class Game:
         g.history = list(self.history)
         g.range_mask = self.range_mask.copy()
         g._sba_buf = None
+        g._static_count = np.zeros(1, dtype=np.int64)
+        g._sba_work = np.zeros(1, dtype=np.int64)
         g._mana_cache = {}
         g.blockers_to_declare = list(self.blockers_to_declare)
         g.block_order = {k: list(v) for k, v in self.block_order.items()}
@@ -339,6 +344,15 @@ class Game:
         g.mull_kept, g.mull_take = set(self.mull_kept), set(self.mull_take)
         g.mull_queue, g.mull_bottomed = list(self.mull_queue), dict(self.mull_bottomed)
         return g
+
+    def restore(self, snapshot: Game) -> None:
+        """Become ``snapshot`` (a clone taken earlier), which must not be used afterwards."""
+        self._finalizer.detach()
+        snapshot._finalizer.detach()
+        old = self.world
+        self.__dict__.update({k: v for k, v in snapshot.__dict__.items() if k != "_finalizer"})
+        self._finalizer = weakref.finalize(self, World.close, self.world)
+        old.close()
 
     def observe(self, player: int) -> dict:
         """The state as ``player`` may see it: hidden zones of others are counts only."""

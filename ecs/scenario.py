@@ -458,6 +458,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     refs: dict[str, int] = {}
     name_ids: dict[str, list[int]] = {}
     attach: list[tuple[int, str]] = []
+    sick_flags: list[tuple[int, bool]] = []
     for p, pd in enumerate(players):
         g.pl.life[p] = pd.get("life", life)
         g.pl.poison[p] = pd.get("poison", 0)
@@ -488,6 +489,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                     o.tapped[i] = bool(e.get("tapped", False))
                     o.damage[i] = e.get("damage", 0)
                     o.sick[i] = bool(e.get("summoning_sick", False))
+                    sick_flags.append((i, bool(o.sick[i])))
                     o.face_up[i] = bool(e.get("face_up", True))
                     dd = db.defs[o.card[i]]
                     if dd.loyalty and "counters" not in e:
@@ -499,12 +501,17 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                         o.counters[i, COUNTER_INDEX[k]] = v
                     if e.get("attached_to") is not None:
                         attach.append((i, e["attached_to"]))
-    for nm, ids in name_ids.items():
-        if len(ids) == 1 and nm not in refs:
-            refs.setdefault(nm, ids[0])
-    g.refs = dict(refs)
+    g.refs = dict(refs)  # ids; unique names are looked up by resolve_card
     for i, r in attach:
         g.obj.attached_to[i] = resolve_card(g, r)
+    # setup permanents: continuous effects apply from the start, and a creature that
+    # starts under another player's control (Mind Control) is not summoning sick
+    from systems.continuous_effects import recompute
+
+    recompute(g)
+    g.obj.last_controller[: g.obj.n] = g.obj.controller[: g.obj.n]
+    for i, sick in sick_flags:
+        g.obj.sick[i] = sick
     start = d.get("start") or {}
     active = start.get("active", names[0])
     if isinstance(active, list):
@@ -541,6 +548,16 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
 def resolve_card(g: Game, ref: str) -> int:
     if ref in g.refs:
         return g.refs[ref]
+    o = g.obj
+    named = [
+        i
+        for i in range(o.n)
+        if o.card[i] >= 0 and g.db.defs[o.card[i]].name == ref and not o.token[i]
+    ]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        raise ScenarioFailure(f"card reference {ref!r} is ambiguous")
     raise ScenarioFailure(f"no card {ref!r} exists (yet)")
 
 
@@ -556,10 +573,10 @@ def _auto(g: Game, stop, what: str) -> None:
     from systems.legal_actions import legal_actions
 
     for _ in range(MAX_AUTO_STEPS):
-        if stop(g):
-            return
-        if g.over or g.pending is None:
-            raise ScenarioFailure(f"{what}: the game is over before it got there")
+        if stop(g) or g.over:
+            return  # a game that ends on the way stops the advance (expectations tell)
+        if g.pending is None:
+            raise ScenarioFailure(f"{what}: no decision is pending")
         d = g.pending
         if d.kind == "priority":
             g.step(Action("pass", d.player))
@@ -702,7 +719,12 @@ def _fingerprint(g: Game) -> str:
         arrays[name] = getattr(g.pl, name)
     parts = [json.dumps(g.view(), sort_keys=True, default=str)]
     parts += [f"{k}:{np.asarray(v).tobytes().hex()}" for k, v in sorted(arrays.items())]
-    parts.append(repr((g.stack, g.turn, g.step_no, g.pending, g.passes, g.priority_to, g.library)))
+    parts.append(
+        repr(
+            (g.stack, g.turn, g.step_no, g.pending, g.passes, g.priority_to, g.library,
+             g.attack_decl, g.block_decl, g.triggers, g.extra_turns, g.todo)
+        )
+    )  # fmt: skip
     return "\n".join(parts)
 
 
@@ -796,16 +818,17 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
             continue
         expect_error = bool(a.get("expect_error", False))
         before = _fingerprint(g) if expect_error else None
-        snapshot = g.clone() if not expect_error else None
+        composite = any(k in a for k in ("attack", "block", "choose"))
+        snapshot = g.clone() if composite else None
         try:
             run_action(g, a)
         except IllegalAction as e:
+            if snapshot is not None:
+                g.restore(snapshot)  # a scripted declaration is one action, refused whole (730.1)
             if expect_error:
                 if _fingerprint(g) != before:
                     failures.append(f"{where}: refused ({e}) but the state changed (730.1)")
                 continue
-            if snapshot is not None:
-                g.__dict__.update(snapshot.__dict__)
             failures.append(f"{where}: illegal action: {e}")
             return failures
         except ScenarioFailure as e:

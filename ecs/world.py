@@ -25,11 +25,12 @@ _ids = itertools.count()
 
 
 class World:
-    __slots__ = ("name", "handlers")
+    __slots__ = ("name", "handlers", "has_effects")
 
     def __init__(self) -> None:
         self.name = f"melee-{next(_ids)}"
         self.handlers: dict[str, list[Callable[..., None]]] = {}
+        self.has_effects = False  # a continuous effect was ever created (skip queries if not)
 
     def _enter(self) -> None:
         if esper.current_world != self.name:
@@ -71,6 +72,7 @@ class World:
     def clone(self) -> World:
         """A new world holding deep copies of this world's entities (not its observers)."""
         w = World()
+        w.has_effects = self.has_effects
         self._enter()
         ents = [
             (e, [copy.copy(c) for c in esper.components_for_entity(e)]) for e in esper._entities

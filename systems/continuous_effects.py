@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from components.effects import ContinuousEffect, PreventionShield
 from ecs.constants import BATTLEFIELD, T_CREATURE
@@ -34,26 +35,82 @@ def _static_cards(g: Game) -> np.ndarray:
     return cached
 
 
+@njit(cache=True)
+def base_layers(
+    card, zone, base_controller, counters, card_kw, card_power, card_toughness, has_static,
+    controller, kw, power, toughness, restrict, static_count,
+):  # fmt: skip
+    """Layers with no effects (G, N): copiable values (7a), base control, keywords, and
+    +1/+1 / -1/-1 counters; counts the battlefield objects with static abilities."""
+    G, N = card.shape
+    for g in range(G):
+        k = 0
+        for i in range(N):
+            c = card[g, i]
+            controller[g, i] = base_controller[g, i]
+            restrict[g, i] = 0
+            if c < 0:
+                kw[g, i] = 0
+                power[g, i] = 0
+                toughness[g, i] = 0
+                continue
+            kw[g, i] = card_kw[c]
+            d = counters[g, i, 0] - counters[g, i, 1]
+            power[g, i] = card_power[c] + d
+            toughness[g, i] = card_toughness[c] + d
+            if zone[g, i] == 2 and has_static[c]:
+                k += 1
+        static_count[g] = k
+
+
+def base_layers_py(
+    card, zone, base_controller, counters, card_kw, card_power, card_toughness, has_static,
+    controller, kw, power, toughness, restrict, static_count,
+):  # fmt: skip
+    """Plain-Python twin of :func:`base_layers`."""
+    G, N = card.shape
+    for g in range(G):
+        static_count[g] = 0
+        for i in range(N):
+            c = card[g, i]
+            controller[g, i] = base_controller[g, i]  # layer 2 starts from the base controller
+            restrict[g, i] = 0
+            if c < 0:  # an ability on the stack has no characteristics
+                kw[g, i] = power[g, i] = toughness[g, i] = 0
+                continue
+            counter_bonus = counters[g, i, 0] - counters[g, i, 1]  # +1/+1 minus -1/-1
+            kw[g, i] = card_kw[c]
+            power[g, i] = card_power[c] + counter_bonus
+            toughness[g, i] = card_toughness[c] + counter_bonus
+            if zone[g, i] == BATTLEFIELD and has_static[c]:
+                static_count[g] += 1
+
+
 def recompute(g: Game) -> None:
     if not g.dirty:
         return
     g.dirty = False
     o, db = g.obj, g.db
+    cnt = g._static_count
+    base_layers(
+        o.card[None], o.zone[None], o.base_controller[None], o.counters[None], db.kw,
+        db.power, db.toughness, _static_cards(g), o.controller[None], o.kw[None],
+        o.power[None], o.toughness[None], o.restrict[None], cnt,
+    )  # fmt: skip
+    effects = [e for _, e in g.world.get(ContinuousEffect)] if g.world.has_effects else []
+    if not cnt[0] and not effects:
+        g.static_objs = []
+        _control_changes(g)
+        return
     n = o.n
     card = o.card[:n]
     c = np.where(card >= 0, card, 0)
     bf = o.zone[:n] == BATTLEFIELD
-    o.controller[:n] = o.base_controller[:n]
-    o.kw[:n] = db.kw[c]
-    o.power[:n] = db.power[c]
-    o.toughness[:n] = db.toughness[c]
-    o.restrict[:n] = 0
+    # counters are re-applied after the modifications below (layer 7c/7d order is a sum)
+    o.power[:n] -= o.counters[:n, 0] - o.counters[:n, 1]
+    o.toughness[:n] -= o.counters[:n, 0] - o.counters[:n, 1]
     static_src = np.flatnonzero(bf & _static_cards(g)[c] & (card >= 0))
     g.static_objs = static_src.tolist()
-    effects = [e for _, e in g.world.get(ContinuousEffect)]
-    if not len(static_src) and not effects:
-        _counters(g, n, bf)
-        return
     effects.sort(key=lambda e: e.timestamp)
     statics = [
         (int(o.timestamp[s]), int(s), k, a) for s in static_src for k, a in db.defs[card[s]].static
@@ -106,6 +163,17 @@ def recompute(g: Game) -> None:
         if k == "coat_of_arms":
             _coat_of_arms(g, s, bf, c)
     _counters(g, n, bf)
+    _control_changes(g)
+
+
+def _control_changes(g: Game) -> None:
+    """302.6: a permanent that changes controller is "summoning sick" for its new one."""
+    o = g.obj
+    n = o.n
+    changed = (o.controller[:n] != o.last_controller[:n]) & (o.zone[:n] == BATTLEFIELD)
+    if changed.any():
+        o.sick[:n][changed] = True
+        o.last_controller[:n][changed] = o.controller[:n][changed]
 
 
 def _affected(g: Game, s: int, what: str, ctl: int, bf: np.ndarray, c: np.ndarray) -> list[int]:
@@ -145,6 +213,7 @@ def _counters(g: Game, n: int, bf: np.ndarray) -> None:
 
 def add_effect(g: Game, effect: ContinuousEffect) -> None:
     g.world.create(effect)
+    g.world.has_effects = True
     g.dirty = True
 
 

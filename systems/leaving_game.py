@@ -78,6 +78,14 @@ def _remove_objects(g: Game, p: int) -> None:
     g.world.emit("player_left", p)
 
 
+def concede(g: Game, p: int) -> None:
+    """104.3a: a player who concedes loses and leaves; "can't lose" doesn't stop it."""
+    g.pl.lost[p] = True
+    if p not in g.losers:
+        g.losers.append(p)
+    leave(g, p)
+
+
 def players_lose(g: Game, ps: list[int]) -> None:
     """104.3: these players lose at the same time; in multiplayer they leave (800.4)."""
     for p in ps:

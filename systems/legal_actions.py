@@ -146,7 +146,7 @@ def legal_actions(g: Game) -> list[Action]:
 
 def apply_action(g: Game, a: Action) -> None:
     from systems import mulligan, stack
-    from systems.leaving_game import leave
+    from systems.leaving_game import concede
     from systems.turn_structure import BEGIN, PRIORITY, ask_next_blocker, do_pass, run
     from systems.zones import move
 
@@ -156,7 +156,7 @@ def apply_action(g: Game, a: Action) -> None:
     if k == "leave":  # 104.3a: a player may concede at any time
         if not g.pl.alive[p]:
             raise IllegalAction(f"{g.names[p]} has already left the game")
-        leave(g, p)
+        concede(g, p)
         d = g.pending
         if d is not None and d.kind == "priority":
             # the holder gets priority again, so state-based actions are checked first (117.5)

@@ -39,17 +39,25 @@ DIE_NONE, DIE_TOUGHNESS, DIE_DESTROY, DIE_LOYALTY = 0, 1, 2, 3
 @njit(cache=True)
 def sba_kernel(
     zone, types, toughness, damage, deathtouch, counters, alive, life, poison, drew_empty,
-    zero_life_ok, poison_limit, dies, annihilate, loses,
+    zero_life_ok, poison_limit, dies, annihilate, loses, card, token, special, work,
 ):  # fmt: skip
-    """(G, N) object columns and (G, P) player columns -> dies, annihilate, loses."""
+    """(G, N) object columns and (G, P) player columns -> dies, annihilate, loses, and
+    work (G,): how many things need the Python part (deaths, counters, tokens outside the
+    battlefield, Auras/Equipment/legends/world permanents on the battlefield, losers)."""
     G, N = zone.shape
     P = alive.shape[1]
     for g in range(G):
+        w = 0
         for i in range(N):
             dies[g, i] = 0
             annihilate[g, i] = 0
-            if zone[g, i] != 2:  # battlefield
+            z = zone[g, i]
+            if token[g, i] and z != 2 and z != 7:
+                w += 1
+            if z != 2:  # battlefield
                 continue
+            if card[g, i] >= 0 and special[card[g, i]]:
+                w += 1
             if types[g, i] & 2:  # creature
                 t = toughness[g, i]
                 if t <= 0:
@@ -61,25 +69,35 @@ def sba_kernel(
             a = min(counters[g, i, 0], counters[g, i, 1])
             if a > 0:
                 annihilate[g, i] = a
+            if dies[g, i] or a > 0:
+                w += 1
         for p in range(P):
             loses[g, p] = alive[g, p] and (
                 (life[g, p] <= 0 and not zero_life_ok[g, p])
                 or drew_empty[g, p]
                 or poison[g, p] >= poison_limit[g]
             )
+            if loses[g, p]:
+                w += 1
+        work[g] = w
 
 
 def sba_kernel_py(
     zone, types, toughness, damage, deathtouch, counters, alive, life, poison, drew_empty,
-    zero_life_ok, poison_limit, dies, annihilate, loses,
+    zero_life_ok, poison_limit, dies, annihilate, loses, card, token, special, work,
 ):  # fmt: skip
     """Plain-Python twin of :func:`sba_kernel`, written for reading."""
     G, N = zone.shape
     for g in range(G):
+        work[g] = 0
         for i in range(N):
             dies[g, i], annihilate[g, i] = DIE_NONE, 0
+            if token[g, i] and zone[g, i] not in (BATTLEFIELD, GONE):  # 704.5d
+                work[g] += 1
             if zone[g, i] != BATTLEFIELD:
                 continue
+            if card[g, i] >= 0 and special[card[g, i]]:  # 704.5j-n are checked in Python
+                work[g] += 1
             is_creature = bool(types[g, i] & T_CREATURE)
             if is_creature and toughness[g, i] <= 0:  # 704.5f
                 dies[g, i] = DIE_TOUGHNESS
@@ -90,11 +108,15 @@ def sba_kernel_py(
             elif types[g, i] & T_PLANESWALKER and counters[g, i, C_LOYALTY] <= 0:  # 704.5i
                 dies[g, i] = DIE_LOYALTY
             annihilate[g, i] = max(0, min(counters[g, i, 0], counters[g, i, 1]))  # 704.5q
+            if dies[g, i] != DIE_NONE or annihilate[g, i] > 0:
+                work[g] += 1
         for p in range(alive.shape[1]):
             zero_life = life[g, p] <= 0 and not zero_life_ok[g, p]  # 704.5a
             loses[g, p] = bool(alive[g, p]) and (
                 zero_life or bool(drew_empty[g, p]) or poison[g, p] >= poison_limit[g]  # 704.5b-c
             )
+            if loses[g, p]:
+                work[g] += 1
 
 
 def _statics_of(g: Game, p: int, key: str) -> bool:
@@ -147,12 +169,15 @@ def check_state_based_actions(g: Game) -> bool:
             np.zeros((1, P), dtype=np.bool_),
         )
     dies, ann, loses = g._sba_buf
+    work = g._sba_work
     sba_kernel(
         o.zone[None], o.types[None], o.toughness[None], o.damage[None],
         o.deathtouch_hit[None], o.counters[None], pl.alive[None], pl.life[None],
         pl.poison[None], pl.drew_from_empty[None], zero_ok[None],
-        g.poison_limit, dies, ann, loses,
+        g.poison_limit, dies, ann, loses, o.card[None], o.token[None], db.special_sba, work,
     )  # fmt: skip
+    if not work[0]:
+        return False
     dies, ann = dies[:, :n], ann[:, :n]
     acted = False
     to_graveyard = [int(i) for i in np.flatnonzero(dies[0])]

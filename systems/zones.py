@@ -84,6 +84,7 @@ def enter_battlefield(g: Game, i: int, controller: int, attach_to: int = -1) -> 
     o = g.obj
     d = g.db.defs[o.card[i]]
     o.sick[i] = True
+    o.last_controller[i] = controller
     if d.types & T_PLANESWALKER:  # 306.5b
         o.counters[i, C_LOYALTY] = d.loyalty
     for k, v in d.enters_with.items():  # 614.1c
@@ -101,7 +102,8 @@ def draw(g: Game, p: int, count: int = 1) -> None:
     for _ in range(count):
         lib = g.library[p]
         if not lib:
-            g.pl.drew_from_empty[p] = True
+            g.pl.drew_from_empty[p] = True  # 704.5b, checked at the next state-based actions
+            g.dirty = True
             continue
         i = lib[-1]
         move(g, i, HAND)

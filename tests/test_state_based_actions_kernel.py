@@ -35,12 +35,24 @@ def _tables(seed: int, G: int, N: int, P: int):
     return cols
 
 
-def _run(fn, cols, G, N, P):
+def _extra(seed: int, G: int, N: int, C: int = 20):
+    r = np.random.default_rng(seed + 1)
+    return (
+        r.integers(-1, C, (G, N)).astype(np.int32),
+        r.random((G, N)) < 0.1,
+        r.random(C) < 0.2,
+    )
+
+
+def _run(fn, cols, G, N, P, extra=None):
     dies = np.zeros((G, N), np.int8)
     ann = np.zeros((G, N), np.int32)
     loses = np.zeros((G, P), np.bool_)
-    fn(*cols.values(), dies, ann, loses)
-    return dies, ann, loses
+    work = np.zeros(G, np.int64)
+    if extra is None:
+        extra = (np.full((G, N), -1, np.int32), np.zeros((G, N), bool), np.zeros(1, bool))
+    fn(*cols.values(), dies, ann, loses, *extra, work)
+    return dies, ann, loses, work
 
 
 @settings(max_examples=60, deadline=None)
@@ -52,7 +64,8 @@ def _run(fn, cols, G, N, P):
 )
 def test_kernel_matches_twin(seed: int, G: int, N: int, P: int) -> None:
     cols = _tables(seed, G, N, P)
-    for a, b in zip(_run(sba_kernel, cols, G, N, P), _run(sba_kernel_py, cols, G, N, P)):
+    ex = _extra(seed, G, N)
+    for a, b in zip(_run(sba_kernel, cols, G, N, P, ex), _run(sba_kernel_py, cols, G, N, P, ex)):
         np.testing.assert_array_equal(a, b)
 
 
@@ -78,25 +91,25 @@ def _one(**kw):
 def test_rule_cases() -> None:
     """704.5f toughness 0, 704.5g lethal damage, 704.5h deathtouch, 704.5i loyalty, 704.5a/c."""
     for fn in (sba_kernel, sba_kernel_py):
-        d, _, _ = _run(fn, _one(toughness=np.array([[0]], np.int32)), 1, 1, 2)
+        d, _, _, _ = _run(fn, _one(toughness=np.array([[0]], np.int32)), 1, 1, 2)
         assert d[0, 0] == DIE_TOUGHNESS
-        d, _, _ = _run(fn, _one(damage=np.array([[2]], np.int32)), 1, 1, 2)
+        d, _, _, _ = _run(fn, _one(damage=np.array([[2]], np.int32)), 1, 1, 2)
         assert d[0, 0] == DIE_DESTROY
-        d, _, _ = _run(fn, _one(damage=np.array([[1]], np.int32)), 1, 1, 2)
+        d, _, _, _ = _run(fn, _one(damage=np.array([[1]], np.int32)), 1, 1, 2)
         assert d[0, 0] == DIE_NONE
-        d, _, _ = _run(
+        d, _, _, _ = _run(
             fn, _one(damage=np.array([[1]], np.int32), deathtouch=np.array([[True]])), 1, 1, 2
         )
         assert d[0, 0] == DIE_DESTROY
-        d, _, _ = _run(fn, _one(types=np.array([[16]], np.int64)), 1, 1, 2)
+        d, _, _, _ = _run(fn, _one(types=np.array([[16]], np.int64)), 1, 1, 2)
         assert d[0, 0] == DIE_LOYALTY
         c = np.zeros((1, 1, 4), np.int32)
         c[0, 0, :2] = (2, 3)
-        _, a, _ = _run(fn, _one(counters=c), 1, 1, 2)
+        _, a, _, _ = _run(fn, _one(counters=c), 1, 1, 2)
         assert a[0, 0] == 2  # 704.5q
-        _, _, lose = _run(fn, _one(life=np.array([[0, 20]], np.int32)), 1, 1, 2)
+        _, _, lose, _ = _run(fn, _one(life=np.array([[0, 20]], np.int32)), 1, 1, 2)
         assert lose.tolist() == [[True, False]]
-        _, _, lose = _run(
+        _, _, lose, _ = _run(
             fn,
             _one(life=np.array([[0, 20]], np.int32), zero_life_ok=np.array([[True, False]])),
             1,
@@ -104,9 +117,9 @@ def test_rule_cases() -> None:
             2,
         )
         assert lose.tolist() == [[False, False]]  # Transcendence
-        _, _, lose = _run(fn, _one(poison=np.array([[9, 10]], np.int32)), 1, 1, 2)
+        _, _, lose, _ = _run(fn, _one(poison=np.array([[9, 10]], np.int32)), 1, 1, 2)
         assert lose.tolist() == [[False, True]]
-        _, _, lose = _run(
+        _, _, lose, _ = _run(
             fn, _one(poison=np.array([[14, 15]], np.int32), poison_limit=np.array([15])), 1, 1, 2
         )
         assert lose.tolist() == [[False, True]]  # 810.10: team poison threshold is a column
