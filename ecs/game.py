@@ -10,13 +10,14 @@ anything, so an illegal action leaves the state exactly as it was (730.1).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from components.objects import ObjectColumns
 from components.players import PlayerColumns
+from components.stack import Decision, StackItem
 from ecs.actions import Action, IllegalAction
 from ecs.cards import CardDB, load_cards
 from ecs.constants import (
@@ -51,26 +52,6 @@ class Options:
     attack: str = "multiple"
     deploy_creatures: bool = False
     shared_team_turns: bool = False
-
-
-@dataclass
-class StackItem:
-    """Python-side payload of an object on the stack (targets, X, the event it answers)."""
-
-    controller: int
-    ability: Any  # ecs.cards.Ability
-    targets: tuple[int, ...] = ()
-    x: int = 0
-    source: int = -1  # object the ability came from (or the spell itself)
-    event: dict = field(default_factory=dict)
-    is_spell: bool = False
-
-
-@dataclass
-class Decision:
-    kind: str  # priority | attack | block | mulligan | bottom | discard
-    player: int
-    count: int = 0  # cards to bottom / discard
 
 
 class Game:
@@ -154,6 +135,7 @@ class Game:
         self._static_count = np.zeros(1, dtype=np.int64)
         self._sba_work = np.zeros(1, dtype=np.int64)
         self._mana_cache: dict = {}
+        self._target_cache: dict = {}
         self.poison_limit = np.array([10], dtype=np.int64)  # 704.5c (810.10: 15 for 2HG)
         self.static_objs: list[int] = []  # battlefield objects with static abilities (layers)
         self.todo = "begin"  # turn_structure state: begin | priority | end
@@ -335,6 +317,7 @@ class Game:
         g._static_count = np.zeros(1, dtype=np.int64)
         g._sba_work = np.zeros(1, dtype=np.int64)
         g._mana_cache = {}
+        g._target_cache = {}
         g.blockers_to_declare = list(self.blockers_to_declare)
         g.block_order = {k: list(v) for k, v in self.block_order.items()}
         g.pending = None if self.pending is None else Decision(**vars(self.pending))

@@ -99,17 +99,33 @@ def pay(g: Game, p: int, taps: list[int], pool: np.ndarray) -> None:
 
 
 def available_mana(g: Game, p: int) -> int:
-    return int(g.pl.mana[p].sum()) + len(mana_sources(g, p))
+    return sum(colour_counts(g, p))
 
 
 def can_pay(g: Game, p: int, cost: ManaCost, x: int = 0) -> bool:
+    """Exact and O(1) for sources that each make one colour: every coloured symbol needs
+    that colour (pool or source), and the total must cover the mana value."""
     if cost.mana_value + x == 0:
         return True
-    try:
-        plan_payment(g, p, cost, x)
-        return True
-    except IllegalAction:
-        return False
+    have = colour_counts(g, p)
+    total = 0
+    for c in range(6):
+        if cost.colored[c] > have[c]:
+            return False
+        total += have[c]
+    return cost.mana_value + (x if cost.x else 0) <= total
+
+
+def colour_counts(g: Game, p: int) -> list[int]:
+    """Mana p could have by colour: the pool plus one per untapped source of that colour."""
+    key = (g.version, p, "colours")
+    hit = g._mana_cache.get(key)
+    if hit is None:
+        hit = [int(v) for v in g.pl.mana[p]]
+        for _, c in mana_sources(g, p):
+            hit[c] += 1
+        g._mana_cache[key] = hit
+    return hit
 
 
 def cost_text(cost: ManaCost, x: int = 0) -> str:

@@ -34,7 +34,7 @@ def begin_mulligans(g: Game) -> None:
 
 
 def continue_mulligans(g: Game) -> None:
-    from ecs.game import Decision
+    from components.stack import Decision
     from systems.turn_structure import first_turn
     from systems.zones import draw, move, shuffle
 

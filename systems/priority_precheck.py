@@ -15,6 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from systems.continuous_effects import recompute
+from systems.stack import sorcery_timing
+
 HAND, BATTLEFIELD = 1, 2
 T_LAND = 1
 
@@ -104,8 +107,6 @@ def can_act_kernel_py(
 def kernel_args(g, sorcery_player: int) -> tuple:
     """The kernel's inputs for one game (G = 1 views; rows past ``n`` are empty)."""
     o, db = g.obj, g.db
-    from systems.continuous_effects import recompute
-
     recompute(g)
     return (
         o.zone[None], o.owner[None], o.controller[None], o.card[None], o.tapped[None],
@@ -117,14 +118,10 @@ def kernel_args(g, sorcery_player: int) -> tuple:
 
 def can_act(g) -> np.ndarray:
     """(P,) mask for one game; cached until the state changes."""
-    from systems.stack import sorcery_timing
-
-    key = (g.version, g.step_no, g.turn, len(g.stack))
+    sp = g.active if g.pl.alive[g.active] and sorcery_timing(g, g.active) else -1
+    key = (g.version, g.turn, sp)
     if g._can_act_version == key:
         return g._can_act
-    sp = -1
-    if g.pl.alive[g.active] and sorcery_timing(g, g.active):
-        sp = g.active
     out = np.zeros((1, g.n_players), dtype=np.bool_)
     can_act_kernel(*kernel_args(g, sp), out)
     g._can_act = out[0]

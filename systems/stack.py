@@ -76,20 +76,42 @@ def target_ok(g: Game, p: int, kind: str, code: int, source: int = -1) -> bool:
     return False
 
 
+_KIND_TYPES = {
+    "any": T_CREATURE | T_PLANESWALKER,
+    "creature": T_CREATURE,
+    "player_or_planeswalker": T_PLANESWALKER,
+    "land": T_LAND,
+    "permanent": -1,
+    "creature_you_control": T_CREATURE,
+}
+
+
 def target_candidates(g: Game, p: int, kind: str, source: int = -1) -> list[int]:
     """All legal targets of a kind, in a fixed order: permanents by object id, then
     players in turn order starting with p."""
+    key = (g.version, g.turn, p, kind, source)
+    hit = g._target_cache.get(key)
+    if hit is not None:
+        return hit
+    if len(g._target_cache) > 256:
+        g._target_cache.clear()
     o = g.obj
     out: list[int] = []
-    if kind not in ("player", "opponent", "teammate"):
+    bits = _KIND_TYPES.get(kind)
+    if bits is not None:  # vectorised: permanents of the right type, controlled within range
         n = o.n
-        for i in np.flatnonzero(o.zone[:n] == BATTLEFIELD):
-            if target_ok(g, p, kind, int(i), source):
-                out.append(int(i))
+        m = (o.zone[:n] == BATTLEFIELD) & ((o.types[:n] & bits) != 0)
+        m &= g.range_mask[p][o.controller[:n]] & g.pl.alive[o.controller[:n]]
+        if kind == "creature_you_control":
+            m &= o.controller[:n] == p
+            if 0 <= source < n:
+                m[source] = False
+        out = np.flatnonzero(m).tolist()
     if kind in ("any", "player", "opponent", "teammate", "player_or_planeswalker"):
         for q in g.turn_order_from(p):
             if target_ok(g, p, kind, player_ref(q), source):
                 out.append(player_ref(q))
+    g._target_cache[key] = out
     return out
 
 
@@ -175,7 +197,7 @@ def check_cast(g: Game, p: int, i: int, targets: tuple[int, ...], x: int, pay: l
 
 
 def cast(g: Game, p: int, i: int, targets: tuple[int, ...] = (), x: int = 0, pay=None) -> None:
-    from ecs.game import StackItem
+    from components.stack import StackItem
     from systems.mana import pay as pay_mana
     from systems.zones import move
 
@@ -224,8 +246,8 @@ def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pa
 
 
 def activate(g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (), pay=None) -> None:
+    from components.stack import StackItem
     from ecs.constants import COLOR_INDEX
-    from ecs.game import StackItem
     from systems.mana import pay as pay_mana
 
     taps, pool = check_activate(g, p, i, k, tuple(targets), pay)

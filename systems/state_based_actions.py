@@ -29,6 +29,8 @@ from ecs.constants import (
     T_CREATURE,
     T_PLANESWALKER,
 )
+from systems.continuous_effects import recompute
+from systems.zones import move
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -121,8 +123,6 @@ def sba_kernel_py(
 
 def _statics_of(g: Game, p: int, key: str) -> bool:
     """Does p control a permanent with static ability ``key`` naming "you"?"""
-    from systems.continuous_effects import recompute
-
     recompute(g)
     o = g.obj
     for i in g.static_objs:
@@ -147,9 +147,6 @@ def cant_win(g: Game, p: int) -> bool:
 
 def check_state_based_actions(g: Game) -> bool:
     """Perform every applicable state-based action at once; True if any was performed."""
-    from systems.continuous_effects import recompute
-    from systems.zones import move
-
     if not g.sba_dirty:
         return False
     g.sba_dirty = False

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from components.stack import StackItem
 from ecs.constants import BATTLEFIELD, STACK, T_CREATURE
 
 if TYPE_CHECKING:
@@ -137,8 +138,6 @@ def put_triggers_on_stack(g: Game) -> bool:
     """603.3b: APNAP order; each player's triggers in the order they triggered."""
     if not g.triggers:
         return False
-    from ecs.game import StackItem
-
     queued, g.triggers = g.triggers, []
     any_put = False
     for p in g.apnap():

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from components.stack import Decision
 from ecs.constants import (
     BATTLEFIELD,
     BEGIN_COMBAT,
@@ -35,6 +36,17 @@ from ecs.constants import (
     UNTAP,
     UPKEEP,
 )
+from systems import combat
+from systems.attack_targets import attack_targets_one
+from systems.continuous_effects import end_of_turn_cleanup
+from systems.legal_actions import has_action
+from systems.mana import empty_pools
+from systems.mulligan import begin_mulligans
+from systems.priority_precheck import can_act
+from systems.range_of_influence import range_mask_one
+from systems.state_based_actions import check_state_based_actions
+from systems.triggers import beginning_of_upkeep, put_triggers_on_stack, state_triggers
+from systems.zones import draw
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -57,22 +69,37 @@ NEXT_STEP = {
 }
 
 
+# steps with no turn-based action: in auto-pass mode, when nothing is pending and nobody
+# could act, they begin and end at once, as if everyone passed (117.3, 117.4)
+QUIET = {UPKEEP: "your_upkeep", BEGIN_COMBAT: None, END: None}
+
+
 def run(g: Game) -> None:
     """Advance the game until a player must decide something (or it is over)."""
     while not g.over and g.pending is None:
         if g.todo == PRIORITY:
             offer_priority(g)
         elif g.todo == BEGIN:
+            if g.auto_pass and g.step_no in QUIET and _quiet(g):
+                g.step_no = NEXT_STEP[g.step_no]
+                continue
             begin_step(g)
         else:
             end_step(g)
 
 
+def _quiet(g: Game) -> bool:
+    trig = QUIET[g.step_no]
+    if g.sba_dirty or g.stack or g.triggers or (trig and trig in g.trigger_kinds):
+        return False
+    if g.pl.mana.any():
+        return False
+    return not can_act(g).any()
+
+
 # ----------------------------------------------------------------- turns
 def start_game(g: Game, mulligans: bool = False) -> None:
     """103: opening hands, mulligans (103.5, 800.6), then the first turn."""
-    from systems.mulligan import begin_mulligans
-    from systems.zones import draw
 
     for p in g.turn_order_from(g.starting_player):
         draw(g, p, 7)
@@ -115,8 +142,6 @@ def start_turn(g: Game, p: int | None = None) -> None:
 
 def snapshot_ranges(g: Game) -> None:
     """801.2c / 807.4h: seats and ranges are fixed as each turn begins."""
-    from systems.attack_targets import attack_targets_one
-    from systems.range_of_influence import range_mask_one
 
     g.pl.present[:] = g.pl.alive
     pl = g.pl
@@ -133,9 +158,6 @@ def refresh_attack_mask(g: Game) -> None:
 
 # ----------------------------------------------------------------- steps
 def begin_step(g: Game) -> None:
-    from systems import combat
-    from systems.triggers import beginning_of_upkeep
-    from systems.zones import draw
 
     s = g.step_no
     g.todo = PRIORITY
@@ -158,8 +180,6 @@ def begin_step(g: Game) -> None:
     elif s == DECLARE_ATTACKERS:  # 508.1: a turn-based action
         g.attack_decl = {}
         if g.pl.alive[g.active] and (not g.auto_pass or combat.possible_attackers(g)):
-            from ecs.game import Decision
-
             g.pending = Decision("attack", g.active)
     elif s == DECLARE_BLOCKERS:  # 509.1, 802.4: each defending player in APNAP order
         g.blockers_to_declare = combat.defending_players(g)
@@ -173,8 +193,6 @@ def begin_step(g: Game) -> None:
 
 
 def ask_next_blocker(g: Game) -> None:
-    from ecs.game import Decision
-    from systems import combat
 
     while g.blockers_to_declare:
         q = g.blockers_to_declare[0]
@@ -188,9 +206,6 @@ def ask_next_blocker(g: Game) -> None:
 def cleanup(g: Game) -> None:
     """514.1: discard to hand size; 514.2: damage wears off, "this turn" effects end;
     514.3a: if state-based actions or triggers happen, players get priority."""
-    from ecs.game import Decision
-    from systems.continuous_effects import end_of_turn_cleanup
-    from systems.state_based_actions import check_state_based_actions
 
     p = g.active
     if g.pl.alive[p]:
@@ -212,8 +227,6 @@ def cleanup(g: Game) -> None:
 
 
 def end_step(g: Game) -> None:
-    from systems import combat
-    from systems.mana import empty_pools
 
     empty_pools(g)
     s = g.step_no
@@ -240,8 +253,6 @@ def end_step(g: Game) -> None:
 # ----------------------------------------------------------------- priority (117)
 def settle(g: Game) -> None:
     """117.5: state-based actions and triggers until neither happens."""
-    from systems.state_based_actions import check_state_based_actions
-    from systems.triggers import put_triggers_on_stack, state_triggers
 
     while not g.over:
         acted = check_state_based_actions(g)
@@ -254,8 +265,6 @@ def settle(g: Game) -> None:
 
 
 def offer_priority(g: Game) -> None:
-    from ecs.game import Decision
-    from systems.legal_actions import has_action
 
     settle(g)
     if g.over:
@@ -265,8 +274,6 @@ def offer_priority(g: Game) -> None:
         p = g.next_in_turn_order(p)
         g.priority_to = p
     if g.auto_pass:
-        from systems.priority_precheck import can_act
-
         mask = can_act(g)
         if not g.stack and g.passes == 0 and not mask.any():
             g.todo = END_STEP  # nobody can do anything: everyone passes (117.4)
