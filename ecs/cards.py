@@ -60,6 +60,7 @@ EFFECTS: dict[str, set[str] | None] = {
     "shuffle_into_library": None,
     "discard_random": None,
     "remove_counter": {"kind", "from"},
+    "give_control": {"what", "to"},
     "add_counter": {"kind", "to", "amount"},
 }
 
@@ -359,6 +360,16 @@ def compile_card(index: int, name: str, rec: dict, token: bool = False) -> CardD
         enters_with=dict(ew),
         token=token,
     )
+
+
+# 804.2: with the deploy creatures option, each creature has
+# "{T}: Target teammate gains control of this creature. Activate only as a sorcery."
+DEPLOY = Ability(
+    effects=(("give_control", {"what": "self", "to": "target.0"}),),
+    targets=("teammate",),
+    tap=True,
+    sorcery=True,
+)
 
 
 def token_name(spec: dict) -> str:

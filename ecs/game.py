@@ -41,16 +41,16 @@ VARIANTS = (
     "two-headed-giant",
     "alternating-teams",
 )
-SUPPORTED_VARIANTS = ("two-player", "free-for-all")
+SUPPORTED_VARIANTS = ("two-player", "free-for-all", "team-vs-team", "emperor", "alternating-teams")
 
 
 @dataclass
 class Options:
     """Multiplayer options (800.2); ``None`` fields take the variant's default."""
 
-    range_of_influence: int | None = None  # None = unlimited
+    range_of_influence: int | None = None  # None = the variant's default (unlimited for most)
     attack: str = "multiple"
-    deploy_creatures: bool = False
+    deploy_creatures: bool | None = None  # None = the variant's default (on for Emperor)
     shared_team_turns: bool = False
 
 
@@ -65,6 +65,7 @@ class Game:
         seed: int = 0,
         db: CardDB | None = None,
         teams: list[int] | None = None,
+        roles: list[str | None] | None = None,
     ):
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r} (expected one of {VARIANTS})")
@@ -89,8 +90,16 @@ class Game:
         self.pl = PlayerColumns(n)
         self.pl.seat[:] = np.arange(n)
         self.pl.team[:] = np.asarray(teams if teams is not None else np.arange(n))
+        from systems.variants import VARIANTS as RULES
+
+        self.rules = RULES[variant]
+        self.roles: list[str | None] = list(roles) if roles else [None] * n
         reach = self.options.range_of_influence
+        if reach is None:
+            reach = self.rules.default_range
         self.pl.reach[:] = NO_LIMIT if reach is None else reach
+        deploy = self.options.deploy_creatures
+        self.deploy = self.rules.deploy if deploy is None else bool(deploy)
         self.library: list[list[int]] = [[] for _ in range(n)]  # top of library = end of list
         self.stack: list[int] = []  # bottom .. top
         self.items: dict[int, StackItem] = {}
@@ -143,7 +152,7 @@ class Game:
         self.attack_decl: dict[int, int] = {}
         self.block_decl: dict[int, int] = {}
         self.attack_mode = ATTACK_OPTION[self.options.attack]
-        self.adjacent_only = False
+        self.adjacent_only = self.rules.adjacent_only
         self.attack_mask = np.ones((n, n), dtype=np.bool_) & ~np.eye(n, dtype=np.bool_)
         self.cleanup_again = False
         self.mull_kept: set[int] = set()
@@ -364,20 +373,30 @@ class Game:
         db: CardDB | None = None,
         mulligans: bool = False,
         max_turns: int = 0,
+        teams: int | None = None,
     ) -> Game:
-        """A fresh game from decklists (card names). Seats are random (806.3) and the
-        starting player is chosen at random (103.1); opening hands are drawn."""
+        """A fresh game from decklists (card names), seated by the variant's rules
+        (806.3, 808.2, 809.2, 811.3; ``teams`` = number of teams for team variants),
+        with the variant's first player (103.1, 808.4, 809.4); opening hands are drawn."""
+        from systems.variants import default_teams, seat_players, starting_player
+
         n = len(decks)
         names = names or [f"P{i + 1}" for i in range(n)]
-        g = cls(names, variant=variant, options=options, seed=seed, db=db)
+        team = default_teams(variant, n, teams)
+        g = cls(names, variant=variant, options=options, seed=seed, db=db, teams=team)
         g.max_turns = max_turns
-        g.pl.seat[:] = g.rng.permutation(n) if variant != "two-player" else np.arange(n)
+        seat, roles = seat_players(variant, team, g.rng)
+        g.pl.seat[:] = seat
+        g.roles = roles
+        if g.rules.teams:
+            g.team_names = [f"Team {chr(65 + t)}" for t in range(max(team) + 1)]
+        apply_variant_ranges(g)
         for p, deck in enumerate(decks):
             for name in deck:
                 i = g.new_object(g.db.index(name, f"deck of {names[p]}: "), p, LIBRARY)
                 g.library[p].append(i)
             g.rng.shuffle(g.library[p])
-        g.starting_player = int(g.rng.integers(n))
+        g.starting_player = starting_player(variant, g.pl.seat, g.pl.team, g.roles, g.rng)
         from systems.turn_structure import start_game
 
         start_game(g, mulligans=mulligans)
@@ -388,6 +407,14 @@ class Game:
             f"<Game {self.variant} turn={self.turn} step={self.step_name()} "
             f"active={self.names[self.active]} over={self.over}>"
         )
+
+
+def apply_variant_ranges(g: Game) -> None:
+    """809.3a / 809.6a: Emperor ranges by role, unless the options set one range for all."""
+    if g.variant == "emperor" and g.options.range_of_influence is None:
+        from systems.variants import emperor_ranges
+
+        g.pl.reach[:] = emperor_ranges(g.pl.seat, g.pl.team, g.roles)
 
 
 __all__ = ["Game", "Options", "Decision", "StackItem", "IllegalAction", "Action", "MAIN1"]

@@ -292,6 +292,19 @@ def validate(path: str, data: Any, db: CardDB) -> None:
                         name_counts,
                         db,
                     )
+    variant = game.get("variant")
+    if variant in ("team-vs-team", "emperor", "alternating-teams", "two-headed-giant"):
+        for k, p in enumerate(players):
+            if "team" not in p:
+                raise _err(path, f"players[{k}].team", f"required by the {variant} variant")
+    if variant == "emperor":
+        for k, p in enumerate(players):
+            if p.get("role") not in ("emperor", "general"):
+                raise _err(
+                    path,
+                    f"players[{k}].role",
+                    "required by the emperor variant: emperor or general",
+                )
     teams = data.get("teams") or {}
     if not isinstance(teams, dict):
         raise _err(path, "teams", "expected a mapping of team name -> {life, poison}")
@@ -462,8 +475,9 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     for p, pd in enumerate(players):
         g.pl.life[p] = pd.get("life", life)
         g.pl.poison[p] = pd.get("poison", 0)
-        if pd.get("range_of_influence") is not None:
-            g.pl.reach[p] = pd["range_of_influence"]
+        if "range_of_influence" in pd:  # per-player range (801.2a); null = unlimited
+            v = pd["range_of_influence"]
+            g.pl.reach[p] = -1 if v is None else v
         for c, v in (pd.get("mana") or {}).items():
             g.pl.mana[p, "WUBRGC".index(c)] = v
     # battlefield objects first, in file order, so timestamps follow the file

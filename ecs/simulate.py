@@ -26,7 +26,12 @@ DEFAULT_GAMES = 200
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--variant", default="free-for-all", help="two-player | free-for-all")
+    ap.add_argument(
+        "--variant",
+        default="free-for-all",
+        help="two-player | free-for-all | team-vs-team | emperor | alternating-teams",
+    )
+    ap.add_argument("--teams", type=int, default=None, help="number of teams (team variants)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=DEFAULT_GAMES)
     ap.add_argument(
@@ -65,6 +70,7 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
         seed=seed,
         mulligans=cfg["mulligans"],
         max_turns=cfg["max_turns"],
+        teams=cfg.get("teams"),
     )
     g.auto_pass = True
     agents = [
@@ -72,7 +78,6 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
     ]
     play_game(g, agents)
     # seat position relative to the starting player (0 = took the first turn)
-    order = g.turn_order_from(g.starting_player) if False else None
     seat_of = _seat_positions(g)
     row = {
         "game": index,
@@ -95,7 +100,9 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
         "actions": len(g.history),
         "duration_s": round(time.perf_counter() - t0, 6),
     }
-    del order
+    if g.team_names:
+        row["teams"] = [int(g.pl.team[p]) for p in sorted(range(n), key=lambda p: seat_of[p])]
+        row["winning_team"] = int(g.pl.team[g.winners[0]]) if g.winners else None
     g.close()
     return row
 
@@ -218,11 +225,24 @@ def main(args: argparse.Namespace) -> int:
         "attack": args.attack,
         "max_turns": args.max_turns,
         "mulligans": args.mulligans,
+        "teams": args.teams,
     }
     try:
+        from systems.variants import default_teams
+
+        if args.variant not in (
+            "two-player",
+            "free-for-all",
+            "team-vs-team",
+            "emperor",
+            "alternating-teams",
+        ):
+            Game([f"P{k}" for k in range(players)], variant=args.variant)
+        default_teams(args.variant, players, args.teams)
         Game([f"P{k}" for k in range(players)], variant=args.variant,
-             options=Options(range_of_influence=args.range_, attack=args.attack))  # fmt: skip
-    except (ValueError, NotImplementedError) as e:
+             options=Options(range_of_influence=args.range_, attack=args.attack),
+             teams=default_teams(args.variant, players, args.teams))  # fmt: skip
+    except (ValueError, NotImplementedError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     out = open(args.out, "w") if args.out else None

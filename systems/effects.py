@@ -173,6 +173,21 @@ def _gain_control(c: Ctx, a: Any) -> None:
         add_effect(c.g, ContinuousEffect("control", objs, c.ctl, c.g.stamp(), new_controller=c.ctl))
 
 
+def _give_control(c: Ctx, a: dict) -> None:
+    """Target player gains control (deploy creatures, 804.2); no duration."""
+    from systems.continuous_effects import add_effect
+
+    objs = tuple(i for i in c.objects(a["what"]) if c.g.obj.zone[i] == BATTLEFIELD)
+    for p in c.players(a["to"]):
+        if objs:
+            add_effect(
+                c.g,
+                ContinuousEffect(
+                    "control", objs, c.ctl, c.g.stamp(), new_controller=p, until="permanent"
+                ),
+            )
+
+
 def _untap(c: Ctx, a: Any) -> None:
     for i in c.objects(a):
         c.g.obj.tapped[i] = False
@@ -284,6 +299,7 @@ EFFECTS = {
     "pump": _pump,
     "gain_control": _gain_control,
     "untap": _untap,
+    "give_control": _give_control,
     "tap": _tap,
     "extra_turn": _extra_turn,
     "win_game": _win,

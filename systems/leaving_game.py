@@ -80,14 +80,29 @@ def _remove_objects(g: Game, p: int) -> None:
 
 def concede(g: Game, p: int) -> None:
     """104.3a: a player who concedes loses and leaves; "can't lose" doesn't stop it."""
-    g.pl.lost[p] = True
-    if p not in g.losers:
-        g.losers.append(p)
-    leave(g, p)
+    ps = with_emperor_teams(g, [p])
+    for q in ps:
+        g.pl.lost[q] = True
+        if q not in g.losers:
+            g.losers.append(q)
+    leave_many(g, ps)
+
+
+def with_emperor_teams(g: Game, ps: list[int]) -> list[int]:
+    """809.5b-c: a team loses (or draws) with its emperor."""
+    out = list(ps)
+    if g.variant == "emperor":
+        for p in ps:
+            if g.roles[p] == "emperor":
+                out += [
+                    q for q in g.alive_players() if g.pl.team[q] == g.pl.team[p] and q not in out
+                ]
+    return out
 
 
 def players_lose(g: Game, ps: list[int]) -> None:
     """104.3: these players lose at the same time; in multiplayer they leave (800.4)."""
+    ps = with_emperor_teams(g, ps)
     for p in ps:
         g.pl.lost[p] = True
         if p not in g.losers:
@@ -114,6 +129,7 @@ def win(g: Game, p: int) -> None:
 
 def draw_players(g: Game, ps: list[int]) -> None:
     """The game is a draw for these players; they leave (801.15)."""
+    ps = with_emperor_teams(g, ps)
     for p in ps:
         if p not in g.drawn:
             g.drawn.append(p)

@@ -52,10 +52,9 @@ def _castable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
 
 
 def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
-    from systems.stack import check_activate
+    from systems.stack import abilities_of, check_activate
 
-    d = g.db.defs[g.obj.card[i]]
-    for k, ab in enumerate(d.abilities):
+    for k, ab in enumerate(abilities_of(g, i)):
         if ab.mana:
             continue
         if ab.sorcery and not sorcery_ok:

@@ -110,7 +110,8 @@ def kernel_args(g, sorcery_player: int) -> tuple:
     recompute(g)
     return (
         o.zone[None], o.owner[None], o.controller[None], o.card[None], o.tapped[None],
-        db.types, db.is_instant, db.cost_table, db.mana_color, db.has_ability,
+        db.types, db.is_instant, db.cost_table, db.mana_color,
+        db.has_ability | ((db.types & 2) != 0) if g.deploy else db.has_ability,
         db.has_instant_ability, g.pl.mana[None], g.pl.lands_played[None],
         np.array([sorcery_player], dtype=np.int64),
     )  # fmt: skip

@@ -212,6 +212,16 @@ def cast(g: Game, p: int, i: int, targets: tuple[int, ...] = (), x: int = 0, pay
 
 
 # ----------------------------------------------------------------- activating (602)
+def abilities_of(g: Game, i: int) -> tuple:
+    """The activated abilities of object i: its card's, plus deploy (804.2) if the option is on."""
+    from ecs.cards import DEPLOY
+
+    d = g.db.defs[g.obj.card[i]]
+    if g.deploy and d.types & T_CREATURE:
+        return (*d.abilities, DEPLOY)
+    return d.abilities
+
+
 def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pay):
     _has_priority(g, p)
     o = g.obj
@@ -222,9 +232,10 @@ def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pa
     if not g.obj_in_range(p, i):  # 801.6
         raise IllegalAction(f"{g.name_of(i)} is outside {g.names[p]}'s range of influence (801.6)")
     d = g.db.defs[o.card[i]]
-    if not (0 <= k < len(d.abilities)):
+    abilities = abilities_of(g, i)
+    if not (0 <= k < len(abilities)):
         raise IllegalAction(f"{d.name} has no activated ability #{k}")
-    ab = d.abilities[k]
+    ab = abilities[k]
     if ab.tap:
         if o.tapped[i]:
             raise IllegalAction(f"{d.name} is tapped")
@@ -252,7 +263,7 @@ def activate(g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (),
 
     taps, pool = check_activate(g, p, i, k, tuple(targets), pay)
     o = g.obj
-    ab = g.db.defs[o.card[i]].abilities[k]
+    ab = abilities_of(g, i)[k]
     pay_mana(g, p, taps, pool)
     if ab.tap:
         o.tapped[i] = True
