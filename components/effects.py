@@ -35,3 +35,15 @@ class PreventionShield:
     amount: int  # -1 = all damage
     combat_only: bool
     timestamp: int
+
+
+@dataclass
+class RedirectShield:
+    """A redirection effect (614.9): the next ``amount`` damage to ``recipient`` is dealt
+    to ``new_recipient`` instead."""
+
+    controller: int
+    recipient: int  # target code
+    new_recipient: int
+    amount: int
+    timestamp: int

@@ -15,11 +15,18 @@ class IllegalAction(ValueError):
 
 class Action(NamedTuple):
     kind: str  # pass | play_land | cast | activate | attack | attack_done | block | block_done
-    # | mulligan | keep | bottom | discard | leave
+    # | block_reset | mulligan | keep | bottom | discard | choose | leave
     player: int
     obj: int = -1  # card / attacker / blocker
     arg: int = -1  # x for cast, ability index for activate, defender for attack, attacker for block
     targets: tuple[int, ...] = ()
+    choices: tuple = ()  # extra (key, value) pairs: ("pay", ids), ("opponent", player), ...
+
+    def option(self, key: str, default=None):
+        for k, v in self.choices:
+            if k == key:
+                return v
+        return default
 
     def __repr__(self) -> str:  # compact, used in replays and error messages
         parts = [self.kind, f"p{self.player}"]
@@ -29,6 +36,8 @@ class Action(NamedTuple):
             parts.append(f"a{self.arg}")
         if self.targets:
             parts.append("t" + ",".join(map(str, self.targets)))
+        if self.choices:
+            parts.append(repr(self.choices))
         return "<" + " ".join(parts) + ">"
 
 

@@ -61,6 +61,10 @@ EFFECTS: dict[str, set[str] | None] = {
     "discard_random": None,
     "remove_counter": {"kind", "from"},
     "give_control": {"what", "to"},
+    "redirect": {"amount", "from", "to"},
+    "mill": {"count", "who"},
+    "fact_or_fiction": None,
+    "exile": None,
     "add_counter": {"kind", "to", "amount"},
 }
 
@@ -82,6 +86,9 @@ TRIGGERS = {
     "deals_damage_to_opponent",
     "you_lose_life",
     "life_at_least",  # state trigger (603.8)
+    "another_creature_leaves",  # leaves-the-battlefield: looks back in time (603.10a, 801.7a)
+    "enters",  # this permanent enters the battlefield
+    "defeated",  # the last defense counter was removed from this battle (310.11)
     "last_counter_removed",
 }
 CONDITIONS = {"self_untapped", "life_at_least"}
@@ -104,6 +111,7 @@ RECORD_FIELDS = {
     "enchant",
     "equip",
     "enters_with",
+    "defense",
 }
 
 _COST_SYM = re.compile(r"\{([^}]+)\}")
@@ -147,6 +155,7 @@ class Ability:
 
     effects: tuple[tuple[str, Any], ...] = ()
     targets: tuple[str, ...] = ()
+    chosen_by: tuple[str | None, ...] = ()  # per target: None (the controller) or "opponent"
     cost: ManaCost = ManaCost()
     tap: bool = False
     loyalty: int | None = None
@@ -171,6 +180,7 @@ class CardDef:
     toughness: int
     loyalty: int
     keywords: int
+    defense: int = 0
     text: str = ""
     spell: Ability | None = None
     abilities: tuple[Ability, ...] = ()
@@ -223,11 +233,28 @@ def _effects(raw: Any, where: str) -> tuple[tuple[str, Any], ...]:
 
 
 def _targets(raw: Any, where: str) -> tuple[str, ...]:
-    raw = raw or []
-    for t in raw:
+    return tuple(k for k, _ in _target_specs(raw, where))
+
+
+def _chosen_by(raw: Any, where: str) -> tuple[str | None, ...]:
+    return tuple(c for _, c in _target_specs(raw, where))
+
+
+def _target_specs(raw: Any, where: str) -> list[tuple[str, str | None]]:
+    """A target is a kind, or {kind: K, chosen_by: opponent} (an opponent picks it, 801.5a)."""
+    out = []
+    for t in raw or []:
+        chooser = None
+        if isinstance(t, dict):
+            _check_keys(t, {"kind", "chosen_by"}, where)
+            chooser = t.get("chosen_by")
+            if chooser not in (None, "opponent"):
+                raise CardError(f"{where}: chosen_by must be 'opponent', got {chooser!r}")
+            t = t.get("kind")
         if t not in TARGET_KINDS:
             raise CardError(f"{where}: unknown target kind {t!r} (known: {sorted(TARGET_KINDS)})")
-    return tuple(raw)
+        out.append((t, chooser))
+    return out
 
 
 def _ability(raw: dict, where: str) -> Ability:
@@ -247,6 +274,7 @@ def _ability(raw: dict, where: str) -> Ability:
     return Ability(
         effects=_effects(raw.get("effects", []), f"{where}.effects"),
         targets=_targets(raw.get("targets"), f"{where}.targets"),
+        chosen_by=_chosen_by(raw.get("targets"), f"{where}.targets"),
         cost=mana_cost,
         tap=tap,
         loyalty=loyalty,
@@ -350,6 +378,7 @@ def compile_card(index: int, name: str, rec: dict, token: bool = False) -> CardD
         power=int(rec.get("power", 0) or 0),
         toughness=int(rec.get("toughness", 0) or 0),
         loyalty=int(rec.get("loyalty", 0) or 0),
+        defense=int(rec.get("defense", 0) or 0),
         keywords=kw,
         text=rec.get("text", ""),
         spell=spell,
@@ -430,7 +459,10 @@ class CardDB:
         # cards the Python part of the state-based actions must look at (704.5j-n)
         self.special_sba = np.array(
             [
-                d.is_aura or d.is_equipment or bool(d.supertypes & (S_LEGENDARY | S_WORLD))
+                d.is_aura
+                or d.is_equipment
+                or bool(d.supertypes & (S_LEGENDARY | S_WORLD))
+                or bool(d.types & TYPE_BITS["Battle"])
                 for d in self.defs
             ],
             dtype=np.bool_,

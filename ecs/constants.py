@@ -133,8 +133,8 @@ COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
 BASIC_LAND_COLOR = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
 # --- counters (rule 122) --------------------------------------------------------------
-COUNTER_KINDS = ("+1/+1", "-1/-1", "loyalty", "intervention")
-C_P1P1, C_M1M1, C_LOYALTY, C_INTERVENTION = range(4)
+COUNTER_KINDS = ("+1/+1", "-1/-1", "loyalty", "intervention", "defense")
+C_P1P1, C_M1M1, C_LOYALTY, C_INTERVENTION, C_DEFENSE = range(5)
 COUNTER_INDEX = {n: i for i, n in enumerate(COUNTER_KINDS)}
 
 # --- attack options (rules 802, 803) ------------------------------------------------------

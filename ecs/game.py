@@ -10,7 +10,7 @@ anything, so an illegal action leaves the state exactly as it was (730.1).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -155,6 +155,8 @@ class Game:
         self.adjacent_only = self.rules.adjacent_only
         self.attack_mask = np.ones((n, n), dtype=np.bool_) & ~np.eye(n, dtype=np.bool_)
         self.cleanup_again = False
+        self.lookback: list[int] | None = None  # leave-the-battlefield sources during an SBA batch
+        self.choice = None  # systems.choices.Choice while a "choose" decision is pending
         self.mull_kept: set[int] = set()
         self.mull_take: set[int] = set()
         self.mull_queue: list[int] = []
@@ -260,8 +262,11 @@ class Game:
         return bool(self.range_mask[p, q]) and bool(self.pl.alive[q])
 
     def obj_in_range(self, p: int, i: int) -> bool:
-        """801.2d: an object is in range if its controller is."""
-        return self.in_range(p, int(self.obj.controller[i]))
+        """801.2d: an object is in range if its controller is (a battle: or its protector)."""
+        if self.in_range(p, int(self.obj.controller[i])):
+            return True
+        q = int(self.obj.protector[i])
+        return q >= 0 and self.in_range(p, q)
 
     def zone_objects(
         self, zone: int, player: int | None = None, by: str = "controller"
@@ -309,7 +314,7 @@ class Game:
         g.pl = self.pl.copy()
         g.library = [list(x) for x in self.library]
         g.stack = list(self.stack)
-        g.items = dict(self.items)
+        g.items = {k: replace(v) for k, v in self.items.items()}
         g.world = self.world.clone()
         g._finalizer = weakref.finalize(g, World.close, g.world)
         g.rng = np.random.default_rng()

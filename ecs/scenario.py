@@ -508,6 +508,8 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                     dd = db.defs[o.card[i]]
                     if dd.loyalty and "counters" not in e:
                         o.counters[i, 2] = dd.loyalty
+                    if dd.defense and "counters" not in e:
+                        o.counters[i, COUNTER_INDEX["defense"]] = dd.defense
                     for k, v in dd.enters_with.items():
                         if "counters" not in e:
                             o.counters[i, COUNTER_INDEX[k]] = v
@@ -553,6 +555,12 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         return g
     g.turn = turn
     snapshot_ranges(g)
+    from ecs.constants import T_BATTLE
+    from systems.zones import choose_protector
+
+    for i in g.battlefield():
+        if g.obj.types[i] & T_BATTLE and g.obj.protector[i] < 0:  # 310.11a default protector
+            g.obj.protector[i] = choose_protector(g, int(g.obj.controller[i]))
     g.step_no = step
     g.todo = "begin"
     run(g)
@@ -605,6 +613,11 @@ def _auto(g: Game, stop, what: str) -> None:
     raise ScenarioFailure(f"{what}: gave up after {MAX_AUTO_STEPS} automatic steps")
 
 
+def _choosing(g: Game) -> bool:
+    """A player must make a choice for a resolving spell: the script answers it."""
+    return g.pending is not None and g.pending.kind == "choose"
+
+
 def _pending(g: Game, kind: str, p: int | None = None) -> bool:
     d = g.pending
     return d is not None and d.kind == kind and (p is None or d.player == p)
@@ -614,12 +627,12 @@ def run_action(g: Game, a: dict) -> None:
     names = g.names
     if "resolve" in a:
         if a["resolve"] == "all":
-            _auto(g, lambda g: not g.stack or g.over, "resolve: all")
+            _auto(g, lambda g: not g.stack or g.over or _choosing(g), "resolve: all")
         else:
             if not g.stack:
                 return
             top = g.stack[-1]
-            _auto(g, lambda g: top not in g.stack or g.over, "resolve: 1")
+            _auto(g, lambda g: top not in g.stack or g.over or _choosing(g), "resolve: 1")
         return
     if "advance_to" in a:
         adv = a["advance_to"]
@@ -650,13 +663,13 @@ def run_action(g: Game, a: dict) -> None:
     elif "cast" in a:
         targets = tuple(resolve_target(g, t) for t in a.get("targets") or [])
         act = Action("cast", p, resolve_card(g, a["cast"]), int(a.get("x", 0)), targets)
-        _with_pay(g, act, a)
+        g.step(act._replace(choices=_choices(g, a)))
     elif "activate" in a:
         targets = tuple(resolve_target(g, t) for t in a.get("targets") or [])
         act = Action(
             "activate", p, resolve_card(g, a["activate"]), int(a.get("ability", 0)), targets
         )
-        _with_pay(g, act, a)
+        g.step(act._replace(choices=_choices(g, a)))
     elif "pass" in a:
         g.step(Action("pass", p))
     elif "leave" in a:
@@ -693,10 +706,20 @@ def run_action(g: Game, a: dict) -> None:
         if not isinstance(ch, dict):
             raise ScenarioFailure("choose: expected a mapping")
         for key, vals in ch.items():
-            vals = vals if isinstance(vals, list) else [vals]
             if key in ("discard", "bottom"):
-                for v in vals:
+                for v in vals if isinstance(vals, list) else [vals]:
                     g.step(Action(key, p, resolve_card(g, v)))
+            elif key == "target":
+                g.step(Action("choose", p, resolve_target(g, vals)))
+            elif key == "pile":
+                if not isinstance(vals, int):
+                    raise ScenarioFailure("choose.pile: expected 0 or 1")
+                g.step(Action("choose", p, -1, vals))
+            elif key == "piles":
+                if not isinstance(vals, list) or len(vals) != 2:
+                    raise ScenarioFailure("choose.piles: expected two lists of cards")
+                first = tuple(sorted(resolve_card(g, v) for v in vals[0]))
+                g.step(Action("choose", p, -1, -1, first))
             else:
                 raise ScenarioFailure(
                     f"choose: {key!r} choices are not implemented yet (pending: {d})"
@@ -705,26 +728,19 @@ def run_action(g: Game, a: dict) -> None:
         raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
 
 
-def _with_pay(g: Game, act: Action, a: dict) -> None:
+def _choices(g: Game, a: dict) -> tuple:
+    """``pay`` and ``choices`` of a cast/activate step, as Action.choices pairs."""
+    out: list[tuple[str, Any]] = []
     if a.get("pay"):
-        pay = [resolve_card(g, r) for r in a["pay"]]
-        from systems import stack
-        from systems.legal_actions import apply_action
-
-        if act.kind == "cast":
-            stack.check_cast(g, act.player, act.obj, act.targets, max(act.arg, 0), pay)
+        out.append(("pay", tuple(resolve_card(g, r) for r in a["pay"])))
+    for key, v in (a.get("choices") or {}).items():
+        if key == "opponent":
+            if v not in g.names:
+                raise ScenarioFailure(f"choices.opponent: unknown player {v!r}")
+            out.append(("opponent", g.names.index(v)))
         else:
-            stack.check_activate(g, act.player, act.obj, max(act.arg, 0), act.targets, pay)
-        act = _PayAction(*act)
-        act.pay = pay
-        apply_action(g, act)
-        g.history.append(Action(*act))
-        return
-    g.step(act)
-
-
-class _PayAction(Action):
-    pay: list[int] = []
+            raise ScenarioFailure(f"choices: {key!r} is not implemented yet")
+    return tuple(out)
 
 
 def _fingerprint(g: Game) -> str:
@@ -847,6 +863,9 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
             return failures
         except ScenarioFailure as e:
             failures.append(f"{where}: {e}")
+            return failures
+        except Exception as e:  # an engine bug must not stop the other scenarios
+            failures.append(f"{where}: engine error: {type(e).__name__}: {e}")
             return failures
         else:
             if expect_error:

@@ -33,6 +33,7 @@ from ecs.constants import (
     KW_TRAMPLE,
     KW_VIGILANCE,
     LANDWALK,
+    T_BATTLE,
     T_CREATURE,
     T_PLANESWALKER,
 )
@@ -63,11 +64,11 @@ def attack_defenders(g: Game, p: int) -> list[int]:
     out = [player_ref(q) for q in players]
     o = g.obj
     n = o.n
-    card = o.card[:n]
-    m = (o.zone[:n] == BATTLEFIELD) & (card >= 0)
-    m &= (g.db.types[np.where(card >= 0, card, 0)] & T_PLANESWALKER) != 0
+    m = (o.zone[:n] == BATTLEFIELD) & ((o.types[:n] & (T_PLANESWALKER | T_BATTLE)) != 0)
     for i in np.flatnonzero(m):
-        if int(o.controller[i]) in players:
+        # 801.3: planeswalkers controlled by, and battles protected by, attackable opponents
+        who = int(o.protector[i]) if o.types[i] & T_BATTLE else int(o.controller[i])
+        if who in players:
             out.append(int(i))
     return out
 
@@ -127,7 +128,8 @@ def finish_attacks(g: Game, p: int) -> None:
             o.attacking_player[i] = ref_player(defender)
         else:
             o.attacking_object[i] = defender
-            o.attacking_player[i] = o.controller[defender]
+            battle = o.types[defender] & T_BATTLE
+            o.attacking_player[i] = o.protector[defender] if battle else o.controller[defender]
         if not o.kw[i] & KW_VIGILANCE:
             o.tapped[i] = True
     g.declared_attackers = bool(g.attack_decl)

@@ -219,6 +219,7 @@ def add_effect(g: Game, effect: ContinuousEffect) -> None:
 
 def add_shield(g: Game, shield: PreventionShield) -> None:
     g.world.create(shield)
+    g.world.has_effects = True
 
 
 def end_of_turn_cleanup(g: Game) -> None:
@@ -227,6 +228,10 @@ def end_of_turn_cleanup(g: Game) -> None:
         if eff.until == "end_of_turn":
             g.world.delete(e)
     for e, _ in g.world.get(PreventionShield):
+        g.world.delete(e)
+    from components.effects import RedirectShield
+
+    for e, _ in g.world.get(RedirectShield):
         g.world.delete(e)
     g.dirty = True
 

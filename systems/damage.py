@@ -15,11 +15,13 @@ from components.effects import PreventionShield
 from ecs.actions import is_player_ref, ref_player
 from ecs.constants import (
     BATTLEFIELD,
+    C_DEFENSE,
     C_LOYALTY,
     C_M1M1,
     KW_DEATHTOUCH,
     KW_INFECT,
     KW_LIFELINK,
+    T_BATTLE,
     T_CREATURE,
     T_PLANESWALKER,
 )
@@ -34,6 +36,8 @@ def _recipient_controller(g: Game, code: int) -> int:
 
 def prevent(g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool) -> int:
     """Apply prevention shields; returns the damage left (615, 801.13b)."""
+    if not g.world.has_effects:
+        return amount
     shields = sorted(g.world.get(PreventionShield), key=lambda t: t[1].timestamp)
     for e, s in shields:
         if amount <= 0:
@@ -59,6 +63,33 @@ def prevent(g: Game, source: int, src_ctl: int, target: int, amount: int, combat
     return amount
 
 
+def redirect(g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool) -> int:
+    """Redirection shields (614.9): move up to their amount to the new recipient. The part
+    that would affect a player or object outside the source's controller's range does
+    nothing (801.13a). Returns the damage left for the original recipient."""
+    from components.effects import RedirectShield
+
+    if not g.world.has_effects:
+        return amount
+    for e, s in sorted(g.world.get(RedirectShield), key=lambda t: t[1].timestamp):
+        if amount <= 0 or s.recipient != target or s.amount <= 0:
+            continue
+        moved = min(s.amount, amount)
+        s.amount -= moved
+        amount -= moved
+        if s.amount == 0:
+            g.world.delete(e)
+        new = s.new_recipient
+        reachable = (
+            g.in_range(src_ctl, ref_player(new))
+            if is_player_ref(new)
+            else g.obj_in_range(src_ctl, new)
+        )
+        if src_ctl < 0 or reachable:
+            deal_damage(g, source, src_ctl, new, moved, combat)
+    return amount
+
+
 def deal_damage(
     g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool = False
 ) -> int:
@@ -71,6 +102,9 @@ def deal_damage(
         if not g.pl.alive[p]:  # 800.4e
             return 0
     elif o.zone[target] != BATTLEFIELD:
+        return 0
+    amount = redirect(g, source, src_ctl, target, amount, combat)
+    if amount <= 0:
         return 0
     amount = prevent(g, source, src_ctl, target, amount, combat)
     if amount <= 0:
@@ -93,6 +127,13 @@ def deal_damage(
                 o.deathtouch_hit[target] = True
         if types & T_PLANESWALKER:  # 120.3c
             o.counters[target, C_LOYALTY] -= min(amount, int(o.counters[target, C_LOYALTY]))
+        if types & T_BATTLE:  # 120.3h: damage to a battle removes defense counters
+            had = int(o.counters[target, C_DEFENSE])
+            o.counters[target, C_DEFENSE] -= min(amount, had)
+            if had > 0 and o.counters[target, C_DEFENSE] == 0:
+                from systems.triggers import defeated
+
+                defeated(g, target)
     if kw & KW_LIFELINK and src_ctl >= 0:  # 702.15b
         gain_life(g, src_ctl, amount)
     g.dirty = True

@@ -33,6 +33,20 @@ if TYPE_CHECKING:
     from ecs.game import Game, StackItem
 
 
+def then(g: Game, continuation) -> None:
+    """Run ``continuation`` once the pending choice (and any it leads to) is answered."""
+    prev = g.choice.resume
+
+    def resume(g: Game, value) -> None:
+        prev(g, value)
+        if g.pending is not None and g.pending.kind == "choose":
+            then(g, continuation)
+        else:
+            continuation(g)
+
+    g.choice.resume = resume
+
+
 class Ctx:
     __slots__ = ("g", "item", "targets", "ctl")
 
@@ -95,13 +109,30 @@ class Ctx:
         raise ValueError(f"unknown amount {v!r}")
 
 
-def run_effects(g: Game, item: StackItem, targets: list[int | None]) -> None:
+def run_effects(
+    g: Game, item: StackItem, targets: list[int | None], finish=None, start: int = 0
+) -> None:
+    """Run the effects in order; an effect that asks a player something pauses the rest,
+    which continue (then ``finish``) once the choice is made."""
     ctx = Ctx(g, item, targets)
-    for name, arg in item.ability.effects:
+    effects = item.ability.effects
+    for k in range(start, len(effects)):
         if g.over:
-            return
+            break
+        name, arg = effects[k]
         EFFECTS[name](ctx, arg)
         g.dirty = True
+        if g.pending is not None and g.pending.kind == "choose":
+
+            def carry_on(g: Game, k: int = k) -> None:
+                run_effects(g, item, targets, finish, k + 1)
+                if g.pending is None:
+                    g.todo, g.priority_to = "priority", g.active  # 117.3b: after resolving
+
+            then(g, carry_on)
+            return
+    if finish is not None:
+        finish(g)
 
 
 def _damage(c: Ctx, a: dict) -> None:
@@ -289,6 +320,67 @@ def _add_counter(c: Ctx, a: dict) -> None:
             c.g.obj.counters[i, k] += c.amount(a.get("amount", 1))
 
 
+def _redirect(c: Ctx, a: dict) -> None:
+    """Captain's Maneuver: the next X damage to one target is dealt to another (615-616)."""
+    from components.effects import RedirectShield
+
+    src, dst = c.ref(a["from"]), c.ref(a["to"])
+    if src and dst:
+        c.g.world.create(RedirectShield(c.ctl, src[0], dst[0], c.amount(a["amount"]), c.g.stamp()))
+        c.g.world.has_effects = True
+
+
+def _mill(c: Ctx, a: dict) -> None:
+    from systems.zones import move
+
+    for p in c.players(a.get("who", "controller")):
+        for _ in range(c.amount(a.get("count", 1))):
+            if c.g.library[p]:
+                move(c.g, c.g.library[p][-1], GRAVEYARD)
+
+
+def _exile(c: Ctx, a: Any) -> None:
+    from ecs.constants import EXILE
+    from systems.zones import move
+
+    for i in c.objects(a):
+        if c.g.obj.zone[i] in (BATTLEFIELD, STACK, GRAVEYARD, HAND):
+            move(c.g, i, EXILE)
+
+
+def _fact_or_fiction(c: Ctx, a: Any) -> None:
+    """Reveal the top N; an opponent separates them into two piles (801.5a, 801.5c);
+    the controller puts one pile into their hand and the other into the graveyard."""
+    from itertools import combinations
+
+    from systems.choices import Choice, ask, opponent_chooser
+    from systems.zones import move
+
+    g, p = c.g, c.ctl
+    cards = list(reversed(g.library[p][-int(a) :]))  # top first
+    if not cards:
+        return
+    named = c.item.event.get("opponent")
+    q = opponent_chooser(g, p, named)
+    splits = [tuple(x) for r in range(len(cards) + 1) for x in combinations(cards, r)]
+
+    def chosen_pile(g: Game, pile: int, piles=None) -> None:
+        first, second = piles
+        for i in first if pile == 0 else second:
+            move(g, i, HAND)
+        for i in second if pile == 0 else first:
+            move(g, i, GRAVEYARD)
+
+    def separated(g: Game, pile1) -> None:
+        piles = (list(pile1), [i for i in cards if i not in pile1])
+        ask(
+            g,
+            Choice("pile", p, [0, 1], lambda g, v: chosen_pile(g, v, piles), {"piles": piles}),
+        )
+
+    ask(g, Choice("piles", q, splits, separated, {"cards": cards}))
+
+
 EFFECTS = {
     "damage": _damage,
     "prevent": _prevent,
@@ -300,6 +392,10 @@ EFFECTS = {
     "gain_control": _gain_control,
     "untap": _untap,
     "give_control": _give_control,
+    "redirect": _redirect,
+    "mill": _mill,
+    "exile": _exile,
+    "fact_or_fiction": _fact_or_fiction,
     "tap": _tap,
     "extra_turn": _extra_turn,
     "win_game": _win,

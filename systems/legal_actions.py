@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ecs.game import Game
 
 MAX_TARGET_COMBOS = 64
+MAX_X = 5
 
 
 def _target_combos(g: Game, p: int, kinds: tuple[str, ...], source: int) -> list[tuple[int, ...]]:
@@ -52,7 +53,7 @@ def _castable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
 
 
 def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
-    from systems.stack import abilities_of, check_activate
+    from systems.stack import abilities_of, check_activate, own_targets
 
     for k, ab in enumerate(abilities_of(g, i)):
         if ab.mana:
@@ -61,7 +62,7 @@ def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
             continue
         if ab.cost.mana_value > avail:
             continue
-        combos = _target_combos(g, p, ab.targets, i)
+        combos = _target_combos(g, p, own_targets(ab), i)
         if not combos:
             continue
         try:  # candidates are legal targets, so one check covers every combination
@@ -90,10 +91,14 @@ def priority_actions(g: Game, p: int, first_only: bool = False) -> list[Action]:
         d = _castable(g, p, i, avail, sorcery_ok)
         if d is None:
             continue
+        xs = [0]
+        if d.cost.x:  # X from 1 up to what the player could pay (at most MAX_X)
+            xs = [x for x in range(1, min(avail - d.cost.mana_value, MAX_X) + 1)] or [0]
         for t in _target_combos(g, p, d.spell.targets if d.spell else (), i):
-            out.append(Action("cast", p, i, 0, t))
-            if first_only:
-                return out
+            for x in xs:
+                out.append(Action("cast", p, i, x, t))
+                if first_only:
+                    return out
     for i in g.battlefield(p):
         for k, t in _activatable(g, p, i, avail, sorcery_ok):
             out.append(Action("activate", p, i, k, t))
@@ -140,6 +145,14 @@ def legal_actions(g: Game) -> list[Action]:
         return [Action("bottom", p, i) for i in g.hand(p)]
     if d.kind == "discard":
         return [Action("discard", p, i) for i in g.hand(p)]
+    if d.kind == "choose":
+        c = g.choice
+        if c.kind == "target":
+            return [Action("choose", p, t) for t in c.options]
+        if c.kind == "pile":
+            return [Action("choose", p, -1, v) for v in c.options]
+        if c.kind == "piles":
+            return [Action("choose", p, -1, -1, tuple(o)) for o in c.options]
     return []
 
 
@@ -166,12 +179,16 @@ def apply_action(g: Game, a: Action) -> None:
         stack._has_priority(g, p)
         do_pass(g, p)
     elif k in ("play_land", "cast", "activate"):
+        pay = a.option("pay")
         if k == "play_land":
             stack.play_land(g, p, a.obj)
         elif k == "cast":
-            stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), getattr(a, "pay", None))
+            stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), pay)
         else:
-            stack.activate(g, p, a.obj, max(a.arg, 0), a.targets, getattr(a, "pay", None))
+            stack.activate(g, p, a.obj, max(a.arg, 0), a.targets, pay, a.option("opponent"))
+        if g.pending is not None and g.pending.kind == "choose":
+            run(g)  # an opponent chooses a target first (801.5a)
+            return
         g.pending = None
         g.priority_to = p  # 117.3c: the player who acted receives priority
         g.todo = PRIORITY
@@ -200,6 +217,14 @@ def apply_action(g: Game, a: Action) -> None:
         mulligan.decide(g, p, k == "mulligan")
     elif k == "bottom":
         mulligan.bottom(g, p, a.obj)
+    elif k == "choose":
+        from systems.choices import answer
+
+        c = g.choice
+        if c is None:
+            raise IllegalAction(f"{g.names[p]} has no choice to make now")
+        value = a.obj if c.kind == "target" else (a.arg if c.kind == "pile" else a.targets)
+        answer(g, p, value)
     elif k == "discard":
         d = g.pending
         if d is None or d.kind != "discard" or d.player != p:

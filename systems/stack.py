@@ -25,6 +25,7 @@ from ecs.constants import (
     MAIN1,
     MAIN2,
     STACK,
+    T_BATTLE,
     T_CREATURE,
     T_INSTANT,
     T_LAND,
@@ -61,8 +62,8 @@ def target_ok(g: Game, p: int, kind: str, code: int, source: int = -1) -> bool:
     if not g.obj_in_range(p, code):
         return False
     t = _perm_types(g, code)
-    if kind == "any":
-        return bool(t & (T_CREATURE | T_PLANESWALKER))
+    if kind == "any":  # 115.4: creature, player, planeswalker or battle
+        return bool(t & (T_CREATURE | T_PLANESWALKER | T_BATTLE))
     if kind == "creature":
         return bool(t & T_CREATURE)
     if kind == "player_or_planeswalker":
@@ -77,7 +78,7 @@ def target_ok(g: Game, p: int, kind: str, code: int, source: int = -1) -> bool:
 
 
 _KIND_TYPES = {
-    "any": T_CREATURE | T_PLANESWALKER,
+    "any": T_CREATURE | T_PLANESWALKER | T_BATTLE,
     "creature": T_CREATURE,
     "player_or_planeswalker": T_PLANESWALKER,
     "land": T_LAND,
@@ -101,7 +102,16 @@ def target_candidates(g: Game, p: int, kind: str, source: int = -1) -> list[int]
     if bits is not None:  # vectorised: permanents of the right type, controlled within range
         n = o.n
         m = (o.zone[:n] == BATTLEFIELD) & ((o.types[:n] & bits) != 0)
-        m &= g.range_mask[p][o.controller[:n]] & g.pl.alive[o.controller[:n]]
+        ctl = o.controller[:n]
+        m &= g.range_mask[p][ctl] & g.pl.alive[ctl]
+        if bits & T_BATTLE:  # 801.2d: a battle is also in range through its protector
+            prot = o.protector[:n]
+            m |= (
+                (o.zone[:n] == BATTLEFIELD)
+                & ((o.types[:n] & T_BATTLE) != 0)
+                & (prot >= 0)
+                & g.range_mask[p][prot]
+            )
         if kind == "creature_you_control":
             m &= o.controller[:n] == p
             if 0 <= source < n:
@@ -222,7 +232,9 @@ def abilities_of(g: Game, i: int) -> tuple:
     return d.abilities
 
 
-def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pay):
+def check_activate(
+    g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pay, chooser: int | None = None
+):
     _has_priority(g, p)
     o = g.obj
     if not (0 <= i < o.n) or o.zone[i] != BATTLEFIELD or o.card[i] < 0:
@@ -252,16 +264,42 @@ def check_activate(g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pa
             raise IllegalAction(f"{d.name} doesn't have {-ab.loyalty} loyalty to remove")
     if ab.mana:
         return [], g.pl.mana[p].copy()
-    check_targets(g, p, ab.targets, tuple(targets), i, f"{d.name}'s ability")
+    kinds = own_targets(ab)
+    check_targets(g, p, kinds, tuple(targets), i, f"{d.name}'s ability")
+    if len(kinds) < len(ab.targets):
+        _opponent_choice_plan(g, p, ab, i, chooser)
     return plan_payment(g, p, ab.cost, 0, pay)
 
 
-def activate(g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (), pay=None) -> None:
+def own_targets(ab: Ability) -> tuple[str, ...]:
+    """The targets the controller chooses (the rest are chosen by an opponent, 801.5a)."""
+    if not ab.chosen_by:
+        return ab.targets
+    return tuple(k for k, c in zip(ab.targets, ab.chosen_by) if c is None)
+
+
+def _opponent_choice_plan(
+    g: Game, p: int, ab: Ability, source: int, named
+) -> tuple[int, list[int]]:
+    from systems.choices import opponent_chooser
+
+    q = opponent_chooser(g, p, named)
+    kind = next(k for k, c in zip(ab.targets, ab.chosen_by) if c is not None)
+    # 801.5a: within the chooser's range and the controller's (the target is the controller's)
+    options = [t for t in target_candidates(g, p, kind, source) if target_ok(g, q, kind, t, source)]
+    if not options:
+        raise IllegalAction(f"{g.names[q]} has no legal target to choose")
+    return q, options
+
+
+def activate(
+    g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (), pay=None, chooser=None
+) -> None:
     from components.stack import StackItem
     from ecs.constants import COLOR_INDEX
     from systems.mana import pay as pay_mana
 
-    taps, pool = check_activate(g, p, i, k, tuple(targets), pay)
+    taps, pool = check_activate(g, p, i, k, tuple(targets), pay, chooser)
     o = g.obj
     ab = abilities_of(g, i)[k]
     pay_mana(g, p, taps, pool)
@@ -279,10 +317,23 @@ def activate(g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (),
     g.stack.append(j)
     g.passes = 0
     g.dirty = True
+    if len(own_targets(ab)) < len(ab.targets):  # 801.5a: an opponent chooses the other target
+        from systems.choices import Choice, ask
+
+        q, options = _opponent_choice_plan(g, p, ab, i, chooser)
+
+        def resume(g: Game, t: int, j: int = j, p: int = p) -> None:
+            item = g.items[j]
+            item.targets = (*item.targets, t)
+            g.priority_to, g.todo = p, "priority"  # 602.2e: the activating player gets priority
+
+        ask(g, Choice("target", q, options, resume, {"object": j}))
 
 
 # ----------------------------------------------------------------- resolving (608)
 def resolve_top(g: Game) -> None:
+    """608: resolve the top object; a resolution that needs a player's choice pauses
+    (``g.pending`` is a ``choose`` decision) and finishes when the choice is made."""
     from systems.effects import run_effects
     from systems.triggers import condition_holds
     from systems.zones import enter_battlefield, move
@@ -299,8 +350,6 @@ def resolve_top(g: Game) -> None:
     fizzle = bool(kinds) and all(t is None for t in legal)  # 608.2b
     if item.is_spell:
         d = g.db.defs[o.card[i]]
-        g.stack.pop()
-        g.items.pop(i)
         if fizzle:
             move(g, i, GRAVEYARD)
         elif d.types & T_PERMANENT:
@@ -312,12 +361,17 @@ def resolve_top(g: Game) -> None:
                     g, i, item.controller, attach_to=attach if attach is not None else -1
                 )
         else:
-            run_effects(g, item, legal)
-            if o.zone[i] == STACK:
-                move(g, i, GRAVEYARD)
+
+            def finish(g: Game, i: int = i) -> None:
+                if g.obj.zone[i] == STACK:
+                    move(g, i, GRAVEYARD)  # 608.2n
+
+            run_effects(g, item, legal, finish)
+            return
     else:
-        g.stack.pop()
-        g.items.pop(i)
+        if i in g.stack:
+            g.stack.remove(i)
+        g.items.pop(i, None)
         o.zone[i] = GONE
         if not fizzle and (
             ab.when is None or condition_holds(g, item.source, item.controller, ab.condition)
@@ -332,6 +386,6 @@ def resolve_top(g: Game) -> None:
                     o.attached_to[s] = t
                     o.timestamp[s] = g.stamp()
             else:
-                run_effects(g, item, legal)
+                run_effects(g, item, legal, None)
     g.dirty = True
     g.world.emit("resolved", i)

@@ -21,11 +21,13 @@ from numba import njit
 
 from ecs.constants import (
     BATTLEFIELD,
+    C_DEFENSE,
     C_LOYALTY,
     GONE,
     GRAVEYARD,
     S_LEGENDARY,
     S_WORLD,
+    T_BATTLE,
     T_CREATURE,
     T_PLANESWALKER,
 )
@@ -207,6 +209,15 @@ def check_state_based_actions(g: Game) -> bool:
             )
             if not ok:
                 unattach.append(i)
+    # 704.5v a battle with no defense counters goes to the graveyard, unless it is the
+    # source of a triggered ability that hasn't left the stack yet (its "defeated" trigger)
+    for i in bf:
+        if db.types[card[i]] & T_BATTLE and o.counters[i, C_DEFENSE] <= 0:
+            waiting = any(t[0] == i for t in g.triggers) or any(
+                it.source == i for it in g.items.values() if not it.is_spell
+            )
+            if not waiting:
+                to_graveyard.append(i)
     # 704.5j legend rule: a player keeps the newest (documented default choice)
     legends: dict[tuple[int, str], list[int]] = {}
     worlds = []
@@ -227,10 +238,15 @@ def check_state_based_actions(g: Game) -> bool:
     for i in unattach:
         o.attached_to[i] = -1
         acted = True
-    for i in dict.fromkeys(to_graveyard):
-        if o.zone[i] == BATTLEFIELD:
-            move(g, i, GRAVEYARD)
-            acted = True
+    if to_graveyard:  # simultaneous: leave-the-battlefield triggers look back (603.10a)
+        from systems.triggers import _sources
+
+        g.lookback = _sources(g, "another_creature_leaves")
+        for i in dict.fromkeys(to_graveyard):
+            if o.zone[i] == BATTLEFIELD:
+                move(g, i, GRAVEYARD)
+                acted = True
+        g.lookback = None
     losers = [int(p) for p in np.flatnonzero(loses[0]) if not cant_lose(g, int(p))]
     if losers:
         from systems.leaving_game import players_lose

@@ -74,6 +74,10 @@ def _queue(g: Game, source: int, when: str, event: dict, in_range_of: list[int])
 
 def entered_battlefield(g: Game, i: int) -> None:
     o = g.obj
+    if "enters" in g.trigger_kinds:
+        for ab in g.db.defs[o.card[i]].triggers:
+            if ab.when == "enters":
+                g.triggers.append((i, ab, int(o.controller[i]), {"object": i}))
     if o.token[i] or not (g.db.types[o.card[i]] & T_CREATURE):
         return
     from systems.continuous_effects import recompute
@@ -84,8 +88,22 @@ def entered_battlefield(g: Game, i: int) -> None:
         _queue(g, s, "nontoken_creature_enters", {"controller": ctl, "object": i}, [ctl])
 
 
-def left_battlefield(g: Game, i: int) -> None:
-    """No card in the pool triggers on leaving the battlefield yet (see README)."""
+def left_battlefield(g: Game, i: int, last_controller: int, was_creature: bool) -> None:
+    """Leaves-the-battlefield abilities look back in time (603.10a): whether the event was
+    within range uses the creature's controller as it last existed there (801.7a); sources
+    leaving at the same time still see it (``g.lookback`` during simultaneous moves)."""
+    if not was_creature or "another_creature_leaves" not in g.trigger_kinds:
+        return
+    sources = g.lookback if g.lookback is not None else _sources(g, "another_creature_leaves")
+    for s in sources:
+        if s != i:
+            _queue(g, s, "another_creature_leaves", {"object": i}, [last_controller])
+
+
+def defeated(g: Game, i: int) -> None:
+    """310.11: the last defense counter was removed from battle i."""
+    if g.obj.zone[i] == BATTLEFIELD:
+        _queue(g, i, "defeated", {"object": i}, [])
 
 
 def damage_dealt(
@@ -167,6 +185,8 @@ def choose_trigger_targets(g: Game, p: int, ab: Ability, source: int) -> tuple[i
     out = []
     for kind in ab.targets:
         cands = [c for c in target_candidates(g, p, kind, source) if c not in out]
+        # players: opponents first (turn order from p's left), then p (documented default)
+        cands.sort(key=lambda c: c == -1 - p)
         if not cands:
             return None  # 603.3d: removed from the stack if no legal targets
         out.append(cands[0])

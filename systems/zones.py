@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ecs.constants import (
     BATTLEFIELD,
+    C_DEFENSE,
     C_LOYALTY,
     COUNTER_INDEX,
     GONE,
@@ -17,6 +18,7 @@ from ecs.constants import (
     HAND,
     LIBRARY,
     STACK,
+    T_BATTLE,
     T_CREATURE,
     T_PLANESWALKER,
 )
@@ -37,7 +39,10 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
         g.stack.remove(i)
         g.items.pop(i, None)
     was_battlefield = old == BATTLEFIELD
+    last_controller = int(o.controller[i])
+    was_creature = bool(o.types[i] & T_CREATURE)
     o.zone[i] = zone
+    o.protector[i] = -1
     o.tapped[i] = False
     o.damage[i] = 0
     o.deathtouch_hit[i] = False
@@ -71,7 +76,7 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
                 lst.remove(i)
         from systems.triggers import left_battlefield
 
-        left_battlefield(g, i)
+        left_battlefield(g, i, last_controller, was_creature)
     if o.token[i] and zone != BATTLEFIELD:
         pass  # tokens cease to exist as a state-based action (704.5d)
     g.dirty = True
@@ -87,6 +92,9 @@ def enter_battlefield(g: Game, i: int, controller: int, attach_to: int = -1) -> 
     o.last_controller[i] = controller
     if d.types & T_PLANESWALKER:  # 306.5b
         o.counters[i, C_LOYALTY] = d.loyalty
+    if d.types & T_BATTLE:  # 310.4b defense counters; 310.11a a Siege's protector
+        o.counters[i, C_DEFENSE] = d.defense
+        o.protector[i] = choose_protector(g, controller)
     for k, v in d.enters_with.items():  # 614.1c
         o.counters[i, COUNTER_INDEX[k]] += v
     if attach_to >= 0:
@@ -95,6 +103,17 @@ def enter_battlefield(g: Game, i: int, controller: int, attach_to: int = -1) -> 
     from systems.triggers import entered_battlefield
 
     entered_battlefield(g, i)
+
+
+def choose_protector(g: Game, controller: int) -> int:
+    """310.11a: an opponent chosen by the controller, within range (801.5a); by default
+    the first in turn order, else the closest opponent to the left (801.5c)."""
+    from systems.choices import opponent_chooser
+
+    try:
+        return opponent_chooser(g, controller)
+    except Exception:
+        return -1
 
 
 def draw(g: Game, p: int, count: int = 1) -> None:
