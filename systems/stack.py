@@ -35,6 +35,7 @@ from ecs.constants import (
 from systems.mana import plan_payment
 
 if TYPE_CHECKING:
+    from ecs.cards import Ability
     from ecs.game import Game
 
 
