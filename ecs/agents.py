@@ -151,3 +151,49 @@ def play_game(game: Game, agents: list[Agent]) -> Game:
         else:
             game.step(agents[p].act(Observation(game, p), actions))
     return game
+
+
+class MonteCarloAgent:
+    """Flat Monte Carlo: for each legal action, play ``playouts`` random games from a
+    clone (cut at ``horizon`` turns, then scored by life share) and pick the best mean.
+
+    An example of embedding the engine for search: it only uses ``clone``,
+    ``legal_actions`` and ``step``."""
+
+    def __init__(self, seed: int = 0, playouts: int = 4, horizon: int = 8, max_actions: int = 8):
+        self.rng = np.random.default_rng(seed)
+        self.playouts, self.horizon, self.max_actions = playouts, horizon, max_actions
+
+    def act(self, obs: Observation, actions: list[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        g, me = obs.game, obs.player
+        cands = actions
+        if len(cands) > self.max_actions:
+            idx = self.rng.choice(len(cands), self.max_actions, replace=False)
+            cands = [actions[0]] + [actions[i] for i in idx if i != 0][: self.max_actions - 1]
+        best, best_score = cands[0], -1.0
+        for a in cands:
+            score = 0.0
+            for _ in range(self.playouts):
+                sim = g.clone()
+                sim.step(a)
+                score += self._rollout(sim, me)
+                sim.close()
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _rollout(self, g: Game, me: int) -> float:
+        stop = g.turn + self.horizon
+        while not g.over and g.turn < stop:
+            acts = g.legal_actions()
+            g.step(acts[int(self.rng.integers(len(acts)))])
+        if g.over:
+            return 1.0 if me in g.winners else (0.5 if me in g.drawn else 0.0)
+        life = np.maximum(g.pl.life, 0).astype(float) * g.pl.alive
+        total = life.sum()
+        return float(life[me] / total) if total > 0 else 0.0
+
+
+AGENTS["montecarlo"] = MonteCarloAgent

@@ -23,7 +23,25 @@ def main(argv: list[str] | None = None) -> int:
     from ecs.simulate import add_arguments
 
     add_arguments(sim)
+    rep = sub.add_parser("report", help="win rates, game lengths and plots from a results file")
+    from ecs import report
+
+    report.add_arguments(rep)
+    cmp_ = sub.add_parser("compare", help="run several configurations side by side")
+    from ecs import compare
+
+    compare.add_arguments(cmp_)
+    rpl = sub.add_parser("replay", help="replay a recorded game to its final state")
+    from ecs import replay
+
+    replay.add_arguments(rpl)
     args = ap.parse_args(argv)
+    if args.cmd == "report":
+        return report.main(args)
+    if args.cmd == "compare":
+        return compare.main(args)
+    if args.cmd == "replay":
+        return replay.main(args)
     if args.cmd == "scenario":
         from ecs.scenario import main as scenario_main
 

@@ -133,6 +133,7 @@ class Game:
         self.first_strike_step = False
         self.combat_damage_done = False
         self.max_turns = 0  # 0 = no cap; a capped game ends as a draw
+        self.setup: dict | None = None  # Game.new's arguments, for replays
         self._layers_dirty = True
         self.sba_dirty = True
         self.version = 0  # bumped by every change (cache key for pre-checks)
@@ -351,6 +352,29 @@ class Game:
         self._finalizer = weakref.finalize(self, World.close, self.world)
         old.close()
 
+    def fingerprint(self) -> str:
+        """Everything that makes up the state, as text: equal fingerprints, equal states."""
+        import json
+
+        arrays = {**self.obj.arrays(), "mana": self.pl.mana}
+        for name in ("life", "poison", "alive", "lands_played", "reach", "seat", "team"):
+            arrays[name] = getattr(self.pl, name)
+        parts = [json.dumps(self.view(), sort_keys=True, default=str)]
+        parts += [f"{k}:{np.asarray(v).tobytes().hex()}" for k, v in sorted(arrays.items())]
+        parts.append(
+            repr(
+                (self.stack, self.turn, self.step_no, self.pending, self.passes,
+                 self.priority_to, self.library, self.attack_decl, self.block_decl,
+                 self.triggers, self.extra_turns, self.todo)
+            )
+        )  # fmt: skip
+        return "\n".join(parts)
+
+    def state_hash(self) -> str:
+        import hashlib
+
+        return hashlib.sha256(self.fingerprint().encode()).hexdigest()
+
     def observe(self, player: int) -> dict:
         """The state as ``player`` may see it: hidden zones of others are counts only."""
         from ecs.view import state_view
@@ -379,6 +403,7 @@ class Game:
         mulligans: bool = False,
         max_turns: int = 0,
         teams: int | None = None,
+        auto_pass: bool = False,
     ) -> Game:
         """A fresh game from decklists (card names), seated by the variant's rules
         (806.3, 808.2, 809.2, 811.3; ``teams`` = number of teams for team variants),
@@ -390,6 +415,18 @@ class Game:
         team = default_teams(variant, n, teams)
         g = cls(names, variant=variant, options=options, seed=seed, db=db, teams=team)
         g.max_turns = max_turns
+        g.auto_pass = auto_pass
+        g.setup = {  # what a replay needs to rebuild this game (ecs/replay.py)
+            "decks": [list(d) for d in decks],
+            "names": list(names),
+            "variant": variant,
+            "options": vars(g.options).copy(),
+            "seed": seed,
+            "mulligans": mulligans,
+            "max_turns": max_turns,
+            "teams": teams,
+            "auto_pass": auto_pass,
+        }
         seat, roles = seat_players(variant, team, g.rng)
         g.pl.seat[:] = seat
         g.roles = roles

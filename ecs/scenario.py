@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from ecs.actions import Action, IllegalAction, player_ref
@@ -744,18 +743,7 @@ def _choices(g: Game, a: dict) -> tuple:
 
 
 def _fingerprint(g: Game) -> str:
-    arrays = {**g.obj.arrays(), "mana": g.pl.mana}
-    for name in ("life", "poison", "alive", "lands_played"):
-        arrays[name] = getattr(g.pl, name)
-    parts = [json.dumps(g.view(), sort_keys=True, default=str)]
-    parts += [f"{k}:{np.asarray(v).tobytes().hex()}" for k, v in sorted(arrays.items())]
-    parts.append(
-        repr(
-            (g.stack, g.turn, g.step_no, g.pending, g.passes, g.priority_to, g.library,
-             g.attack_decl, g.block_decl, g.triggers, g.extra_turns, g.todo)
-        )
-    )  # fmt: skip
-    return "\n".join(parts)
+    return g.fingerprint()
 
 
 # ------------------------------------------------------------------ expectations

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,19 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     )
     ap.add_argument("--mulligans", action="store_true", help="play pregame mulligan decisions")
     ap.add_argument("--json", action="store_true", help="print one JSON object as the summary")
-    ap.add_argument("--out", default=None, help="write one JSON line per game to this file")
+    ap.add_argument("--out", default=None, help="also write one JSON line per game to this file")
+    ap.add_argument(
+        "--db",
+        default="melee-results.duckdb",
+        help="results store (DuckDB), written as games finish (default: %(default)s)",
+    )
+    ap.add_argument("--no-db", action="store_true", help="don't write the results store")
+    ap.add_argument(
+        "--resume", action="store_true", help="finish an interrupted batch: skip stored games"
+    )
+    ap.add_argument("--replays", default=None, help="write each game's replay into this folder")
+    ap.add_argument("--backend", default="local", choices=["local", "ray"])
+    ap.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     ap.add_argument("--no-progress", action="store_true")
 
 
@@ -71,12 +84,16 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
         mulligans=cfg["mulligans"],
         max_turns=cfg["max_turns"],
         teams=cfg.get("teams"),
+        auto_pass=True,
     )
-    g.auto_pass = True
     agents = [
         AGENTS[cfg["agents"][k % len(cfg["agents"])]](int(rng.integers(2**31))) for k in range(n)
     ]
     play_game(g, agents)
+    if cfg.get("replays"):
+        from ecs.replay import save
+
+        save(g, Path(cfg["replays"]) / f"game-{index:06d}.json")
     # seat position relative to the starting player (0 = took the first turn)
     seat_of = _seat_positions(g)
     row = {
@@ -118,16 +135,26 @@ def _worker(args: tuple[dict[str, Any], int, int]) -> dict[str, Any]:
     return play_one(*args)
 
 
-def run_batch(cfg: dict[str, Any], progress: bool = True, out=None) -> tuple[list[dict], float]:
+def run_batch(
+    cfg: dict[str, Any], progress: bool = True, out=None, store=None, resume: bool = False
+) -> tuple[list[dict], float]:
+    """Play the batch; each finished game goes to ``out`` (JSON lines) and ``store``
+    at once. With ``resume``, games already in the store are not played again."""
     seeds = game_seeds(cfg["seed"], cfg["games"])
-    jobs = [(cfg, k, s) for k, s in enumerate(seeds)]
+    bid = store.start_batch(cfg) if store is not None else None
+    done = store.done_games(bid) if store is not None and resume else set()
+    jobs = [(cfg, k, s) for k, s in enumerate(seeds) if k not in done]
     rows: list[dict] = []
     workers = cfg["workers"]
     t0 = time.perf_counter()
-    bar = _Progress(cfg["games"], enabled=progress)
-    if workers <= 1:
+    bar = _Progress(len(jobs), enabled=progress)
+    pool = None
+    if cfg.get("backend") == "ray":
+        from ecs.distributed import ray_map
+
+        it = ray_map(_worker, jobs, address=cfg.get("address"))
+    elif workers <= 1:
         it = map(_worker, jobs)
-        pool = None
     else:
         import multiprocessing as mp
 
@@ -139,6 +166,8 @@ def run_batch(cfg: dict[str, Any], progress: bool = True, out=None) -> tuple[lis
             if out is not None:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
+            if store is not None:
+                store.add(bid, row)
             bar.advance()
     finally:
         if pool is not None:
@@ -226,6 +255,9 @@ def main(args: argparse.Namespace) -> int:
         "max_turns": args.max_turns,
         "mulligans": args.mulligans,
         "teams": args.teams,
+        "backend": args.backend,
+        "replays": args.replays,
+        "address": args.address,
     }
     try:
         from systems.variants import default_teams
@@ -245,15 +277,30 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, NotImplementedError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    out = open(args.out, "w") if args.out else None
+    if args.replays:
+        Path(args.replays).mkdir(parents=True, exist_ok=True)
+    out = open(args.out, "a" if args.resume else "w") if args.out else None
+    store = None
+    if not args.no_db:
+        from ecs.results import ResultStore
+
+        store = ResultStore(args.db)
     try:
         rows, wall = run_batch(
-            cfg, progress=not args.no_progress and not args.json and sys.stderr.isatty(), out=out
+            cfg,
+            progress=not args.no_progress and not args.json and sys.stderr.isatty(),
+            out=out,
+            store=store,
+            resume=args.resume,
         )
     finally:
         if out is not None:
             out.close()
+        if store is not None:
+            store.close()
     summary = summarise(rows, wall, cfg)
+    if store is not None:
+        summary["db"] = args.db
     if args.json:
         print(json.dumps(summary))
     else:

@@ -1,0 +1,134 @@
+"""Batches: the results store, resuming, replays, the Ray backend, Monte Carlo agent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ecs.agents import MonteCarloAgent, RandomAgent, play_game
+from ecs.decks import load_deck, stock_decks
+from ecs.game import Game, Options
+from ecs.replay import replay, to_json
+from ecs.results import ResultStore, load_rows
+from ecs.simulate import run_batch
+
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = [load_deck(d).main for d in stock_decks()]
+
+
+def _cfg(**kw) -> dict:
+    decks = stock_decks()
+    cfg = {
+        "variant": "free-for-all", "players": 4, "games": 6, "agents": ["random"],
+        "decks": decks, "deck_cards": {d: load_deck(d).main for d in decks}, "seed": 5,
+        "workers": 1, "range": None, "attack": "multiple", "max_turns": 200,
+        "mulligans": False, "teams": None,
+    }  # fmt: skip
+    cfg.update(kw)
+    return cfg
+
+
+def test_store_rows_and_resume_without_repeats(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    store = ResultStore(db)
+    # a batch killed after 3 games: only those rows exist
+    partial = _cfg(games=3)
+    rows3, _ = run_batch(partial, progress=False, store=store)
+    store.close()
+    # resume the full batch (same seeds: the first 3 game seeds are the same)
+    store = ResultStore(db)
+    full = _cfg(games=6)
+    bid = store.start_batch(full)
+    # simulate "killed midway": copy the 3 finished games into the full batch's id
+    for r in rows3:
+        store.add(bid, r)
+    rows_rest, _ = run_batch(full, progress=False, store=store, resume=True)
+    assert sorted(r["game"] for r in rows_rest) == [3, 4, 5]
+    assert store.done_games(bid) == set(range(6))
+    players = store.con.execute("SELECT count(*) FROM players WHERE batch_id = ?", [bid]).fetchone()
+    assert players[0] == 6 * 4
+    store.close()
+    # and the resumed batch equals an uninterrupted one
+    fresh, _ = run_batch(_cfg(games=6), progress=False)
+    got = {r["game"]: (r["winners"], r["turns"]) for r in load_rows(db) if r["batch_id"] == bid}
+    assert got == {r["game"]: (r["winners"], r["turns"]) for r in fresh}
+
+
+def test_resume_from_the_command_line(tmp_path: Path) -> None:
+    db = tmp_path / "c.duckdb"
+    cmd = [sys.executable, "-m", "ecs", "simulate", "--games", "3", "--workers", "1",
+           "--db", str(db), "--json", "--seed", "9"]  # fmt: skip
+    first = json.loads(subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT).stdout)
+    again = json.loads(
+        subprocess.run(cmd + ["--resume"], capture_output=True, text=True, cwd=ROOT).stdout
+    )
+    assert first["games"] == 3 and again["games"] == 0  # nothing repeated
+    assert len(load_rows(db)) == 3
+
+
+@pytest.mark.parametrize(
+    "variant,players,opts",
+    [
+        ("two-player", 2, {}),
+        ("free-for-all", 4, {}),
+        ("free-for-all", 6, {"range_of_influence": 1, "attack": "left"}),
+        ("team-vs-team", 4, {}),
+        ("emperor", 6, {}),
+        ("alternating-teams", 6, {}),
+    ],
+)
+def test_replay_reaches_identical_final_state(variant: str, players: int, opts: dict) -> None:
+    g = Game.new(
+        [DECKS[k % len(DECKS)] for k in range(players)], variant=variant, seed=3,
+        options=Options(**opts), max_turns=60, auto_pass=True, mulligans=True,
+    )  # fmt: skip
+    play_game(g, [RandomAgent(p) for p in range(players)])
+    data = json.loads(json.dumps(to_json(g)))
+    again = replay(data)
+    assert again.state_hash() == data["final"]["hash"] == g.state_hash()
+    assert again.winners == g.winners and again.turn == g.turn
+
+
+def test_replay_command(tmp_path: Path) -> None:
+    out = tmp_path / "replays"
+    subprocess.run(
+        [sys.executable, "-m", "ecs", "simulate", "--games", "2", "--workers", "1", "--no-db",
+         "--json", "--replays", str(out)], check=True, capture_output=True, cwd=ROOT,
+    )  # fmt: skip
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    r = subprocess.run([sys.executable, "-m", "ecs", "replay", str(files[0])], capture_output=True,
+                       text=True, cwd=ROOT)  # fmt: skip
+    assert r.returncode == 0 and "identical final state" in r.stdout
+    bad = tmp_path / "bad.json"
+    data = json.loads(files[0].read_text())
+    data["actions"] = data["actions"][:-3]
+    bad.write_text(json.dumps(data))
+    r = subprocess.run([sys.executable, "-m", "ecs", "replay", str(bad)], capture_output=True,
+                       text=True, cwd=ROOT)  # fmt: skip
+    assert r.returncode == 1 and "DIFFERENT" in r.stdout
+
+
+def test_ray_backend_gives_the_same_results() -> None:
+    pytest.importorskip("ray")
+    local, _ = run_batch(_cfg(games=4), progress=False)
+    remote, _ = run_batch(_cfg(games=4, backend="ray"), progress=False)
+    key = lambda rows: sorted((r["game"], r["winners"], r["turns"]) for r in rows)  # noqa: E731
+    assert key(local) == key(remote)
+
+
+def test_montecarlo_beats_random() -> None:
+    wins = 0
+    for seed in range(4):
+        g = Game.new([DECKS[seed % 6], DECKS[(seed + 1) % 6]], variant="two-player", seed=seed,
+                     max_turns=80, auto_pass=True)  # fmt: skip
+        play_game(
+            g, [MonteCarloAgent(seed, playouts=2, horizon=4, max_actions=6), RandomAgent(seed)]
+        )
+        wins += g.winners == [0]
+        g.close()
+    assert wins >= 3
