@@ -223,7 +223,20 @@ def summarise(rows: list[dict], wall: float, cfg: dict[str, Any]) -> dict[str, A
         "wins_by_seat": {str(s): wins.get(s, 0) for s in range(n)},
         "draws": sum(1 for r in rows if r["draw"]),
         "capped": sum(1 for r in rows if r["capped"]),
+        **_team_wins(rows),
     }
+
+
+def _team_wins(rows: list[dict]) -> dict[str, Any]:
+    """Team variants: wins per team, teams named by their lowest seat (seat 0's team first)."""
+    if not rows or "teams" not in rows[0]:
+        return {}
+    wins: Counter[str] = Counter()
+    for r in rows:
+        if r.get("winning_team") is not None:
+            seats = [s for s, t in enumerate(r["teams"]) if t == r["winning_team"]]
+            wins["team of seat " + str(min(seats))] += 1
+    return {"wins_by_team": dict(sorted(wins.items()))}
 
 
 def main(args: argparse.Namespace) -> int:
@@ -322,6 +335,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     for seat, w in s["wins_by_seat"].items():
         t.add_row(seat, str(w), f"{w / max(1, s['games']):.1%}")
     t.add_row("draws", str(s["draws"]), f"{s['draws'] / max(1, s['games']):.1%}")
+    for team, w in s.get("wins_by_team", {}).items():
+        t.add_row(team, str(w), f"{w / max(1, s['games']):.1%}")
     c.print(t)
     c.print(
         f"mean turns {s['turns_mean']}, median {s['turns_median']}; {s['capped']} capped at the turn limit; "
