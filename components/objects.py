@@ -38,11 +38,8 @@ OBJECT_COLUMNS: dict[str, tuple[type, int]] = {
     "blocking": (np.int32, -1),  # the attacker this creature blocks
     "blocked": (np.bool_, 0),
     "dealt_first_strike": (np.bool_, 0),
-    "source": (np.int32, -1),
-    "protector": (
-        np.int16,
-        -1,
-    ),  # battles: the player protecting it (310.8)  # stack abilities: the object the ability came from
+    "source": (np.int32, -1),  # stack abilities: the object the ability came from
+    "protector": (np.int16, -1),  # battles: the player protecting it (310.8)
     "face_up": (np.bool_, 1),
     "power": (np.int32, 0),  # derived (layer 7)
     "toughness": (np.int32, 0),  # derived (layer 7)

@@ -61,8 +61,12 @@ class ResultStore:
             for stmt in SCHEMA:
                 self.con.execute(stmt)
 
-    def start_batch(self, cfg: dict[str, Any]) -> str:
+    def start_batch(self, cfg: dict[str, Any], resume: bool = True) -> str:
+        """Register the batch; unless resuming, a re-run replaces its earlier rows."""
         bid = batch_id(cfg)
+        if not resume:
+            self.con.execute("DELETE FROM games WHERE batch_id = ?", [bid])
+            self.con.execute("DELETE FROM players WHERE batch_id = ?", [bid])
         config = json.dumps({k: cfg.get(k) for k in CONFIG_KEYS}, sort_keys=True)
         self.con.execute(
             "INSERT INTO batches (batch_id, config) VALUES (?, ?) ON CONFLICT DO NOTHING",

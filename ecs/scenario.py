@@ -436,17 +436,15 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     options = Options(
         range_of_influence=opts.get("range_of_influence"),
         attack=opts.get("attack") or "multiple",
-        deploy_creatures=bool(opts.get("deploy_creatures", False)),
+        deploy_creatures=opts.get("deploy_creatures"),  # None: the variant's default
         shared_team_turns=bool(opts.get("shared_team_turns", False)),
     )
-    if options.deploy_creatures or options.shared_team_turns:
-        raise ScenarioFailure(
-            "the deploy creatures and shared team turns options are not implemented yet"
-        )
-    team_list = sorted(
-        {p["team"] for p in players if "team" in p},
-        key=lambda t: [q.get("team") for q in players].index(t),
-    )
+    if options.shared_team_turns:
+        raise ScenarioFailure("the shared team turns option is not implemented yet")
+    team_list: list[str] = []
+    for p in players:
+        if "team" in p and p["team"] not in team_list:
+            team_list.append(p["team"])
     teams = None
     if team_list:
         teams = [
@@ -461,11 +459,18 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             seed=int(game.get("seed", 0)),
             db=db,
             teams=teams,
+            roles=[p.get("role") for p in players],
         )
     except NotImplementedError as e:
         raise ScenarioFailure(str(e)) from None
     if team_list:
         g.team_names = list(team_list) + [f"({n})" for n in names]
+    from ecs.game import apply_variant_ranges
+
+    apply_variant_ranges(g)  # 809.3a / 809.6a from the file's seating
+    if "range_of_influence" in opts:  # null = unlimited, a number = that range for everyone
+        v = opts["range_of_influence"]
+        g.pl.reach[:] = -1 if v is None else v
     life = STARTING_LIFE[variant]
     refs: dict[str, int] = {}
     name_ids: dict[str, list[int]] = {}

@@ -141,7 +141,7 @@ def run_batch(
     """Play the batch; each finished game goes to ``out`` (JSON lines) and ``store``
     at once. With ``resume``, games already in the store are not played again."""
     seeds = game_seeds(cfg["seed"], cfg["games"])
-    bid = store.start_batch(cfg) if store is not None else None
+    bid = store.start_batch(cfg, resume=resume) if store is not None else None
     done = store.done_games(bid) if store is not None and resume else set()
     jobs = [(cfg, k, s) for k, s in enumerate(seeds) if k not in done]
     rows: list[dict] = []

@@ -183,7 +183,7 @@ def apply_action(g: Game, a: Action) -> None:
         if k == "play_land":
             stack.play_land(g, p, a.obj)
         elif k == "cast":
-            stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), pay)
+            stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), pay, a.option("opponent"))
         else:
             stack.activate(g, p, a.obj, max(a.arg, 0), a.targets, pay, a.option("opponent"))
         if g.pending is not None and g.pending.kind == "choose":

@@ -188,7 +188,15 @@ def play_land(g: Game, p: int, i: int) -> None:
 
 
 # ----------------------------------------------------------------- casting (601)
-def check_cast(g: Game, p: int, i: int, targets: tuple[int, ...], x: int, pay: list[int] | None):
+def check_cast(
+    g: Game,
+    p: int,
+    i: int,
+    targets: tuple[int, ...],
+    x: int,
+    pay: list[int] | None,
+    chooser: int | None = None,
+):
     _has_priority(g, p)
     o = g.obj
     if not (0 <= i < o.n) or o.owner[i] != p or o.zone[i] not in (HAND, COMMAND):
@@ -204,19 +212,32 @@ def check_cast(g: Game, p: int, i: int, targets: tuple[int, ...], x: int, pay: l
         raise IllegalAction(f"{d.name}: X={x} is not allowed")
     kinds = d.spell.targets if d.spell else ()
     check_targets(g, p, kinds, tuple(targets), i, d.name)
+    if chooser is not None:  # the opponent who will choose for this spell (801.5a)
+        from systems.choices import opponent_chooser
+
+        opponent_chooser(g, p, chooser)
     return plan_payment(g, p, d.cost, x, pay)
 
 
-def cast(g: Game, p: int, i: int, targets: tuple[int, ...] = (), x: int = 0, pay=None) -> None:
+def cast(
+    g: Game,
+    p: int,
+    i: int,
+    targets: tuple[int, ...] = (),
+    x: int = 0,
+    pay=None,
+    chooser: int | None = None,
+) -> None:
     from components.stack import StackItem
     from systems.mana import pay as pay_mana
     from systems.zones import move
 
-    taps, pool = check_cast(g, p, i, tuple(targets), x, pay)
+    taps, pool = check_cast(g, p, i, tuple(targets), x, pay, chooser)
     d = g.db.defs[g.obj.card[i]]
     move(g, i, STACK, controller=p)
     g.stack.append(i)
-    g.items[i] = StackItem(p, d.spell, tuple(targets), x, source=i, is_spell=True)
+    event = {} if chooser is None else {"opponent": chooser}
+    g.items[i] = StackItem(p, d.spell, tuple(targets), x, source=i, is_spell=True, event=event)
     pay_mana(g, p, taps, pool)
     g.passes = 0
     g.world.emit("cast", p, i)

@@ -64,7 +64,7 @@ def test_scenario_json_and_dump() -> None:
 
 
 def test_simulate_json_summary() -> None:
-    r = melee("simulate", "--games", "4", "--workers", "1", "--json", "--seed", "3")
+    r = melee("simulate", "--games", "4", "--workers", "1", "--json", "--seed", "3", "--no-db")
     assert r.returncode == 0, r.stderr
     s = json.loads(r.stdout)
     for key in ("games", "wall_s", "games_per_s", "turns_mean", "wins_by_seat", "draws"):
@@ -75,8 +75,9 @@ def test_simulate_json_summary() -> None:
 
 def test_simulate_same_results_whatever_the_workers(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    melee("simulate", "--games", "6", "--workers", "1", "--json", "--out", str(a))
-    melee("simulate", "--games", "6", "--workers", "2", "--json", "--out", str(b))
+    db = str(tmp_path / "r.duckdb")
+    melee("simulate", "--games", "6", "--workers", "1", "--json", "--out", str(a), "--db", db)
+    melee("simulate", "--games", "6", "--workers", "2", "--json", "--out", str(b), "--db", db)
 
     def rows(p: Path) -> list:
         out = [json.loads(x) for x in p.read_text().splitlines()]
