@@ -78,6 +78,7 @@ STATICS = {
     "cant_lose",
     "cant_win",
     "no_loss_at_zero_life",
+    "prevent_damage_by",  # 615, 801.13b: prevents damage dealt by such sources
 }
 
 TRIGGERS = {
@@ -89,6 +90,8 @@ TRIGGERS = {
     "another_creature_leaves",  # leaves-the-battlefield: looks back in time (603.10a, 801.7a)
     "enters",  # this permanent enters the battlefield
     "defeated",  # the last defense counter was removed from this battle (310.11)
+    "enchanted_becomes_blocked",  # 509.3c
+    "enchanted_blocked_by_creature",  # 509.3d: once per blocking creature
     "last_counter_removed",
 }
 CONDITIONS = {"self_untapped", "life_at_least"}
@@ -162,6 +165,8 @@ class Ability:
     sorcery: bool = False
     mana: str | None = None  # mana ability: the colour it adds
     when: str | None = None  # triggers only
+    modes: tuple[tuple[tuple[str, Any], ...], ...] = ()  # modal spells (700.2)
+    mode_chooser: str | None = None  # None (the controller) or "opponent" (801.5b)
     condition: Any = None  # intervening "if" (603.4)
     amount: int | None = None  # state-trigger threshold
     equip: bool = False
@@ -306,10 +311,19 @@ def compile_card(index: int, name: str, rec: dict, token: bool = False) -> CardD
     colors = tuple(rec.get("colors") or [c for c in "WUBRG" if cost.colored[COLOR_INDEX[c]]])
     spell = None
     if "spell" in rec:
-        _check_keys(rec["spell"], {"targets", "effects"}, f"{where}.spell")
+        sp = rec["spell"]
+        _check_keys(sp, {"targets", "effects", "modes", "modes_chosen_by"}, f"{where}.spell")
+        modes = tuple(
+            _effects(m, f"{where}.spell.modes[{k}]") for k, m in enumerate(sp.get("modes") or [])
+        )
+        chooser = sp.get("modes_chosen_by")
+        if chooser not in (None, "opponent"):
+            raise CardError(f"{where}.spell.modes_chosen_by: expected 'opponent', got {chooser!r}")
         spell = Ability(
-            effects=_effects(rec["spell"].get("effects", []), f"{where}.spell.effects"),
-            targets=_targets(rec["spell"].get("targets"), f"{where}.spell.targets"),
+            effects=_effects(sp.get("effects", []), f"{where}.spell.effects"),
+            targets=_targets(sp.get("targets"), f"{where}.spell.targets"),
+            modes=modes,
+            mode_chooser=chooser,
         )
     abilities = []
     subtypes = tuple(rec.get("subtypes", []))

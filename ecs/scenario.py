@@ -715,9 +715,9 @@ def run_action(g: Game, a: dict) -> None:
                     g.step(Action(key, p, resolve_card(g, v)))
             elif key == "target":
                 g.step(Action("choose", p, resolve_target(g, vals)))
-            elif key == "pile":
+            elif key in ("pile", "mode"):
                 if not isinstance(vals, int):
-                    raise ScenarioFailure("choose.pile: expected 0 or 1")
+                    raise ScenarioFailure(f"choose.{key}: expected a number (0 = the first)")
                 g.step(Action("choose", p, -1, vals))
             elif key == "piles":
                 if not isinstance(vals, list) or len(vals) != 2:

@@ -236,11 +236,17 @@ def finish_blocks(g: Game, q: int) -> None:
     if err:
         raise IllegalAction(err)
     o = g.obj
+    newly: dict[int, list[int]] = {}
     for b, a in g.block_decl.items():
         o.blocking[b] = a
         o.blocked[a] = True
         g.block_order.setdefault(a, []).append(b)
+        newly.setdefault(a, []).append(b)
     g.block_decl = {}
+    from systems.triggers import became_blocked
+
+    for a, bs in newly.items():
+        became_blocked(g, a, bs)
     g.pending = None
     if q in g.blockers_to_declare:
         g.blockers_to_declare.remove(q)

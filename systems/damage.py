@@ -34,8 +34,26 @@ def _recipient_controller(g: Game, code: int) -> int:
     return ref_player(code) if is_player_ref(code) else int(g.obj.controller[code])
 
 
+def _prevented_by_statics(g: Game, source: int) -> bool:
+    """Static prevention ("prevent all damage that would be dealt by creatures"): it can
+    affect only sources within its controller's range of influence (801.13b)."""
+    o = g.obj
+    for s in g.static_objs:
+        if o.zone[s] != BATTLEFIELD:
+            continue
+        for k, a in g.db.defs[o.card[s]].static:
+            if k != "prevent_damage_by":
+                continue
+            if a == "creatures" and o.zone[source] == BATTLEFIELD and o.types[source] & T_CREATURE:
+                if g.obj_in_range(int(o.controller[s]), source):
+                    return True
+    return False
+
+
 def prevent(g: Game, source: int, src_ctl: int, target: int, amount: int, combat: bool) -> int:
-    """Apply prevention shields; returns the damage left (615, 801.13b)."""
+    """Apply prevention effects; returns the damage left (615, 801.13b)."""
+    if g.static_objs and source >= 0 and _prevented_by_statics(g, source):
+        return 0
     if not g.world.has_effects:
         return amount
     shields = sorted(g.world.get(PreventionShield), key=lambda t: t[1].timestamp)

@@ -116,6 +116,8 @@ def run_effects(
     which continue (then ``finish``) once the choice is made."""
     ctx = Ctx(g, item, targets)
     effects = item.ability.effects
+    if item.ability.modes:  # a modal spell does what its chosen mode says (700.2)
+        effects = item.ability.modes[item.event.get("mode", 0)]
     for k in range(start, len(effects)):
         if g.over:
             break

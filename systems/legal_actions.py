@@ -149,7 +149,7 @@ def legal_actions(g: Game) -> list[Action]:
         c = g.choice
         if c.kind == "target":
             return [Action("choose", p, t) for t in c.options]
-        if c.kind == "pile":
+        if c.kind in ("pile", "mode"):
             return [Action("choose", p, -1, v) for v in c.options]
         if c.kind == "piles":
             return [Action("choose", p, -1, -1, tuple(o)) for o in c.options]
@@ -184,6 +184,9 @@ def apply_action(g: Game, a: Action) -> None:
             stack.play_land(g, p, a.obj)
         elif k == "cast":
             stack.cast(g, p, a.obj, a.targets, max(a.arg, 0), pay, a.option("opponent"))
+            if g.pending is not None and g.pending.kind == "choose":
+                run(g)  # an opponent chooses the mode first (801.5b)
+                return
         else:
             stack.activate(g, p, a.obj, max(a.arg, 0), a.targets, pay, a.option("opponent"))
         if g.pending is not None and g.pending.kind == "choose":
@@ -223,7 +226,9 @@ def apply_action(g: Game, a: Action) -> None:
         c = g.choice
         if c is None:
             raise IllegalAction(f"{g.names[p]} has no choice to make now")
-        value = a.obj if c.kind == "target" else (a.arg if c.kind == "pile" else a.targets)
+        value = (
+            a.obj if c.kind == "target" else (a.arg if c.kind in ("pile", "mode") else a.targets)
+        )
         answer(g, p, value)
     elif k == "discard":
         d = g.pending

@@ -238,6 +238,18 @@ def cast(
     g.stack.append(i)
     event = {} if chooser is None else {"opponent": chooser}
     g.items[i] = StackItem(p, d.spell, tuple(targets), x, source=i, is_spell=True, event=event)
+    if d.spell is not None and d.spell.modes and d.spell.mode_chooser == "opponent":
+        # 700.2 / 801.5b: an opponent chooses the mode as the spell is cast; they may pick a
+        # mode that refers to things outside their range
+        from systems.choices import Choice, ask, opponent_chooser
+
+        q = opponent_chooser(g, p, chooser)
+
+        def chosen(g: Game, m: int, i: int = i, p: int = p) -> None:
+            g.items[i].event["mode"] = m
+            g.priority_to, g.todo = p, "priority"
+
+        ask(g, Choice("mode", q, list(range(len(d.spell.modes))), chosen, {"object": i}))
     pay_mana(g, p, taps, pool)
     g.passes = 0
     g.world.emit("cast", p, i)

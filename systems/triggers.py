@@ -100,6 +100,22 @@ def left_battlefield(g: Game, i: int, last_controller: int, was_creature: bool) 
             _queue(g, s, "another_creature_leaves", {"object": i}, [last_controller])
 
 
+def became_blocked(g: Game, attacker: int, blockers: list[int]) -> None:
+    """509.3c-d: Auras watching the enchanted creature become blocked. The event "becomes
+    blocked" involves the attacker only; "becomes blocked by a creature" involves each
+    blocker too, so it must also happen within range (801.7)."""
+    o = g.obj
+    ctl = int(o.controller[attacker])
+    for s in _sources(g, "enchanted_becomes_blocked"):
+        if o.attached_to[s] == attacker:
+            _queue(g, s, "enchanted_becomes_blocked", {"object": attacker}, [ctl])
+    for s in _sources(g, "enchanted_blocked_by_creature"):
+        if o.attached_to[s] == attacker:
+            for b in blockers:
+                ev = {"object": attacker, "blocker": b}
+                _queue(g, s, "enchanted_blocked_by_creature", ev, [ctl, int(o.controller[b])])
+
+
 def defeated(g: Game, i: int) -> None:
     """310.11: the last defense counter was removed from battle i."""
     if g.obj.zone[i] == BATTLEFIELD:
