@@ -91,6 +91,8 @@ TRIGGERS = {
     "enters",  # this permanent enters the battlefield
     "defeated",  # the last defense counter was removed from this battle (310.11)
     "enchanted_becomes_blocked",  # 509.3c
+    "any_player_gains_life",
+    "any_player_loses_life",
     "enchanted_blocked_by_creature",  # 509.3d: once per blocking creature
     "last_counter_removed",
 }

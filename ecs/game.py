@@ -157,6 +157,7 @@ class Game:
         self.attack_mask = np.ones((n, n), dtype=np.bool_) & ~np.eye(n, dtype=np.bool_)
         self.cleanup_again = False
         self.lookback: list[int] | None = None  # leave-the-battlefield sources during an SBA batch
+        self.loop_seen: set[bytes] = set()  # systems/loops.py: pass-only states since a choice
         self.choice = None  # systems.choices.Choice while a "choose" decision is pending
         self.mull_kept: set[int] = set()
         self.mull_take: set[int] = set()
@@ -325,6 +326,7 @@ class Game:
         g.winners, g.losers, g.drawn = list(self.winners), list(self.losers), list(self.drawn)
         g.created = dict(self.created)
         g.trigger_kinds = set(self.trigger_kinds)
+        g.loop_seen = set(self.loop_seen)
         g.refs = dict(self.refs)
         g.history = list(self.history)
         g.range_mask = self.range_mask.copy()

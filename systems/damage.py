@@ -178,6 +178,9 @@ def gain_life(g: Game, p: int, amount: int) -> None:
         return
     g.pl.life[p] += amount
     g.dirty = True
+    from systems.triggers import life_gained
+
+    life_gained(g, p, amount)
 
 
 def set_life(g: Game, p: int, value: int) -> None:

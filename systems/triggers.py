@@ -137,7 +137,14 @@ def damage_dealt(
         _queue(g, source, "deals_damage_to_opponent", {"player": p, "amount": amount}, [p])
 
 
+def life_gained(g: Game, p: int, amount: int) -> None:
+    for s in _sources(g, "any_player_gains_life"):
+        _queue(g, s, "any_player_gains_life", {"player": p, "amount": amount}, [p])
+
+
 def life_lost(g: Game, p: int, amount: int) -> None:
+    for s in _sources(g, "any_player_loses_life"):
+        _queue(g, s, "any_player_loses_life", {"player": p, "amount": amount}, [p])
     for s in _sources(g, "you_lose_life"):
         if g.obj.controller[s] == p:
             _queue(g, s, "you_lose_life", {"player": p, "amount": amount}, [p])

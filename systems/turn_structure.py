@@ -40,6 +40,7 @@ from systems import combat
 from systems.attack_targets import attack_targets_one
 from systems.continuous_effects import end_of_turn_cleanup
 from systems.legal_actions import has_action
+from systems.loops import choice_made, mandatory_stop
 from systems.mana import empty_pools
 from systems.mulligan import begin_mulligans
 from systems.priority_precheck import can_act
@@ -279,7 +280,15 @@ def offer_priority(g: Game) -> None:
             g.todo = END_STEP  # nobody can do anything: everyone passes (117.4)
             return
         if not mask[p] or not has_action(g, p):
+            if g.stack and mandatory_stop(g):
+                return  # a mandatory loop ended the game for those in it (801.16)
             do_pass(g, p)
+            return
+        choice_made(g)
+    elif g.stack:
+        if has_action(g, p):
+            choice_made(g)
+        elif mandatory_stop(g):
             return
     g.pending = Decision("priority", p)
 
