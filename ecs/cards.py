@@ -64,7 +64,9 @@ EFFECTS: dict[str, set[str] | None] = {
     "redirect": {"amount", "from", "to"},
     "mill": {"count", "who"},
     "fact_or_fiction": None,
-    "exile": None,
+    "exile": None,  # a reference, or {what, with_source}
+    "exile_from_hand": {"who"},
+    "restart_game": {"return_exiled"},
     "add_counter": {"kind", "to", "amount"},
 }
 

@@ -157,6 +157,7 @@ class Game:
         self.attack_mask = np.ones((n, n), dtype=np.bool_) & ~np.eye(n, dtype=np.bool_)
         self.cleanup_again = False
         self.lookback: list[int] | None = None  # leave-the-battlefield sources during an SBA batch
+        self.restarted = False  # set by a restart (723) while an ability resolves
         self.loop_seen: set[bytes] = set()  # systems/loops.py: pass-only states since a choice
         self.choice = None  # systems.choices.Choice while a "choose" decision is pending
         self.mull_kept: set[int] = set()

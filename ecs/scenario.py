@@ -41,16 +41,8 @@ from ecs.constants import (
     STEP_NAMES,
 )
 from ecs.game import VARIANTS, Game, Options
+from systems.variants import starting_life
 
-STARTING_LIFE = {
-    "two-player": 20,
-    "free-for-all": 20,
-    "grand-melee": 20,
-    "team-vs-team": 20,
-    "emperor": 20,
-    "two-headed-giant": 30,
-    "alternating-teams": 20,
-}
 ZONES = {
     "hand": HAND,
     "library": LIBRARY,
@@ -471,7 +463,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     if "range_of_influence" in opts:  # null = unlimited, a number = that range for everyone
         v = opts["range_of_influence"]
         g.pl.reach[:] = -1 if v is None else v
-    life = STARTING_LIFE[variant]
+    life = starting_life(variant, len(names))
     refs: dict[str, int] = {}
     name_ids: dict[str, list[int]] = {}
     attach: list[tuple[int, str]] = []
@@ -713,7 +705,7 @@ def run_action(g: Game, a: dict) -> None:
             if key in ("discard", "bottom"):
                 for v in vals if isinstance(vals, list) else [vals]:
                     g.step(Action(key, p, resolve_card(g, v)))
-            elif key == "target":
+            elif key in ("target", "card"):
                 g.step(Action("choose", p, resolve_target(g, vals)))
             elif key in ("pile", "mode"):
                 if not isinstance(vals, int):

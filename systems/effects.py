@@ -345,9 +345,38 @@ def _exile(c: Ctx, a: Any) -> None:
     from ecs.constants import EXILE
     from systems.zones import move
 
-    for i in c.objects(a):
+    what, mark = (a["what"], a.get("with_source")) if isinstance(a, dict) else (a, False)
+    for i in c.objects(what):
         if c.g.obj.zone[i] in (BATTLEFIELD, STACK, GRAVEYARD, HAND):
             move(c.g, i, EXILE)
+            if mark:  # "exiled with" its source (607.2a-style link)
+                c.g.obj.exiled_by[i] = c.item.source
+
+
+def _exile_from_hand(c: Ctx, a: dict) -> None:
+    """The player exiles a card of their choice from their hand (a choice by that player)."""
+    from ecs.constants import EXILE
+    from systems.choices import Choice, ask
+    from systems.zones import move
+
+    src = c.item.source
+    for p in c.players(a["who"]):
+        hand = c.g.hand(p)
+        if not hand:
+            continue
+
+        def chosen(g: Game, i: int, src: int = src) -> None:
+            move(g, i, EXILE)
+            g.obj.exiled_by[i] = src
+
+        ask(c.g, Choice("card", p, hand, chosen))
+        return  # one player per effect here
+
+
+def _restart_game(c: Ctx, a: dict) -> None:
+    from systems.restart import restart_game
+
+    restart_game(c.g, c.ctl, c.item.source if a.get("return_exiled") else -1)
 
 
 def _fact_or_fiction(c: Ctx, a: Any) -> None:
@@ -397,6 +426,8 @@ EFFECTS = {
     "redirect": _redirect,
     "mill": _mill,
     "exile": _exile,
+    "exile_from_hand": _exile_from_hand,
+    "restart_game": _restart_game,
     "fact_or_fiction": _fact_or_fiction,
     "tap": _tap,
     "extra_turn": _extra_turn,

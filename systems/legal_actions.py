@@ -147,7 +147,7 @@ def legal_actions(g: Game) -> list[Action]:
         return [Action("discard", p, i) for i in g.hand(p)]
     if d.kind == "choose":
         c = g.choice
-        if c.kind == "target":
+        if c.kind in ("target", "card"):
             return [Action("choose", p, t) for t in c.options]
         if c.kind in ("pile", "mode"):
             return [Action("choose", p, -1, v) for v in c.options]
@@ -227,7 +227,9 @@ def apply_action(g: Game, a: Action) -> None:
         if c is None:
             raise IllegalAction(f"{g.names[p]} has no choice to make now")
         value = (
-            a.obj if c.kind == "target" else (a.arg if c.kind in ("pile", "mode") else a.targets)
+            a.obj
+            if c.kind in ("target", "card")
+            else (a.arg if c.kind in ("pile", "mode") else a.targets)
         )
         answer(g, p, value)
     elif k == "discard":

@@ -303,6 +303,9 @@ def do_pass(g: Game, p: int) -> None:
             from systems.stack import resolve_top
 
             resolve_top(g)
+            if g.restarted:  # the game restarted (723): the new game's first turn begins
+                g.restarted = False
+                return
             g.priority_to = g.active  # 117.3b
             g.todo = PRIORITY
         else:

@@ -44,6 +44,11 @@ VARIANTS: dict[str, VariantRules] = {
 }
 
 
+def starting_life(variant: str, players: int) -> int:
+    """103.4: 20 life; a Two-Headed Giant team shares 30 (810.9, +15 per extra head 810.11)."""
+    return 30 if variant == "two-headed-giant" else 20
+
+
 def default_teams(variant: str, n: int, teams: int | None = None) -> list[int]:
     """Team id of each player for a generated game (players in dealing order)."""
     rules = VARIANTS[variant]

@@ -43,6 +43,7 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
     was_creature = bool(o.types[i] & T_CREATURE)
     o.zone[i] = zone
     o.protector[i] = -1
+    o.exiled_by[i] = -1
     o.tapped[i] = False
     o.damage[i] = 0
     o.deathtouch_hit[i] = False
