@@ -68,7 +68,7 @@ def precheck_tables(G: int, N: int, P: int, C: int = 50):
         r.random(C) < 0.05,
         np.zeros((G, P, 6), np.int32),
         np.zeros((G, P), np.int32),
-        np.zeros(G, np.int64),
+        np.eye(P, dtype=bool)[np.zeros(G, np.int64)],
         np.zeros((G, P), bool),
     )
 

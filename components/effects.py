@@ -15,7 +15,7 @@ from dataclasses import dataclass
 class ContinuousEffect:
     """A continuous effect from a resolved spell or ability (611.2)."""
 
-    kind: str  # "control" (layer 2) | "pump" (layers 6 and 7c)
+    kind: str  # "control" (layer 2) | "animate" (layers 4, 6, 7b) | "pump" (layers 6, 7c)
     objects: tuple[int, ...]  # affected objects, locked in as it resolved (611.2c)
     controller: int  # controller of the spell or ability that made it
     timestamp: int
@@ -24,6 +24,7 @@ class ContinuousEffect:
     keywords: int = 0
     new_controller: int = -1
     until: str = "end_of_turn"  # end_of_turn | permanent
+    types: int = 0  # animate: card types added (layer 4)
 
 
 @dataclass

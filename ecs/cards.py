@@ -67,6 +67,7 @@ EFFECTS: dict[str, set[str] | None] = {
     "exile": None,  # a reference, or {what, with_source}
     "exile_from_hand": {"who"},
     "restart_game": {"return_exiled"},
+    "animate": {"what", "types", "subtypes", "power", "toughness", "keywords"},
     "add_counter": {"kind", "to", "amount"},
 }
 
@@ -174,6 +175,7 @@ class Ability:
     condition: Any = None  # intervening "if" (603.4)
     amount: int | None = None  # state-trigger threshold
     equip: bool = False
+    life_cost: str | int | None = None  # "half" (rounded up) or a number of life (119.4)
 
 
 @dataclass
@@ -269,10 +271,13 @@ def _target_specs(raw: Any, where: str) -> list[tuple[str, str | None]]:
 def _ability(raw: dict, where: str) -> Ability:
     _check_keys(raw, {"cost", "targets", "effects", "sorcery"}, where)
     cost = raw.get("cost", "")
-    tap, loyalty, mana_cost = False, None, ManaCost()
+    tap, loyalty, mana_cost, life_cost = False, None, ManaCost(), None
     if isinstance(cost, dict):
-        _check_keys(cost, {"loyalty", "tap", "mana"}, f"{where}.cost")
+        _check_keys(cost, {"loyalty", "tap", "mana", "life"}, f"{where}.cost")
         loyalty = cost.get("loyalty")
+        life_cost = cost.get("life")
+        if life_cost is not None and life_cost != "half" and not isinstance(life_cost, int):
+            raise CardError(f"{where}.cost.life: expected a number or 'half'")
         tap = bool(cost.get("tap", False))
         mana_cost = parse_mana(cost.get("mana"), f"{where}.cost")
     else:
@@ -288,6 +293,7 @@ def _ability(raw: dict, where: str) -> Ability:
         tap=tap,
         loyalty=loyalty,
         sorcery=bool(raw.get("sorcery", False)) or loyalty is not None,
+        life_cost=life_cost,
     )
 
 

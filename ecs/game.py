@@ -41,7 +41,14 @@ VARIANTS = (
     "two-headed-giant",
     "alternating-teams",
 )
-SUPPORTED_VARIANTS = ("two-player", "free-for-all", "team-vs-team", "emperor", "alternating-teams")
+SUPPORTED_VARIANTS = (
+    "two-player",
+    "free-for-all",
+    "team-vs-team",
+    "emperor",
+    "alternating-teams",
+    "two-headed-giant",
+)
 
 
 @dataclass
@@ -100,6 +107,9 @@ class Game:
         self.pl.reach[:] = NO_LIMIT if reach is None else reach
         deploy = self.options.deploy_creatures
         self.deploy = self.rules.deploy if deploy is None else bool(deploy)
+        self.team_turns = self.rules.team_turns or bool(self.options.shared_team_turns)  # 805
+        self.shared_life = self.rules.shared_life  # 810.4, 810.10
+        self.active_players: list[int] = [0]  # everyone taking this turn (805.4a: the active team)
         self.library: list[list[int]] = [[] for _ in range(n)]  # top of library = end of list
         self.stack: list[int] = []  # bottom .. top
         self.items: dict[int, StackItem] = {}
@@ -252,6 +262,39 @@ class Game:
                 return q
         return -1
 
+    def is_active(self, p: int) -> bool:
+        """Is p taking the current turn (the active player, or on the active team, 805.4a)?"""
+        return p in self.active_players
+
+    def teammates(self, p: int) -> list[int]:
+        """p and the players on p's team still in the game, in turn order from p."""
+        t = self.pl.team[p]
+        return [q for q in self.turn_order_from(p) if self.pl.team[q] == t] or [p]
+
+    def primary(self, p: int) -> int:
+        """805.2: the team's primary player (its first seat in turn order), still in the game."""
+        t = self.pl.team[p]
+        order, _ = self._seating()
+        members = [q for q in order if self.pl.team[q] == t and self.pl.alive[q]]
+        if not members:
+            return p
+        # the team's seats are consecutive: the primary is the member whose right-hand
+        # neighbour (previous seat) is not a teammate
+        for q in members:
+            prev = self.prev_in_turn_order(q)
+            if prev < 0 or self.pl.team[prev] != t or prev == q:
+                return q
+        return members[0]
+
+    def prev_in_turn_order(self, p: int) -> int:
+        order, pos = self._seating()
+        n = len(order)
+        for k in range(1, n + 1):
+            q = order[(pos[p] - k) % n]
+            if self.pl.alive[q]:
+                return q
+        return -1
+
     def apnap(self) -> list[int]:
         """Active player, then nonactive players in turn order (101.4)."""
         return self.turn_order_from(self.active)
@@ -323,6 +366,7 @@ class Game:
         g.rng = np.random.default_rng()
         g.rng.bit_generator.state = self.rng.bit_generator.state
         g.extra_turns = list(self.extra_turns)
+        g.active_players = list(self.active_players)
         g.triggers = list(self.triggers)
         g.winners, g.losers, g.drawn = list(self.winners), list(self.losers), list(self.drawn)
         g.created = dict(self.created)
@@ -455,7 +499,13 @@ class Game:
 
 
 def apply_variant_ranges(g: Game) -> None:
-    """809.3a / 809.6a: Emperor ranges by role, unless the options set one range for all."""
+    """809.3a / 809.6a: Emperor ranges by role, unless the options set one range for all;
+    the variant's starting life and poison limit (103.4, 704.5c, 810.4, 810.11)."""
+    from systems.variants import poison_limit, starting_life
+
+    n_teams = len(set(int(t) for t in g.pl.team))
+    g.pl.life[:] = starting_life(g.variant, g.n_players, n_teams)
+    g.poison_limit[:] = poison_limit(g.variant, g.n_players, n_teams)
     if g.variant == "emperor" and g.options.range_of_influence is None:
         from systems.variants import emperor_ranges
 

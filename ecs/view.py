@@ -139,9 +139,15 @@ def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
     if g.team_names:
         for t, tname in enumerate(g.team_names):
             members = [p for p in range(g.n_players) if pl.team[p] == t]
+            if not members:
+                continue
+            alive_m = [p for p in members if pl.alive[p]] or members
+            shared = g.shared_life  # 810.4: one shared total, mirrored on each member
             teams[tname] = {
-                "life": int(sum(pl.life[p] for p in members)),
-                "poison": int(sum(pl.poison[p] for p in members)),
+                "life": int(pl.life[alive_m[0]] if shared else sum(pl.life[p] for p in members)),
+                "poison": int(
+                    pl.poison[alive_m[0]] if shared else sum(pl.poison[p] for p in members)
+                ),
                 "in_game": any(pl.alive[p] for p in members),
             }
     stack = [g.name_of(i) for i in reversed(g.stack)]
@@ -153,7 +159,7 @@ def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
             "drawn": [g.names[p] for p in g.drawn],
             "turn": int(g.turn),
             "step": STEP_NAMES[g.step_no],
-            "active": [g.names[g.active]] if pl.alive[g.active] else [],
+            "active": [g.names[p] for p in g.active_players if pl.alive[p]],
             "day_night": None,
             "variant": g.variant,
             "pending": None

@@ -83,10 +83,18 @@ def can_attack(g: Game, i: int) -> bool:
 
 
 def possible_attackers(g: Game) -> list[int]:
+    """Creatures the active player (or active team, 805.10b: one combined attack) could attack with."""
     recompute(g)
-    if not g.pl.alive[g.active]:
-        return []
-    return [i for i in _creatures(g, g.active) if can_attack(g, i) and i not in g.attack_decl]
+    out = []
+    for p in g.active_players:
+        if g.pl.alive[p]:
+            out += [i for i in _creatures(g, p) if can_attack(g, i) and i not in g.attack_decl]
+    return out
+
+
+def _side(g: Game, p: int) -> list[int]:
+    """The players whose creatures p declares for: p, or p's team with shared team turns."""
+    return g.teammates(p) if g.team_turns else [p]
 
 
 def check_attack(g: Game, p: int, i: int, defender: int) -> None:
@@ -95,7 +103,8 @@ def check_attack(g: Game, p: int, i: int, defender: int) -> None:
         raise IllegalAction(f"{g.names[p]} is not declaring attackers now")
     recompute(g)
     o = g.obj
-    if not (0 <= i < o.n) or i not in _creatures(g, p):
+    side = _side(g, p)
+    if not (0 <= i < o.n) or not any(i in _creatures(g, q) for q in side):
         raise IllegalAction(f"{_desc(g, i)} is not a creature {g.names[p]} controls")
     if i in g.attack_decl:
         raise IllegalAction(f"{g.name_of(i)} is already attacking")
@@ -149,21 +158,34 @@ def attackers(g: Game) -> list[int]:
 
 # ----------------------------------------------------------------- blocking
 def defending_players(g: Game) -> list[int]:
-    """Players being attacked (directly or through their planeswalkers), in APNAP order."""
+    """Players being attacked (directly or through their planeswalkers), in APNAP order;
+    with shared team turns, one combined block per defending team, declared by its
+    primary player (805.10d, 805.2)."""
     atk = {int(g.obj.attacking_player[i]) for i in attackers(g)}
-    return [q for q in g.apnap() if q in atk and q != g.active]
+    out = [q for q in g.apnap() if q in atk and not g.is_active(q)]
+    if g.team_turns:
+        seen, teams = set(), []
+        for q in out:
+            if int(g.pl.team[q]) not in seen:
+                seen.add(int(g.pl.team[q]))
+                teams.append(g.primary(q))
+        return teams
+    return out
 
 
 def _blockable(g: Game, b: int, a: int, q: int) -> bool:
     """Can q's creature b block attacker a (802.4a, 702.9, 702.17, 702.14)?"""
     o = g.obj
-    if o.attacking_player[a] != q or o.zone[a] != BATTLEFIELD:
+    attacked = int(o.attacking_player[a])
+    if o.zone[a] != BATTLEFIELD or attacked < 0:
         return False
+    if attacked != q and not (g.team_turns and g.pl.team[attacked] == g.pl.team[q]):
+        return False  # 802.4a; 805.10d: a team blocks creatures attacking any of its players
     akw = int(o.kw[a])
     if akw & KW_FLYING and not o.kw[b] & (KW_FLYING | KW_REACH):
         return False
-    for _, (land, bit) in LANDWALK.items():  # 702.14: only the defending player's lands count
-        if akw & bit and _controls_land_type(g, q, land):
+    for _, (land, bit) in LANDWALK.items():  # 702.14, 802.2a: the player it attacks
+        if akw & bit and _controls_land_type(g, attacked, land):
             return False
     return True
 
@@ -184,10 +206,10 @@ def block_options(g: Game, q: int) -> list[tuple[int, int]]:
     recompute(g)
     atk = attackers(g)
     out = []
-    for b in _creatures(g, q):
+    for b in [b for p in _side(g, q) for b in _creatures(g, p)]:
         if can_block(g, b):
             for a in atk:
-                if _blockable(g, b, a, q):
+                if _blockable(g, b, a, int(g.obj.controller[b])):
                     out.append((b, a))
     return out
 
@@ -198,7 +220,7 @@ def check_block(g: Game, q: int, b: int, a: int) -> None:
         raise IllegalAction(f"{g.names[q]} is not declaring blockers now")
     recompute(g)
     o = g.obj
-    if not (0 <= b < o.n) or b not in _creatures(g, q):
+    if not (0 <= b < o.n) or not any(b in _creatures(g, p) for p in _side(g, q)):
         raise IllegalAction(f"{_desc(g, b)} is not a creature {g.names[q]} controls")
     if b in g.block_decl:
         raise IllegalAction(f"{g.name_of(b)} is already blocking")
@@ -208,7 +230,7 @@ def check_block(g: Game, q: int, b: int, a: int) -> None:
         raise IllegalAction(f"{g.name_of(b)} can't block")
     if not (0 <= a < o.n) or a not in attackers(g):
         raise IllegalAction(f"{_desc(g, a)} is not attacking")
-    if not _blockable(g, b, a, q):
+    if not _blockable(g, b, a, int(o.controller[b])):
         raise IllegalAction(f"{g.name_of(b)} can't block {g.name_of(a)}")
 
 

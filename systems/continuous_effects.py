@@ -38,7 +38,7 @@ def _static_cards(g: Game) -> np.ndarray:
 @njit(cache=True)
 def base_layers(
     card, zone, base_controller, counters, card_kw, card_power, card_toughness, has_static,
-    controller, kw, power, toughness, restrict, static_count,
+    card_types, controller, kw, power, toughness, restrict, static_count, types,
 ):  # fmt: skip
     """Layers with no effects (G, N): copiable values (7a), base control, keywords, and
     +1/+1 / -1/-1 counters; counts the battlefield objects with static abilities."""
@@ -53,7 +53,9 @@ def base_layers(
                 kw[g, i] = 0
                 power[g, i] = 0
                 toughness[g, i] = 0
+                types[g, i] = 0
                 continue
+            types[g, i] = card_types[c]
             kw[g, i] = card_kw[c]
             d = counters[g, i, 0] - counters[g, i, 1]
             power[g, i] = card_power[c] + d
@@ -65,7 +67,7 @@ def base_layers(
 
 def base_layers_py(
     card, zone, base_controller, counters, card_kw, card_power, card_toughness, has_static,
-    controller, kw, power, toughness, restrict, static_count,
+    card_types, controller, kw, power, toughness, restrict, static_count, types,
 ):  # fmt: skip
     """Plain-Python twin of :func:`base_layers`."""
     G, N = card.shape
@@ -76,8 +78,9 @@ def base_layers_py(
             controller[g, i] = base_controller[g, i]  # layer 2 starts from the base controller
             restrict[g, i] = 0
             if c < 0:  # an ability on the stack has no characteristics
-                kw[g, i] = power[g, i] = toughness[g, i] = 0
+                kw[g, i] = power[g, i] = toughness[g, i] = types[g, i] = 0
                 continue
+            types[g, i] = card_types[c]  # layer 4 starts from the printed types
             counter_bonus = counters[g, i, 0] - counters[g, i, 1]  # +1/+1 minus -1/-1
             kw[g, i] = card_kw[c]
             power[g, i] = card_power[c] + counter_bonus
@@ -94,8 +97,8 @@ def recompute(g: Game) -> None:
     cnt = g._static_count
     base_layers(
         o.card[None], o.zone[None], o.base_controller[None], o.counters[None], db.kw,
-        db.power, db.toughness, _static_cards(g), o.controller[None], o.kw[None],
-        o.power[None], o.toughness[None], o.restrict[None], cnt,
+        db.power, db.toughness, _static_cards(g), db.types, o.controller[None], o.kw[None],
+        o.power[None], o.toughness[None], o.restrict[None], cnt, o.types[None],
     )  # fmt: skip
     effects = [e for _, e in g.world.get(ContinuousEffect)] if g.world.has_effects else []
     if not cnt[0] and not effects:
@@ -135,6 +138,15 @@ def recompute(g: Game) -> None:
                 new = o.controller[s]
                 if g.pl.alive[new] and g.in_range(new, int(o.controller[t])):
                     o.controller[t] = new
+    # layer 4 (types) and 7b (base power/toughness) of "becomes a creature" effects
+    for e in effects:
+        if e.kind == "animate":
+            for i in e.objects:
+                if applies(e, i):
+                    o.types[i] |= e.types
+                    o.kw[i] |= e.keywords
+                    o.power[i] = e.power
+                    o.toughness[i] = e.toughness
     # layer 6: abilities; layer 7c: power/toughness modifications
     for _ts, s, k, a in statics:
         ctl = int(o.controller[s])
@@ -174,6 +186,14 @@ def _control_changes(g: Game) -> None:
     if changed.any():
         o.sick[:n][changed] = True
         o.last_controller[:n][changed] = o.controller[:n][changed]
+        for i in np.flatnonzero(changed):  # 506.4: a control change removes it from combat
+            i = int(i)
+            if o.attacking_player[i] >= 0 or o.blocking[i] >= 0:
+                o.reset_combat(i)
+                g.block_order.pop(i, None)
+                for lst in g.block_order.values():
+                    if i in lst:
+                        lst.remove(i)
 
 
 def _affected(g: Game, s: int, what: str, ctl: int, bf: np.ndarray, c: np.ndarray) -> list[int]:

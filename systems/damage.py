@@ -130,8 +130,9 @@ def deal_damage(
     kw = int(o.kw[source]) if source >= 0 else 0
     if is_player_ref(target):
         p = ref_player(target)
-        if kw & KW_INFECT:  # 702.90b
-            g.pl.poison[p] += amount
+        if kw & KW_INFECT:  # 702.90b; 810.10: poison counters are shared by the team
+            for q in _life_sharers(g, p):
+                g.pl.poison[q] += amount
         else:
             lose_life(g, p, amount)
     else:
@@ -162,9 +163,17 @@ def deal_damage(
     return amount
 
 
+def _life_sharers(g: Game, p: int) -> list[int]:
+    """810.9: life changes happen to each player and apply to the team's shared total."""
+    return g.teammates(p) if g.shared_life else [p]
+
+
 def lose_life(g: Game, p: int, amount: int) -> None:
     if amount <= 0 or not g.pl.alive[p]:
         return
+    for q in _life_sharers(g, p):
+        if q != p:
+            g.pl.life[q] -= amount
     g.pl.life[p] -= amount
     g.dirty = True
     g.pl.life_lost_turn[p] += amount
@@ -176,6 +185,9 @@ def lose_life(g: Game, p: int, amount: int) -> None:
 def gain_life(g: Game, p: int, amount: int) -> None:
     if amount <= 0 or not g.pl.alive[p]:
         return
+    for q in _life_sharers(g, p):
+        if q != p:
+            g.pl.life[q] += amount
     g.pl.life[p] += amount
     g.dirty = True
     from systems.triggers import life_gained

@@ -221,6 +221,25 @@ def _give_control(c: Ctx, a: dict) -> None:
             )
 
 
+def _animate(c: Ctx, a: dict) -> None:
+    """ "X becomes a P/T creature ...": card types (layer 4), abilities (6), base power and
+    toughness (7b); no duration (611.2)."""
+    from ecs.constants import TYPE_BITS
+    from systems.continuous_effects import add_effect
+
+    objs = tuple(i for i in c.objects(a["what"]) if c.g.obj.zone[i] == BATTLEFIELD)
+    if not objs:
+        return
+    add_effect(
+        c.g,
+        ContinuousEffect(
+            "animate", objs, c.ctl, c.g.stamp(), a.get("power", 0), a.get("toughness", 0),
+            sum(KW[k] for k in a.get("keywords", [])), until="permanent",
+            types=sum(TYPE_BITS[t] for t in a.get("types", [])),
+        ),
+    )  # fmt: skip
+
+
 def _untap(c: Ctx, a: Any) -> None:
     for i in c.objects(a):
         c.g.obj.tapped[i] = False
@@ -270,10 +289,10 @@ def _create_token(c: Ctx, a: dict) -> None:
 
 
 def _double_life(c: Ctx, a: Any) -> None:
-    from systems.damage import gain_life
+    from systems.damage import set_life
 
-    for p in c.players(a):
-        gain_life(c.g, p, int(c.g.pl.life[p]))
+    for p in c.players(a):  # 701.10d: gain or lose the difference (-4 becomes -8)
+        set_life(c.g, p, 2 * int(c.g.pl.life[p]))
 
 
 def _life_becomes_lowest(c: Ctx, a: Any) -> None:
@@ -282,6 +301,10 @@ def _life_becomes_lowest(c: Ctx, a: Any) -> None:
     ps = c.players("each_player")  # 801.11: it sees only players in range
     if ps:
         low = min(int(c.g.pl.life[p]) for p in ps)
+        if c.g.shared_life:  # 810.9d: each team picks one member (default: its first)
+            ps = [
+                p for k, p in enumerate(ps) if all(c.g.pl.team[q] != c.g.pl.team[p] for q in ps[:k])
+            ]
         for p in ps:
             set_life(c.g, p, low)
 
@@ -422,6 +445,7 @@ EFFECTS = {
     "pump": _pump,
     "gain_control": _gain_control,
     "untap": _untap,
+    "animate": _animate,
     "give_control": _give_control,
     "redirect": _redirect,
     "mill": _mill,

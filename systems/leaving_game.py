@@ -89,14 +89,12 @@ def concede(g: Game, p: int) -> None:
 
 
 def with_emperor_teams(g: Game, ps: list[int]) -> list[int]:
-    """809.5b-c: a team loses (or draws) with its emperor."""
+    """809.5b-c: a team loses (or draws) with its emperor; 810.8a-b: in Two-Headed Giant a
+    team wins, loses, draws and concedes only as a team."""
     out = list(ps)
-    if g.variant == "emperor":
-        for p in ps:
-            if g.roles[p] == "emperor":
-                out += [
-                    q for q in g.alive_players() if g.pl.team[q] == g.pl.team[p] and q not in out
-                ]
+    for p in ps:
+        if (g.variant == "emperor" and g.roles[p] == "emperor") or g.shared_life:
+            out += [q for q in g.alive_players() if g.pl.team[q] == g.pl.team[p] and q not in out]
     return out
 
 

@@ -119,12 +119,20 @@ def legal_actions(g: Game) -> list[Action]:
         return []
     p = d.player
     if d.kind == "priority":
+        if g.team_turns:  # 805.5a: the team's pass, then what each member could do
+            out = priority_actions(g, p)
+            for q in g.teammates(p)[1:]:
+                out += priority_actions(g, q)[1:]
+            return out
         return priority_actions(g, p)
     if d.kind == "attack":
         out = [Action("attack_done", p)]
-        defenders = combat.attack_defenders(g, p)
+        defenders: dict[int, list[int]] = {}
         for i in combat.possible_attackers(g):
-            for dfd in defenders:
+            ctl = int(g.obj.controller[i])
+            if ctl not in defenders:
+                defenders[ctl] = combat.attack_defenders(g, ctl)
+            for dfd in defenders[ctl]:
                 out.append(Action("attack", p, i, dfd))
         return out
     if d.kind == "block":
@@ -177,7 +185,7 @@ def apply_action(g: Game, a: Action) -> None:
         return
     if k == "pass":
         stack._has_priority(g, p)
-        do_pass(g, p)
+        do_pass(g, g.pending.player)  # with shared team turns, the team passes (805.5b)
     elif k in ("play_land", "cast", "activate"):
         pay = a.option("pay")
         if k == "play_land":

@@ -25,11 +25,11 @@ T_LAND = 1
 @njit(cache=True)
 def can_act_kernel(
     zone, owner, controller, card, tapped, types, is_instant, mana_value, mana_color,
-    has_ability, has_instant_ability, pool, lands_played, sorcery_player, out,
+    has_ability, has_instant_ability, pool, lands_played, sorcery_ok, out,
 ):  # fmt: skip
     """zone/owner/controller/card/tapped (G, N); card tables (C,) and mana_value (C, 7):
     total then W U B R G C symbols; pool (G, P, 6); lands_played (G, P);
-    sorcery_player (G,) the player with sorcery timing or -1.
+    sorcery_ok (G, P) the players with sorcery timing now (one, or the active team, 805).
     out (G, P) bool: True where the player may have an action besides passing."""
     G, N = zone.shape
     P = pool.shape[1]
@@ -43,7 +43,6 @@ def can_act_kernel(
             c = card[g, i]
             if c >= 0 and zone[g, i] == BATTLEFIELD and not tapped[g, i] and mana_color[c] >= 0:
                 avail[controller[g, i], mana_color[c]] += 1
-        sp = sorcery_player[g]
         for i in range(N):
             c = card[g, i]
             if c < 0:
@@ -51,9 +50,9 @@ def can_act_kernel(
             if zone[g, i] == HAND:
                 p = owner[g, i]
                 if types[c] & T_LAND:
-                    if p == sp and lands_played[g, p] < 1:
+                    if sorcery_ok[g, p] and lands_played[g, p] < 1:
                         out[g, p] = True
-                elif is_instant[c] or p == sp:
+                elif is_instant[c] or sorcery_ok[g, p]:
                     total = 0
                     ok = True
                     for k in range(6):
@@ -64,13 +63,13 @@ def can_act_kernel(
                         out[g, p] = True
             elif zone[g, i] == BATTLEFIELD:
                 p = controller[g, i]
-                if has_instant_ability[c] or (p == sp and has_ability[c]):
+                if has_instant_ability[c] or (sorcery_ok[g, p] and has_ability[c]):
                     out[g, p] = True
 
 
 def can_act_kernel_py(
     zone, owner, controller, card, tapped, types, is_instant, mana_value, mana_color,
-    has_ability, has_instant_ability, pool, lands_played, sorcery_player, out,
+    has_ability, has_instant_ability, pool, lands_played, sorcery_ok, out,
 ):  # fmt: skip
     """Plain-Python twin of :func:`can_act_kernel`."""
     G, N = zone.shape
@@ -83,7 +82,6 @@ def can_act_kernel_py(
             if c >= 0 and zone[g, i] == BATTLEFIELD and not tapped[g, i] and mana_color[c] >= 0:
                 avail[controller[g, i]][mana_color[c]] += 1
         out[g, :] = False
-        sp = sorcery_player[g]
         for i in range(N):
             c = card[g, i]
             if c < 0:
@@ -91,20 +89,20 @@ def can_act_kernel_py(
             if zone[g, i] == HAND:
                 p = owner[g, i]
                 is_land = bool(types[c] & T_LAND)
-                land_drop = is_land and p == sp and lands_played[g, p] < 1
+                land_drop = is_land and bool(sorcery_ok[g, p]) and lands_played[g, p] < 1
                 affordable = mana_value[c, 0] <= sum(avail[p]) and all(
                     mana_value[c, 1 + k] <= avail[p][k] for k in range(6)
                 )
-                spell = (not is_land) and (is_instant[c] or p == sp) and affordable
+                spell = (not is_land) and (is_instant[c] or bool(sorcery_ok[g, p])) and affordable
                 if land_drop or spell:
                     out[g, p] = True
             elif zone[g, i] == BATTLEFIELD:
                 p = controller[g, i]
-                if has_instant_ability[c] or (p == sp and has_ability[c]):
+                if has_instant_ability[c] or (sorcery_ok[g, p] and has_ability[c]):
                     out[g, p] = True
 
 
-def kernel_args(g, sorcery_player: int) -> tuple:
+def kernel_args(g, sorcery_ok: np.ndarray) -> tuple:
     """The kernel's inputs for one game (G = 1 views; rows past ``n`` are empty)."""
     o, db = g.obj, g.db
     recompute(g)
@@ -113,18 +111,20 @@ def kernel_args(g, sorcery_player: int) -> tuple:
         db.types, db.is_instant, db.cost_table, db.mana_color,
         db.has_ability | ((db.types & 2) != 0) if g.deploy else db.has_ability,
         db.has_instant_ability, g.pl.mana[None], g.pl.lands_played[None],
-        np.array([sorcery_player], dtype=np.int64),
+        np.asarray(sorcery_ok, dtype=np.bool_)[None],
     )  # fmt: skip
 
 
 def can_act(g) -> np.ndarray:
     """(P,) mask for one game; cached until the state changes."""
-    sp = g.active if g.pl.alive[g.active] and sorcery_timing(g, g.active) else -1
+    sp = tuple(p for p in g.active_players if g.pl.alive[p] and sorcery_timing(g, p))
     key = (g.version, g.turn, sp)
     if g._can_act_version == key:
         return g._can_act
+    ok = np.zeros(g.n_players, dtype=np.bool_)
+    ok[list(sp)] = True
     out = np.zeros((1, g.n_players), dtype=np.bool_)
-    can_act_kernel(*kernel_args(g, sp), out)
+    can_act_kernel(*kernel_args(g, ok), out)
     g._can_act = out[0]
     g._can_act_version = key
     return g._can_act

@@ -152,12 +152,18 @@ def describe(g: Game, code: int) -> str:
 # ----------------------------------------------------------------- timing
 def sorcery_timing(g: Game, p: int) -> bool:
     """307.1: main phase of your turn with an empty stack."""
-    return p == g.active and g.step_no in (MAIN1, MAIN2) and not g.stack
+    return p in g.active_players and g.step_no in (MAIN1, MAIN2) and not g.stack
 
 
 def _has_priority(g: Game, p: int) -> None:
     d = g.pending
-    if d is None or d.kind != "priority" or d.player != p:
+    team_ok = (  # 805.5a: any player on the team that has priority may act
+        g.team_turns
+        and d is not None
+        and d.kind == "priority"
+        and g.pl.team[d.player] == g.pl.team[p]
+    )
+    if d is None or d.kind != "priority" or (d.player != p and not team_ok):
         who = g.names[d.player] if d is not None and 0 <= d.player < g.n_players else "nobody"
         what = d.kind if d is not None else "nothing"
         raise IllegalAction(f"{g.names[p]} does not have priority (pending: {what} for {who})")
@@ -296,6 +302,8 @@ def check_activate(
             )
         if o.counters[i, C_LOYALTY] + ab.loyalty < 0:
             raise IllegalAction(f"{d.name} doesn't have {-ab.loyalty} loyalty to remove")
+    if ab.life_cost is not None and life_to_pay(g, p, ab) > g.pl.life[p]:
+        raise IllegalAction(f"{g.names[p]} can't pay {life_to_pay(g, p, ab)} life (119.4)")
     if ab.mana:
         return [], g.pl.mana[p].copy()
     kinds = own_targets(ab)
@@ -303,6 +311,15 @@ def check_activate(
     if len(kinds) < len(ab.targets):
         _opponent_choice_plan(g, p, ab, i, chooser)
     return plan_payment(g, p, ab.cost, 0, pay)
+
+
+def life_to_pay(g: Game, p: int, ab: Ability) -> int:
+    """Life a cost asks for; "half" is rounded up (107.1a) and uses the team's shared
+    total in Two-Headed Giant (810.9a). Paying 0 is always possible (119.4)."""
+    life = int(g.pl.life[p])
+    if ab.life_cost == "half":
+        return max(0, -(-life // 2))
+    return int(ab.life_cost or 0)
 
 
 def own_targets(ab: Ability) -> tuple[str, ...]:
@@ -345,6 +362,10 @@ def activate(
     if ab.loyalty is not None:
         o.counters[i, C_LOYALTY] += ab.loyalty
         o.loyalty_used[i] = True
+    if ab.life_cost is not None:  # 119.4: paying life is losing it
+        from systems.damage import lose_life
+
+        lose_life(g, p, life_to_pay(g, p, ab))
     j = g.new_object(-1, p, STACK)
     o.source[j] = i
     g.items[j] = StackItem(p, ab, tuple(targets), 0, source=i)

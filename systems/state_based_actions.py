@@ -136,7 +136,12 @@ def _statics_of(g: Game, p: int, key: str) -> bool:
 
 
 def cant_lose(g: Game, p: int) -> bool:
-    return _statics_of(g, p, "cant_lose")
+    """ "You can't lose the game" (810.8a: with a shared life total, for the whole team)."""
+    return any(_statics_of(g, q, "cant_lose") for q in _team_if_shared(g, p))
+
+
+def _team_if_shared(g: Game, p: int) -> list[int]:
+    return g.teammates(p) if g.shared_life else [p]
 
 
 def cant_win(g: Game, p: int) -> bool:
@@ -159,7 +164,10 @@ def check_state_based_actions(g: Game) -> bool:
     P = pl.n
     zero_ok = np.zeros(P, dtype=np.bool_)
     if g.static_objs:
-        zero_ok[:] = [_statics_of(g, p, "no_loss_at_zero_life") for p in range(P)]
+        zero_ok[:] = [
+            any(_statics_of(g, q, "no_loss_at_zero_life") for q in _team_if_shared(g, p))
+            for p in range(P)
+        ]
     cap = o.cap
     if g._sba_buf is None or g._sba_buf[0].shape[1] != cap:
         g._sba_buf = (
@@ -248,6 +256,7 @@ def check_state_based_actions(g: Game) -> bool:
                 acted = True
         g.lookback = None
     losers = [int(p) for p in np.flatnonzero(loses[0]) if not cant_lose(g, int(p))]
+    pl.drew_from_empty[:] = False  # 704.5b: a draw from an empty library counts once
     if losers:
         from systems.leaving_game import players_lose
 

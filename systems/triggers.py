@@ -152,8 +152,9 @@ def life_lost(g: Game, p: int, amount: int) -> None:
 
 def beginning_of_upkeep(g: Game) -> None:
     for s in _sources(g, "your_upkeep"):
-        if g.obj.controller[s] == g.active:
-            _queue(g, s, "your_upkeep", {"player": g.active}, [g.active])
+        ctl = int(g.obj.controller[s])
+        if g.is_active(ctl):  # 805.4d: each player on the active team has an upkeep
+            _queue(g, s, "your_upkeep", {"player": ctl}, [ctl])
 
 
 def last_counter_removed(g: Game, i: int) -> None:

@@ -127,9 +127,15 @@ def start_turn(g: Game, p: int | None = None) -> None:
             return
         while g.extra_turns and not g.pl.alive[g.extra_turns[0]]:
             g.extra_turns.pop(0)
-        p = g.extra_turns.pop(0) if g.extra_turns else g.next_in_turn_order(g.active)
+        last = g.active_players[-1] if g.team_turns and g.active_players else g.active
+        p = g.extra_turns.pop(0) if g.extra_turns else g.next_in_turn_order(last)
     g.turn += 1
-    g.active = p
+    if g.team_turns:  # 805.4, 805.8: the player's team takes the turn, primary player first
+        g.active = g.primary(p)
+        g.active_players = g.teammates(g.active)
+    else:
+        g.active = p
+        g.active_players = [p]
     g.pl.lands_played[:] = 0
     g.pl.life_lost_turn[:] = 0
     n = g.obj.n
@@ -167,21 +173,29 @@ def begin_step(g: Game) -> None:
     if s == UNTAP:  # 502: untap; no player gets priority
         o = g.obj
         n = o.n
-        mine = (o.zone[:n] == BATTLEFIELD) & (o.controller[:n] == g.active)
+        mine = (o.zone[:n] == BATTLEFIELD) & np.isin(o.controller[:n], g.active_players)
         o.tapped[:n][mine] = False
         o.sick[:n][mine] = False
         g.dirty = True
         g.todo = END_STEP
     elif s == UPKEEP:
         beginning_of_upkeep(g)
-    elif s == DRAW:  # 504.1; 103.8 and 800.7 for the first turn
-        if not (g.turn == 1 and g.active == g.starting_player and not g.multiplayer):
-            if g.pl.alive[g.active]:
-                draw(g, g.active, 1)
+    elif s == DRAW:  # 504.1; 103.8, 800.7 and 810.6 for the first turn; 805.4b, 805.6a
+        first = g.turn == 1 and g.active == g.primary(g.starting_player)
+        skip = first and (not g.multiplayer or g.variant == "two-headed-giant")
+        if not skip:
+            for p in list(g.active_players):
+                if g.pl.alive[p]:
+                    draw(g, p, 1)
     elif s == DECLARE_ATTACKERS:  # 508.1: a turn-based action
         g.attack_decl = {}
-        if g.pl.alive[g.active] and (not g.auto_pass or combat.possible_attackers(g)):
-            g.pending = Decision("attack", g.active)
+        decider = (
+            g.active
+            if g.pl.alive[g.active]
+            else next((p for p in g.active_players if g.pl.alive[p]), -1)
+        )
+        if decider >= 0 and (not g.auto_pass or combat.possible_attackers(g)):
+            g.pending = Decision("attack", decider)
     elif s == DECLARE_BLOCKERS:  # 509.1, 802.4: each defending player in APNAP order
         g.blockers_to_declare = combat.defending_players(g)
         g.block_decl = {}
@@ -274,19 +288,24 @@ def offer_priority(g: Game) -> None:
     if not g.pl.alive[p]:  # 800.4j / 800.4a: priority passes to the next player
         p = g.next_in_turn_order(p)
         g.priority_to = p
+    if g.team_turns:  # 805.5: teams have priority; the primary player holds it for the team
+        p = g.primary(p)
+        g.priority_to = p
     if g.auto_pass:
         mask = can_act(g)
         if not g.stack and g.passes == 0 and not mask.any():
             g.todo = END_STEP  # nobody can do anything: everyone passes (117.4)
             return
-        if not mask[p] or not has_action(g, p):
+        side = g.teammates(p) if g.team_turns else [p]
+        if not any(mask[q] and has_action(g, q) for q in side):
             if g.stack and mandatory_stop(g):
                 return  # a mandatory loop ended the game for those in it (801.16)
             do_pass(g, p)
             return
         choice_made(g)
     elif g.stack:
-        if has_action(g, p):
+        side = g.teammates(p) if g.team_turns else [p]
+        if any(has_action(g, q) for q in side):
             choice_made(g)
         elif mandatory_stop(g):
             return
@@ -297,7 +316,7 @@ def do_pass(g: Game, p: int) -> None:
     """117.3d / 117.4: pass; when all pass in succession, resolve or end the step."""
     g.pending = None
     g.passes += 1
-    if g.passes >= int(g.pl.alive.sum()):
+    if g.passes >= _priority_holders(g):
         g.passes = 0
         if g.stack:
             from systems.stack import resolve_top
@@ -311,8 +330,16 @@ def do_pass(g: Game, p: int) -> None:
         else:
             g.todo = END_STEP
     else:
-        g.priority_to = g.next_in_turn_order(p)
+        last = g.teammates(p)[-1] if g.team_turns else p  # 805.5b: then the next team
+        g.priority_to = g.next_in_turn_order(last)
         g.todo = PRIORITY
+
+
+def _priority_holders(g: Game) -> int:
+    """How many must pass in succession: players, or teams with shared team turns (805.5b)."""
+    if g.team_turns:
+        return len({int(g.pl.team[p]) for p in g.alive_players()})
+    return int(g.pl.alive.sum())
 
 
 def player_left_decision(g: Game, p: int) -> None:

@@ -15,6 +15,10 @@ pick the starting player; the scenario runner seats players in file order.
   first (809.4), the team wins and loses with its emperor (809.5).
 - Alternating Teams (811): seats A1 B1 C1 A2 B2 C2 ... (811.3), range 2
   recommended (811.2a), attack only adjacent opponents (811.4).
+- Two-Headed Giant (810): two teams sitting together, shared team turns (805),
+  a shared life total of 30 and shared poison (15 to lose), +15 life and +5
+  poison for each extra head (810.11); the starting team's primary player goes
+  first and the team skips its first draw (810.6).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ class VariantRules:
     deploy: bool
     adjacent_only: bool
     min_players: int = 2
+    team_turns: bool = False  # shared team turns (805)
+    shared_life: bool = False  # shared life and poison (810.4, 810.10)
 
 
 VARIANTS: dict[str, VariantRules] = {
@@ -41,12 +47,34 @@ VARIANTS: dict[str, VariantRules] = {
     "team-vs-team": VariantRules("team-vs-team", True, None, "multiple", False, False, 4),
     "emperor": VariantRules("emperor", True, None, "multiple", True, True, 6),
     "alternating-teams": VariantRules("alternating-teams", True, 2, "multiple", False, True, 4),
+    "two-headed-giant": VariantRules(
+        "two-headed-giant",
+        True,
+        None,
+        "multiple",
+        False,
+        False,
+        4,
+        team_turns=True,
+        shared_life=True,
+    ),
 }
 
 
-def starting_life(variant: str, players: int) -> int:
-    """103.4: 20 life; a Two-Headed Giant team shares 30 (810.9, +15 per extra head 810.11)."""
-    return 30 if variant == "two-headed-giant" else 20
+def starting_life(variant: str, players: int, teams: int = 2) -> int:
+    """103.4: 20 life; a Two-Headed Giant team shares 30, plus 15 for each player a team
+    has beyond the second (810.4, 810.11)."""
+    if variant == "two-headed-giant":
+        return 30 + 15 * max(0, players // max(teams, 1) - 2)
+    return 20
+
+
+def poison_limit(variant: str, players: int, teams: int = 2) -> int:
+    """704.5c: ten poison counters; a Two-Headed Giant team loses at fifteen, plus five
+    for each player beyond the second (810.8d, 810.11)."""
+    if variant == "two-headed-giant":
+        return 15 + 5 * max(0, players // max(teams, 1) - 2)
+    return 10
 
 
 def default_teams(variant: str, n: int, teams: int | None = None) -> list[int]:
@@ -128,6 +156,13 @@ def starting_player(
     if variant == "emperor":  # 809.4
         emperors = [p for p in range(n) if roles[p] == "emperor"]
         return int(emperors[int(rng.integers(len(emperors)))])
+    if variant == "two-headed-giant":  # 805.3: a random team; its primary player (805.2)
+        teams = sorted(set(int(t) for t in team))
+        t = teams[int(rng.integers(len(teams)))]
+        m = sorted(
+            (p for p in range(n) if team[p] == t), key=lambda p: _team_order(seat, p, team, n)
+        )
+        return int(m[0])
     if variant == "team-vs-team":  # 808.4
         teams = sorted(set(int(t) for t in team))
         t = teams[int(rng.integers(len(teams)))]

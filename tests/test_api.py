@@ -43,6 +43,11 @@ def check_invariants(g: Game) -> None:
         if not pl.alive[p]:
             assert not ((o.owner[:n] == p) & (zone != GONE)).any()
             assert not ((o.controller[:n] == p) & (zone == BATTLEFIELD)).any()
+    # 810.4, 810.10: a shared life total and shared poison counters
+    if g.shared_life:
+        for p in g.alive_players():
+            for q in g.teammates(p):
+                assert pl.life[q] == pl.life[p] and pl.poison[q] == pl.poison[p]
     # the game is over exactly when at most one team remains
     teams = {int(pl.team[p]) for p in g.alive_players()}
     assert g.over == (len(teams) <= 1) or g.drawn
@@ -52,7 +57,16 @@ def check_invariants(g: Game) -> None:
 
 
 @pytest.mark.parametrize(
-    "players,variant", [(2, "two-player"), (4, "free-for-all"), (5, "free-for-all")]
+    "players,variant",
+    [
+        (2, "two-player"),
+        (4, "free-for-all"),
+        (5, "free-for-all"),
+        (4, "team-vs-team"),
+        (6, "emperor"),
+        (6, "alternating-teams"),
+        (4, "two-headed-giant"),
+    ],
 )
 @pytest.mark.parametrize("auto_pass", [False, True])
 def test_random_play_invariants(players: int, variant: str, auto_pass: bool) -> None:

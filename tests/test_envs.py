@@ -16,6 +16,7 @@ CONFIGS = {
     "team-vs-team": dict(variant="team-vs-team", players=4),
     "emperor": dict(variant="emperor", players=6),
     "alternating-teams": dict(variant="alternating-teams", players=6),
+    "two-headed-giant": dict(variant="two-headed-giant", players=4),
 }
 
 

@@ -23,6 +23,7 @@ def test_base_layers_kernel_matches_twin(seed: int, G: int, N: int) -> None:
         r.integers(0, 8, C).astype(np.int64),
         r.integers(0, 8, C).astype(np.int64),
         r.random(C) < 0.2,
+        r.integers(1, 256, C).astype(np.int64),
     )
 
     def run(fn):
@@ -33,6 +34,7 @@ def test_base_layers_kernel_matches_twin(seed: int, G: int, N: int) -> None:
             np.zeros((G, N), np.int32),
             np.ones((G, N), np.int8),
             np.zeros(G, np.int64),
+            np.zeros((G, N), np.int64),
         )
         fn(*ins, *outs)
         return outs

@@ -12,7 +12,9 @@ from systems.priority_precheck import can_act, can_act_kernel, can_act_kernel_py
 
 
 def _args(g: Game):
-    return kernel_args(g, g.active)
+    ok = np.zeros(g.n_players, dtype=bool)
+    ok[g.active] = True
+    return kernel_args(g, ok)
 
 
 def test_kernel_twin_and_soundness_over_random_games() -> None:
