@@ -25,7 +25,6 @@ from ecs.constants import (
     BATTLEFIELD,
     HAND,
     LIBRARY,
-    MAIN1,
     NO_LIMIT,
     PREGAME,
     STEP_NAMES,
@@ -121,7 +120,6 @@ class Game:
         self.step_no = PREGAME
         self.active = 0  # whose turn it is (may have left the game, 800.4j)
         self.starting_player = 0
-        self.priority = -1
         self.passes = 0
         self.pending: Decision | None = None
         self.extra_turns: list[int] = []
@@ -141,7 +139,6 @@ class Game:
         self.blockers_to_declare: list[int] = []
         self.block_order: dict[int, list[int]] = {}  # attacker -> blockers in declaration order
         self.first_strike_step = False
-        self.combat_damage_done = False
         self.max_turns = 0  # 0 = no cap; a capped game ends as a draw
         self.setup: dict | None = None  # Game.new's arguments, for replays
         self._layers_dirty = True
@@ -512,4 +509,4 @@ def apply_variant_ranges(g: Game) -> None:
         g.pl.reach[:] = emperor_ranges(g.pl.seat, g.pl.team, g.roles)
 
 
-__all__ = ["Game", "Options", "Decision", "StackItem", "IllegalAction", "Action", "MAIN1"]
+__all__ = ["Game", "Options", "Decision", "StackItem", "IllegalAction", "Action"]

@@ -18,7 +18,6 @@ Documented defaults (the contract leaves them to the engine):
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -950,4 +949,4 @@ def main(paths: list[str], as_json: bool = False, dump: bool = False) -> int:
     return 0 if failed == 0 else 1
 
 
-__all__ = ["load_scenario", "run_scenario", "main", "ScenarioError", "copy"]
+__all__ = ["load_scenario", "run_scenario", "build_game", "main", "ScenarioError"]

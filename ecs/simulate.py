@@ -273,17 +273,13 @@ def main(args: argparse.Namespace) -> int:
         "address": args.address,
     }
     try:
+        from ecs.game import SUPPORTED_VARIANTS
         from systems.variants import default_teams
 
-        if args.variant not in (
-            "two-player",
-            "free-for-all",
-            "team-vs-team",
-            "emperor",
-            "alternating-teams",
-        ):
+        if args.variant not in SUPPORTED_VARIANTS:  # a clear error for the others
             Game([f"P{k}" for k in range(players)], variant=args.variant)
-        default_teams(args.variant, players, args.teams)
+        if args.range_ is not None and args.range_ < 1:
+            raise ValueError("--range must be at least 1")
         Game([f"P{k}" for k in range(players)], variant=args.variant,
              options=Options(range_of_influence=args.range_, attack=args.attack),
              teams=default_teams(args.variant, players, args.teams))  # fmt: skip

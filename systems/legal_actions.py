@@ -13,10 +13,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ecs.actions import Action, IllegalAction
-from ecs.constants import BATTLEFIELD, GRAVEYARD, HAND, T_INSTANT, T_LAND
+from ecs.constants import GRAVEYARD, HAND, T_INSTANT, T_LAND
 from systems import combat
 from systems.mana import available_mana, can_pay
 from systems.stack import sorcery_timing, target_candidates
@@ -265,4 +263,4 @@ def default_action(g: Game) -> Action:
     return acts[0]
 
 
-__all__ = ["legal_actions", "apply_action", "has_action", "default_action", "np", "BATTLEFIELD"]
+__all__ = ["legal_actions", "apply_action", "has_action", "default_action"]

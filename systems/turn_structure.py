@@ -372,8 +372,4 @@ def player_left_decision(g: Game, p: int) -> None:
         g.todo = BEGIN
 
 
-def all_players_passed_empty(g: Game) -> bool:
-    return not g.stack and g.passes == 0
-
-
-__all__ = ["run", "start_game", "start_turn", "do_pass", "np"]
+__all__ = ["run", "start_game", "start_turn", "do_pass"]
