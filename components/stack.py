@@ -29,3 +29,11 @@ class Decision:
     kind: str  # priority | attack | block | mulligan | bottom | discard
     player: int
     count: int = 0  # cards to bottom / discard
+
+
+@dataclass
+class TurnMarkerTag:
+    """Grand Melee turn marker (807.4) as an esper entity; its state lives in
+    ``systems.turn_markers.TurnMarker``."""
+
+    number: int

@@ -124,7 +124,11 @@ def load_config(path: str | Path) -> dict[str, Any]:
     range_ = data.get("range")
     if range_ is not None:
         range_ = _int(where, "range", range_, 1)
-    attack = data.get("attack") or "multiple"
+    from systems.variants import VARIANTS as _RULES
+
+    attack = data.get("attack") or (  # the variant's default (left in Grand Melee)
+        _RULES[variant].default_attack if variant in _RULES else "multiple"
+    )
     if attack not in ATTACKS:
         raise ConfigError(f"{where}: attack: expected one of {', '.join(ATTACKS)}, got {attack!r}")
     teams = data.get("teams")

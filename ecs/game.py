@@ -47,6 +47,7 @@ SUPPORTED_VARIANTS = (
     "emperor",
     "alternating-teams",
     "two-headed-giant",
+    "grand-melee",
 )
 
 
@@ -55,7 +56,7 @@ class Options:
     """Multiplayer options (800.2); ``None`` fields take the variant's default."""
 
     range_of_influence: int | None = None  # None = the variant's default (unlimited for most)
-    attack: str = "multiple"
+    attack: str | None = None  # None = the variant's default (left in Grand Melee, 807.2b)
     deploy_creatures: bool | None = None  # None = the variant's default (on for Emperor)
     shared_team_turns: bool = False
 
@@ -86,6 +87,10 @@ class Game:
         self.db = db or load_cards()
         self.variant = variant
         self.options = options or Options()
+        if self.options.attack is None:
+            from systems.variants import VARIANTS as _RULES
+
+            self.options = replace(self.options, attack=_RULES[variant].default_attack)
         if self.options.attack not in ATTACK_OPTION:
             raise ValueError(f"unknown attack option {self.options.attack!r}")
         self.names = list(names)
@@ -109,6 +114,9 @@ class Game:
         self.team_turns = self.rules.team_turns or bool(self.options.shared_team_turns)  # 805
         self.shared_life = self.rules.shared_life  # 810.4, 810.10
         self.active_players: list[int] = [0]  # everyone taking this turn (805.4a: the active team)
+        self.markers: list = []  # Grand Melee turn markers (systems/turn_markers.py, 807.4)
+        self.cur = 0  # the marker whose turn is loaded into the fields above
+        self.deferred_extra: dict[int, int] = {}  # 807.4i-j: extra turns taken before the next
         self.library: list[list[int]] = [[] for _ in range(n)]  # top of library = end of list
         self.stack: list[int] = []  # bottom .. top
         self.items: dict[int, StackItem] = {}
@@ -364,6 +372,8 @@ class Game:
         g.rng.bit_generator.state = self.rng.bit_generator.state
         g.extra_turns = list(self.extra_turns)
         g.active_players = list(self.active_players)
+        g.markers = [m.copy() for m in self.markers]
+        g.deferred_extra = dict(self.deferred_extra)
         g.triggers = list(self.triggers)
         g.winners, g.losers, g.drawn = list(self.winners), list(self.losers), list(self.drawn)
         g.created = dict(self.created)

@@ -426,7 +426,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     opts = game.get("options") or {}
     options = Options(
         range_of_influence=opts.get("range_of_influence"),
-        attack=opts.get("attack") or "multiple",
+        attack=opts.get("attack"),  # None: the variant's default
         deploy_creatures=opts.get("deploy_creatures"),  # None: the variant's default
         shared_team_turns=bool(opts.get("shared_team_turns", False)),
     )
@@ -534,13 +534,16 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         g.obj.sick[i] = sick
     start = d.get("start") or {}
     active = start.get("active", names[0])
-    if isinstance(active, list):
-        if len(active) != 1:
-            raise ScenarioFailure(
-                "several active players at once (team turns, grand melee) are not implemented yet"
-            )
-        active = active[0]
-    a = names.index(active)
+    holders = [names.index(x) for x in (active if isinstance(active, list) else [active])]
+    if len(holders) > 1 and variant != "grand-melee" and not g.team_turns:
+        raise ScenarioFailure(
+            f"several active players at once need grand-melee or team turns ({variant})"
+        )
+    if len(holders) > 1 and g.team_turns and len({int(g.pl.team[p]) for p in holders}) > 1:
+        raise ScenarioFailure(
+            "start.active: with shared team turns, the active players are one team"
+        )
+    a = holders[0]
     turn = int(start.get("turn", 1))
     step = STEP_BY_NAME[start.get("step", "precombat-main")]
     g.starting_player = a if turn == 1 else 0
@@ -571,6 +574,17 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             g.obj.protector[i] = choose_protector(g, int(g.obj.controller[i]))
     g.step_no = step
     g.todo = "begin"
+    if variant == "grand-melee":  # 807.4b: a marker for each holder, numbered in file order
+        from systems import turn_markers
+
+        if not isinstance(active, list):
+            holders = turn_markers.starting_holders(g, a)
+        turn_markers.setup(g, holders, step)
+        for k in range(len(holders)):
+            turn_markers.load(g, k)
+            g.turn = turn
+            turn_markers.save(g)
+        turn_markers.load(g, 0)
     run(g)
     return g
 

@@ -42,7 +42,10 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     ap.add_argument("--range", type=int, default=None, dest="range_", help="range of influence")
-    ap.add_argument("--attack", default="multiple", choices=["multiple", "left", "right"])
+    ap.add_argument(
+        "--attack", default=None, choices=["multiple", "left", "right"],
+        help="attack option (default: the variant's: left in Grand Melee, else multiple)",
+    )  # fmt: skip
     ap.add_argument(
         "--max-turns", type=int, default=200, help="safety cap; a capped game is a draw"
     )

@@ -27,6 +27,16 @@ if TYPE_CHECKING:
     from ecs.game import Game
 
 
+def _active_names(g: Game) -> list[str]:
+    """Players taking a turn now: the active player or team, or every holder of a turn
+    marker that isn't waiting (807.4)."""
+    if g.markers:
+        from systems.turn_markers import holders_now
+
+        return [g.names[p] for p in holders_now(g)]
+    return [g.names[p] for p in g.active_players if g.pl.alive[p]]
+
+
 def card_refs(g: Game) -> dict[int, str]:
     """Object id -> the reference a scenario uses: its id, its unique name, or NAME#N."""
     o = g.obj
@@ -151,6 +161,15 @@ def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
                 "in_game": any(pl.alive[p] for p in members),
             }
     stack = [g.name_of(i) for i in reversed(g.stack)]
+    stacks = [stack]
+    markers = []
+    if g.markers:  # 807.4, 807.5: one stack per turn marker, in marker order
+        stacks = [
+            [g.name_of(i) for i in reversed(g.stack if k == g.cur else m.turn["stack"])]
+            for k, m in enumerate(g.markers)
+        ]
+        stack = [name for st in stacks for name in st]
+        markers = [{"number": m.number, "holder": g.names[m.holder]} for m in g.markers]
     return {
         "game": {
             "over": bool(g.over),
@@ -159,7 +178,7 @@ def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
             "drawn": [g.names[p] for p in g.drawn],
             "turn": int(g.turn),
             "step": STEP_NAMES[g.step_no],
-            "active": [g.names[p] for p in g.active_players if pl.alive[p]],
+            "active": _active_names(g),
             "day_night": None,
             "variant": g.variant,
             "pending": None
@@ -170,8 +189,8 @@ def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
         "teams": teams,
         "cards": cards,
         "stack": stack,
-        "stacks": [stack],
-        "turn_markers": [],
+        "stacks": stacks,
+        "turn_markers": markers,
         "planes": [],
         "schemes": [],
     }

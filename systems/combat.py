@@ -149,11 +149,13 @@ def finish_attacks(g: Game, p: int) -> None:
 
 
 def attackers(g: Game) -> list[int]:
+    """Attacking creatures of this turn's combat (in Grand Melee, this marker's turn)."""
     o = g.obj
     n = o.n
-    return [
-        int(i) for i in np.flatnonzero((o.attacking_player[:n] >= 0) & (o.zone[:n] == BATTLEFIELD))
-    ]
+    m = (o.attacking_player[:n] >= 0) & (o.zone[:n] == BATTLEFIELD)
+    if g.markers:
+        m &= np.isin(o.controller[:n], g.active_players)
+    return np.flatnonzero(m).tolist()
 
 
 # ----------------------------------------------------------------- blocking
@@ -287,7 +289,10 @@ def needs_first_strike_step(g: Game) -> bool:
 def blockers(g: Game) -> list[int]:
     o = g.obj
     n = o.n
-    return [int(i) for i in np.flatnonzero((o.blocking[:n] >= 0) & (o.zone[:n] == BATTLEFIELD))]
+    m = (o.blocking[:n] >= 0) & (o.zone[:n] == BATTLEFIELD)
+    if g.markers:
+        m &= np.isin(o.blocking[:n], attackers(g))
+    return np.flatnonzero(m).tolist()
 
 
 def _deals_now(g: Game, i: int, step: int) -> bool:
@@ -358,14 +363,19 @@ def combat_damage(g: Game, step: int) -> None:
 
 
 def end_combat(g: Game) -> None:
-    """511.3: creatures and planeswalkers are removed from combat."""
+    """511.3: creatures and planeswalkers are removed from combat (in Grand Melee, those
+    of this marker's combat only)."""
     o = g.obj
     n = o.n
-    o.attacking_player[:n] = -1
-    o.attacking_object[:n] = -1
-    o.blocking[:n] = -1
-    o.blocked[:n] = False
-    o.dealt_first_strike[:n] = False
+    if g.markers:
+        for i in attackers(g) + blockers(g):
+            o.reset_combat(i)
+    else:
+        o.attacking_player[:n] = -1
+        o.attacking_object[:n] = -1
+        o.blocking[:n] = -1
+        o.blocked[:n] = False
+        o.dealt_first_strike[:n] = False
     g.block_order = {}
     g.declared_attackers = False
     g.first_strike_step = False

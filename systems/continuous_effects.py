@@ -243,16 +243,18 @@ def add_shield(g: Game, shield: PreventionShield) -> None:
 
 
 def end_of_turn_cleanup(g: Game) -> None:
-    """514.2: "until end of turn" effects end; prevention shields "this turn" end."""
+    """514.2: "until end of turn" effects end; prevention shields "this turn" end (in
+    Grand Melee, those made by players within range of the turn's holder)."""
+    mine = (lambda c: bool(g.range_mask[g.active, c])) if g.markers else (lambda c: True)
     for e, eff in g.world.get(ContinuousEffect):
-        if eff.until == "end_of_turn":
+        if eff.until == "end_of_turn" and mine(eff.controller):
             g.world.delete(e)
-    for e, _ in g.world.get(PreventionShield):
-        g.world.delete(e)
     from components.effects import RedirectShield
 
-    for e, _ in g.world.get(RedirectShield):
-        g.world.delete(e)
+    for comp in (PreventionShield, RedirectShield):
+        for e, s in g.world.get(comp):
+            if mine(s.controller):
+                g.world.delete(e)
     g.dirty = True
 
 

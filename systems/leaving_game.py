@@ -32,6 +32,10 @@ def leave_many(g: Game, ps: list[int]) -> None:
     g.pl.alive[ps] = False
     for p in ps:
         _remove_objects(g, p)
+    if g.markers:  # 807.4c, 807.4e-g: turn markers of a shrinking table
+        from systems import turn_markers
+
+        turn_markers.players_left(g, ps)
     check_game_over(g)
     from systems.turn_structure import player_left_decision
 

@@ -138,5 +138,11 @@ def cost_text(cost: ManaCost, x: int = 0) -> str:
 
 
 def empty_pools(g: Game) -> None:
-    """500.4: mana empties from each player's pool at the end of each step and phase."""
+    """500.4: mana empties from each player's pool at the end of each step and phase (in
+    Grand Melee, of the players taking part in this marker's turn: those in range)."""
+    if g.markers:
+        for q in range(g.n_players):
+            if g.range_mask[q, g.active]:
+                g.pl.mana[q] = 0
+        return
     g.pl.mana[:] = 0

@@ -36,7 +36,7 @@ from ecs.constants import (
     UNTAP,
     UPKEEP,
 )
-from systems import combat
+from systems import combat, turn_markers
 from systems.attack_targets import attack_targets_one
 from systems.continuous_effects import end_of_turn_cleanup
 from systems.legal_actions import has_action
@@ -77,6 +77,9 @@ QUIET = {UPKEEP: "your_upkeep", BEGIN_COMBAT: None, END: None}
 
 def run(g: Game) -> None:
     """Advance the game until a player must decide something (or it is over)."""
+    if g.markers:  # Grand Melee: simultaneous turns, one marker at a time (807.4)
+        turn_markers.run(g)
+        return
     while not g.over and g.pending is None:
         if g.todo == PRIORITY:
             offer_priority(g)
@@ -113,7 +116,16 @@ def start_game(g: Game, mulligans: bool = False) -> None:
 
 def first_turn(g: Game) -> None:
     g.turn = 0
-    start_turn(g, g.starting_player)
+    if g.variant == "grand-melee":  # 807.4b: every marker holder's turn begins at once
+        holders = turn_markers.starting_holders(g, g.starting_player)
+        turn_markers.setup(g, holders, UNTAP)
+        for k, h in enumerate(holders):
+            turn_markers.load(g, k)
+            start_turn(g, h)
+            turn_markers.save(g)
+        turn_markers.load(g, 0)
+    else:
+        start_turn(g, g.starting_player)
     run(g)
 
 
@@ -136,10 +148,10 @@ def start_turn(g: Game, p: int | None = None) -> None:
     else:
         g.active = p
         g.active_players = [p]
-    g.pl.lands_played[:] = 0
+    g.pl.lands_played[g.active_players] = 0  # 305.2: one land during each of your turns
     g.pl.life_lost_turn[:] = 0
     n = g.obj.n
-    g.obj.loyalty_used[:n] = False
+    g.obj.loyalty_used[:n] &= ~np.isin(g.obj.controller[:n], g.active_players)  # 606.3
     snapshot_ranges(g)
     g.step_no = UNTAP
     g.todo = BEGIN
@@ -230,8 +242,11 @@ def cleanup(g: Game) -> None:
             g.todo = BEGIN  # come back here after the discard
             return
     n = g.obj.n
-    g.obj.damage[:n] = 0
-    g.obj.deathtouch_hit[:n] = False
+    scope = slice(None, n)
+    if g.markers:  # Grand Melee: this marker's turn ends for what is within its holder's range
+        scope = g.range_mask[g.active][g.obj.controller[:n]]
+    g.obj.damage[:n][scope] = 0
+    g.obj.deathtouch_hit[:n][scope] = False
     end_of_turn_cleanup(g)
     acted = check_state_based_actions(g)
     if g.triggers or acted:
@@ -250,7 +265,10 @@ def end_step(g: Game) -> None:
             g.cleanup_again = False
             g.todo = BEGIN
             return
-        start_turn(g)
+        if g.markers:
+            turn_markers.end_turn(g)  # 807.4c: the marker moves on
+        else:
+            start_turn(g)
         return
     if s == DECLARE_ATTACKERS and not g.declared_attackers:
         nxt = END_COMBAT  # 508.8
@@ -287,6 +305,9 @@ def offer_priority(g: Game) -> None:
     p = g.priority_to
     if not g.pl.alive[p]:  # 800.4j / 800.4a: priority passes to the next player
         p = g.next_in_turn_order(p)
+        g.priority_to = p
+    if g.markers and not turn_markers.eligible(g, p):  # 807.5a
+        p = _next_eligible(g, p)
         g.priority_to = p
     if g.team_turns:  # 805.5: teams have priority; the primary player holds it for the team
         p = g.primary(p)
@@ -331,15 +352,28 @@ def do_pass(g: Game, p: int) -> None:
             g.todo = END_STEP
     else:
         last = g.teammates(p)[-1] if g.team_turns else p  # 805.5b: then the next team
-        g.priority_to = g.next_in_turn_order(last)
+        g.priority_to = _next_eligible(g, last) if g.markers else g.next_in_turn_order(last)
         g.todo = PRIORITY
 
 
 def _priority_holders(g: Game) -> int:
-    """How many must pass in succession: players, or teams with shared team turns (805.5b)."""
+    """How many must pass in succession: players, teams with shared team turns (805.5b),
+    or, in Grand Melee, the players who get priority for this marker's stack (807.5a)."""
     if g.team_turns:
         return len({int(g.pl.team[p]) for p in g.alive_players()})
+    if g.markers:
+        return sum(1 for q in g.alive_players() if turn_markers.eligible(g, q))
     return int(g.pl.alive.sum())
+
+
+def _next_eligible(g: Game, p: int) -> int:
+    """The next player after p in turn order who gets priority for this stack (807.5a)."""
+    q = p
+    for _ in range(g.n_players):
+        q = g.next_in_turn_order(q)
+        if turn_markers.eligible(g, q):
+            return q
+    return g.next_in_turn_order(p)
 
 
 def player_left_decision(g: Game, p: int) -> None:

@@ -47,6 +47,7 @@ VARIANTS: dict[str, VariantRules] = {
     "team-vs-team": VariantRules("team-vs-team", True, None, "multiple", False, False, 4),
     "emperor": VariantRules("emperor", True, None, "multiple", True, True, 6),
     "alternating-teams": VariantRules("alternating-teams", True, 2, "multiple", False, True, 4),
+    "grand-melee": VariantRules("grand-melee", False, 1, "left", False, False, 4),  # 807.2-807.3
     "two-headed-giant": VariantRules(
         "two-headed-giant",
         True,

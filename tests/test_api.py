@@ -33,8 +33,17 @@ def check_invariants(g: Game) -> None:
         assert len(lib) == len(g.library[p])
     in_libs = {i for lib in g.library for i in lib}
     assert {int(i) for i in np.flatnonzero(zone == LIBRARY)} == in_libs
-    assert {int(i) for i in np.flatnonzero(zone == STACK)} == set(g.stack)
-    assert set(g.items) == set(g.stack)
+    stacks = [g.stack] + [m.turn["stack"] for k, m in enumerate(g.markers) if k != g.cur]
+    on_stacks = [i for st in stacks for i in st]
+    assert len(on_stacks) == len(set(on_stacks)), "an object on two stacks"
+    assert {int(i) for i in np.flatnonzero(zone == STACK)} == set(on_stacks)
+    assert set(g.items) == set(on_stacks)
+    if g.markers:  # 807.4a-b: markers and holders
+        assert len(g.markers) <= max(1, int(pl.alive.sum()) // 4) + sum(
+            m.removal for m in g.markers
+        )
+        holders = [m.holder for m in g.markers]
+        assert len(holders) == len(set(holders)), "two markers with one player"
     # no negative counts
     assert (o.damage[:n] >= 0).all() and (o.counters[:n] >= 0).all()
     assert (pl.poison >= 0).all() and (pl.mana >= 0).all()
@@ -66,6 +75,8 @@ def check_invariants(g: Game) -> None:
         (6, "emperor"),
         (6, "alternating-teams"),
         (4, "two-headed-giant"),
+        (8, "grand-melee"),
+        (13, "grand-melee"),
     ],
 )
 @pytest.mark.parametrize("auto_pass", [False, True])
@@ -177,7 +188,7 @@ def test_heuristic_beats_random_two_player() -> None:
 
 
 def test_unsupported_variant_is_a_clear_error() -> None:
-    with pytest.raises(NotImplementedError, match="grand-melee"):
-        Game(["a", "b", "c", "d"], variant="grand-melee")
+    with pytest.raises(ValueError, match="unknown variant 'pentagram'"):
+        Game(["a", "b", "c", "d"], variant="pentagram")
     with pytest.raises(ValueError, match="attack option"):
         Game(["a", "b"], options=Options(attack="sideways"))

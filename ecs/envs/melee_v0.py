@@ -506,7 +506,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         players: int = 4,
         decks: Any = None,
         range_of_influence: int | None = None,
-        attack: str = "multiple",
+        attack: str | None = None,
         teams: int | None = None,
         max_turns: int = 200,
         render_mode: str | None = None,
@@ -519,7 +519,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
             raise ValueError(f"players must be between 2 and {MAX_PLAYERS}, got {players}")
         if variant == "two-player" and players != 2:
             raise ValueError("two-player games have exactly two players")
-        if attack not in ATTACK_OPTION:
+        if attack is not None and attack not in ATTACK_OPTION:
             raise ValueError(f"unknown attack option {attack!r} (expected one of {ATTACK_OPTION})")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}")
