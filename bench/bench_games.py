@@ -61,3 +61,25 @@ def test_clone_mid_game(benchmark):
         g.step(agent.act(Observation(g, g.pending.player), g.legal_actions()))
     c = benchmark(g.clone)
     assert c.turn == g.turn and c is not g
+
+
+@pytest.mark.benchmark(group="games")
+@pytest.mark.parametrize("players,variant", [(6, "emperor"), (4, "two-headed-giant")])
+def test_team_variants(benchmark, players, variant):
+    counter = iter(range(0, 10**6, GAMES))
+    turns = benchmark.pedantic(
+        lambda: play_batch(players, variant, next(counter)), rounds=2, iterations=1
+    )
+    benchmark.extra_info["games_per_s"] = GAMES / benchmark.stats.stats.mean
+    benchmark.extra_info["turns_mean"] = float(np.mean(turns))
+
+
+@pytest.mark.benchmark(group="grand melee")
+@pytest.mark.parametrize("players,games", [(16, 2), (100, 1)])
+def test_grand_melee(benchmark, players, games):
+    """807: 16 players (4 markers) and a 100-player game played to the end."""
+    turns = benchmark.pedantic(
+        lambda: play_batch(players, "grand-melee", 0, games=games), rounds=1, iterations=1
+    )
+    benchmark.extra_info["games_per_s"] = games / benchmark.stats.stats.mean
+    benchmark.extra_info["turns_mean"] = float(np.mean(turns))

@@ -115,7 +115,7 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
         "losers": sorted(seat_of[p] for p in g.losers),
         "drawn": sorted(seat_of[p] for p in g.drawn),
         "draw": not g.winners,
-        "capped": bool(g.max_turns and g.turn >= g.max_turns and not g.winners),
+        "capped": bool(g.max_turns and g.turn >= g.turn_cap() and not g.winners),
         "turns": int(g.turn),
         "actions": len(g.history),
         "duration_s": round(time.perf_counter() - t0, 6),

@@ -202,7 +202,7 @@ def end_turn(g: Game) -> None:
 
     m = g.markers[g.cur]
     h = m.holder
-    if g.max_turns and g.turn >= g.max_turns * len(g.markers):
+    if g.max_turns and g.turn >= g.turn_cap():
         from systems.leaving_game import draw_players
 
         draw_players(g, g.alive_players())  # the safety cap counts rounds of every marker

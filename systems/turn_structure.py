@@ -132,7 +132,7 @@ def first_turn(g: Game) -> None:
 def start_turn(g: Game, p: int | None = None) -> None:
     """A new turn begins for p (or whoever is next): 500.7 extra turns, 800.4k."""
     if p is None:
-        if g.max_turns and g.turn >= g.max_turns:
+        if g.max_turns and g.turn >= g.turn_cap():
             from systems.leaving_game import draw_players
 
             draw_players(g, g.alive_players())  # safety cap: the game is a draw

@@ -80,6 +80,7 @@ def test_resume_from_the_command_line(tmp_path: Path) -> None:
         ("emperor", 6, {}),
         ("alternating-teams", 6, {}),
         ("two-headed-giant", 4, {}),
+        ("grand-melee", 8, {}),
     ],
 )
 def test_replay_reaches_identical_final_state(variant: str, players: int, opts: dict) -> None:

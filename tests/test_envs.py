@@ -17,6 +17,7 @@ CONFIGS = {
     "emperor": dict(variant="emperor", players=6),
     "alternating-teams": dict(variant="alternating-teams", players=6),
     "two-headed-giant": dict(variant="two-headed-giant", players=4),
+    "grand-melee": dict(variant="grand-melee", players=8),
 }
 
 
