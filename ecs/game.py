@@ -173,7 +173,8 @@ class Game:
         self.cleanup_again = False
         self.lookback: list[int] | None = None  # leave-the-battlefield sources during an SBA batch
         self.restarted = False  # set by a restart (723) while an ability resolves
-        self.loop_seen: set[bytes] = set()  # systems/loops.py: pass-only states since a choice
+        self.loop_seen: set[bytes] = set()
+        self.loop_run = 0  # pass-only priority stops in a row (systems/loops.py)  # systems/loops.py: pass-only states since a choice
         self.choice = None  # systems.choices.Choice while a "choose" decision is pending
         self.mull_kept: set[int] = set()
         self.mull_take: set[int] = set()

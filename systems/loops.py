@@ -44,10 +44,19 @@ def loop_key(g: Game) -> bytes:
     return b"|".join(parts)
 
 
+WARMUP = 32  # pass-only stops in a row before states are recorded (keeps games fast)
+
+
 def mandatory_stop(g: Game) -> bool:
-    """Record a pass-only priority stop; True if it closes a loop (which is then handled)."""
+    """Record a pass-only priority stop; True if it closes a loop (which is then handled).
+    States are recorded only after ``WARMUP`` pass-only stops in a row: a loop repeats
+    forever, so it is still found, a few rounds later."""
     if not g.stack:
         g.loop_seen.clear()
+        g.loop_run = 0
+        return False
+    g.loop_run += 1
+    if g.loop_run < WARMUP:
         return False
     key = loop_key(g)
     if key in g.loop_seen:
@@ -59,7 +68,9 @@ def mandatory_stop(g: Game) -> bool:
 
 
 def choice_made(g: Game) -> None:
-    g.loop_seen.clear()
+    g.loop_run = 0
+    if g.loop_seen:
+        g.loop_seen.clear()
 
 
 def end_loop(g: Game) -> None:

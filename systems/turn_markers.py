@@ -53,6 +53,7 @@ FIELDS = (
     "pending",
     "choice",
     "loop_seen",
+    "loop_run",
 )
 
 
@@ -92,6 +93,7 @@ def fresh_turn(holder: int, step: int) -> dict[str, Any]:
         "pending": None,
         "choice": None,
         "loop_seen": set(),
+        "loop_run": 0,
     }
 
 

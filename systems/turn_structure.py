@@ -151,7 +151,9 @@ def start_turn(g: Game, p: int | None = None) -> None:
     g.pl.lands_played[g.active_players] = 0  # 305.2: one land during each of your turns
     g.pl.life_lost_turn[:] = 0
     n = g.obj.n
-    g.obj.loyalty_used[:n] &= ~np.isin(g.obj.controller[:n], g.active_players)  # 606.3
+    ctl = g.obj.controller[:n]
+    act = ctl == p if len(g.active_players) == 1 else np.isin(ctl, g.active_players)
+    g.obj.loyalty_used[:n] &= ~act  # 606.3: once each turn
     snapshot_ranges(g)
     g.step_no = UNTAP
     g.todo = BEGIN
@@ -185,7 +187,9 @@ def begin_step(g: Game) -> None:
     if s == UNTAP:  # 502: untap; no player gets priority
         o = g.obj
         n = o.n
-        mine = (o.zone[:n] == BATTLEFIELD) & np.isin(o.controller[:n], g.active_players)
+        ctl = o.controller[:n]
+        act = ctl == g.active if len(g.active_players) == 1 else np.isin(ctl, g.active_players)
+        mine = (o.zone[:n] == BATTLEFIELD) & act
         o.tapped[:n][mine] = False
         o.sick[:n][mine] = False
         g.dirty = True
