@@ -661,11 +661,11 @@ def run_action(g: Game, a: dict) -> None:
         step = STEP_BY_NAME[adv["step"]]
         who = names.index(adv["active"]) if adv.get("active") is not None else None
         turn = adv.get("turn")
-        here = (g.turn, g.step_no)
+        here = (g.turn, g.step_no, g.cur, g.active)
         left = [False]
 
         def stop(g: Game) -> bool:
-            if (g.turn, g.step_no) != here:
+            if (g.turn, g.step_no, g.cur, g.active) != here:
                 left[0] = True
             if not left[0] or g.pending is None:
                 return False
@@ -705,10 +705,25 @@ def run_action(g: Game, a: dict) -> None:
         if g.team_turns and g.is_active(p):
             p = g.active  # 805.10b: the active team's one combined attack (its primary decides)
         if not _pending(g, "attack", p):
-            if g.active != p:
+            taking_turn = g.active == p
+            if g.markers:  # Grand Melee: any holder taking a turn now (807.4)
+                from systems.turn_markers import holders_now
+
+                taking_turn = p in holders_now(g)
+            if not taking_turn:
                 raise IllegalAction(f"{a['player']} is not the active player")
-            t0 = g.turn
-            _auto(g, lambda g: _pending(g, "attack", p) or g.turn != t0, "attack")
+
+            def past(g: Game, p: int = p) -> bool:
+                """p's turn is over, or p's turn has gone past declaring attackers."""
+                if g.markers:
+                    m = next((m for m in g.markers if m.holder == p and not m.waiting), None)
+                    if m is None:
+                        return True
+                    st = g.step_no if g.markers[g.cur] is m else m.turn["step_no"]
+                    return st > STEP_BY_NAME["declare-attackers"]
+                return g.active != p or g.step_no > STEP_BY_NAME["declare-attackers"]
+
+            _auto(g, lambda g: _pending(g, "attack", p) or past(g), "attack")
             if not _pending(g, "attack", p):
                 raise IllegalAction(f"{a['player']} can't declare attackers any more this turn")
         for i, dfd in decl:

@@ -63,6 +63,7 @@ class TurnMarker:
     holder: int
     removal: int = 0  # times designated for removal (807.4e-g)
     waiting: bool = True  # the holder can't begin a turn yet (807.4d)
+    then_normal: bool = False  # this turn is a delayed extra turn: the normal turn follows
     turn: dict[str, Any] = field(default_factory=dict)  # saved turn fields when not loaded
     entity: int = -1
 
@@ -70,6 +71,7 @@ class TurnMarker:
         import copy as _copy
 
         m = TurnMarker(self.number, self.holder, self.removal, self.waiting, entity=self.entity)
+        m.then_normal = self.then_normal
         m.turn = {k: _copy.deepcopy(v) if k != "choice" else v for k, v in self.turn.items()}
         return m
 
@@ -209,8 +211,20 @@ def end_turn(g: Game) -> None:
 
         draw_players(g, g.alive_players())  # the safety cap counts rounds of every marker
         return
+    if m.then_normal:  # 807.4i-j: the delayed extra turn is over; the normal turn follows
+        m.then_normal = False
+        if m.removal == 0 and g.pl.alive[h]:
+            start_turn(g, h)
+            return
     if m.removal > 0:  # 807.4g
-        _remove(g, g.cur)
+        if h in g.extra_turns:  # 807.4j: no marker for it now: before the next turn instead
+            g.extra_turns.remove(h)
+            g.deferred_extra[h] = g.deferred_extra.get(h, 0) + 1
+        k = g.cur
+        _remove(g, k)
+        if g.markers:  # keep marker-number order: the next marker advances next
+            load(g, (k - 1) % len(g.markers))
+        _wake(g)
         return
     extra = h in g.extra_turns and g.pl.alive[h]
     if extra:
@@ -237,9 +251,9 @@ def _begin(g: Game, m: TurnMarker) -> None:
     from systems.turn_structure import start_turn
 
     h = m.holder
-    if g.deferred_extra.get(h):  # 807.4i-j: the extra turn comes first
+    if g.deferred_extra.get(h):  # 807.4i-j: the extra turn comes first, then the normal one
         g.deferred_extra[h] -= 1
-        g.extra_turns.insert(0, h)  # so end_turn keeps the marker for the normal turn
+        m.then_normal = True
     start_turn(g, h)
 
 
@@ -323,3 +337,4 @@ def players_left(g: Game, ps: list[int]) -> None:
     k = next((k for k, m in enumerate(g.markers) if m is loaded), 0)
     if g.markers:
         load(g, k)
+        _wake(g)
