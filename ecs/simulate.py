@@ -341,3 +341,5 @@ def _print_summary(s: dict[str, Any]) -> None:
         f"mean turns {s['turns_mean']}, median {s['turns_median']}; {s['capped']} capped at the turn limit; "
         f"{s['games_per_s']} games/s on {s['workers']} worker(s), {s['wall_s']} s wall"
     )
+    if s.get("db"):
+        c.print(f"results stored in {s['db']} (melee report {s['db']} --out report/)")
