@@ -112,6 +112,10 @@ class Game:
         deploy = self.options.deploy_creatures
         self.deploy = self.rules.deploy if deploy is None else bool(deploy)
         self.team_turns = self.rules.team_turns or bool(self.options.shared_team_turns)  # 805
+        if self.team_turns and variant not in ("team-vs-team", "two-headed-giant"):
+            raise ValueError(
+                f"shared team turns need teams sitting together (805.1), not {variant}"
+            )
         self.shared_life = self.rules.shared_life  # 810.4, 810.10
         self.active_players: list[int] = [0]  # everyone taking this turn (805.4a: the active team)
         self.markers: list = []  # Grand Melee turn markers (systems/turn_markers.py, 807.4)

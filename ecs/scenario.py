@@ -430,8 +430,9 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         deploy_creatures=opts.get("deploy_creatures"),  # None: the variant's default
         shared_team_turns=bool(opts.get("shared_team_turns", False)),
     )
-    if options.shared_team_turns:
-        raise ScenarioFailure("the shared team turns option is not implemented yet")
+    if options.shared_team_turns and variant not in ("team-vs-team", "two-headed-giant"):
+        # 805.1: only where each team's members sit in adjacent seats
+        raise ScenarioFailure(f"shared team turns can't be used in {variant} (805.1)")
     team_list: list[str] = []
     for p in players:
         if "team" in p and p["team"] not in team_list:

@@ -33,6 +33,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help="two-player | free-for-all | team-vs-team | emperor | alternating-teams",
     )
     ap.add_argument("--teams", type=int, default=None, help="number of teams (team variants)")
+    ap.add_argument(
+        "--team-turns", action="store_true", help="shared team turns (805; team-vs-team)"
+    )
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=DEFAULT_GAMES)
     ap.add_argument(
@@ -82,7 +85,11 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
     g = Game.new(
         lists,
         variant=cfg["variant"],
-        options=Options(range_of_influence=cfg["range"], attack=cfg["attack"]),
+        options=Options(
+            range_of_influence=cfg["range"],
+            attack=cfg["attack"],
+            shared_team_turns=cfg.get("team_turns", False),
+        ),
         seed=seed,
         mulligans=cfg["mulligans"],
         max_turns=cfg["max_turns"],
@@ -271,6 +278,7 @@ def main(args: argparse.Namespace) -> int:
         "max_turns": args.max_turns,
         "mulligans": args.mulligans,
         "teams": args.teams,
+        "team_turns": args.team_turns,
         "backend": args.backend,
         "replays": args.replays,
         "address": args.address,
@@ -284,7 +292,7 @@ def main(args: argparse.Namespace) -> int:
         if args.range_ is not None and args.range_ < 1:
             raise ValueError("--range must be at least 1")
         Game([f"P{k}" for k in range(players)], variant=args.variant,
-             options=Options(range_of_influence=args.range_, attack=args.attack),
+             options=Options(range_of_influence=args.range_, attack=args.attack, shared_team_turns=args.team_turns),
              teams=default_teams(args.variant, players, args.teams))  # fmt: skip
     except (ValueError, NotImplementedError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
