@@ -134,7 +134,7 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                 raise _err(
                     path, f, f"unknown field {key!r} (expected one of {sorted(CARD_FIELDS)})"
                 )
-        if e["card"] not in db:
+        if not isinstance(e["card"], str) or e["card"] not in db:
             raise _err(path, f"{f}.card", f"unknown card {e['card']!r}")
         cnt = e.get("count", 1)
         if not isinstance(cnt, int) or cnt < 1:
@@ -164,6 +164,23 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
 
 
 def validate(path: str, data: Any, db: CardDB) -> None:
+    """Check a scenario against the format; raise ScenarioError naming file and field."""
+    try:
+        _validate(path, data, db)
+    except (TypeError, AttributeError, ValueError) as e:
+        if isinstance(e, ScenarioError):
+            raise
+        # a value of the wrong shape somewhere the checks below didn't expect it
+        raise ScenarioError(
+            f"{path}: a field has a value of the wrong type or shape ({e})"
+        ) from None
+
+
+def _hashable_in(v: Any, options: Any) -> bool:
+    return isinstance(v, (str, int, float, bool, type(None))) and v in options
+
+
+def _validate(path: str, data: Any, db: CardDB) -> None:
     if not isinstance(data, dict):
         raise _err(path, "(top level)", "expected a mapping with name, players, ...")
     known = {
@@ -188,7 +205,7 @@ def validate(path: str, data: Any, db: CardDB) -> None:
     for k in game:
         if k not in ("variant", "options", "casual", "seed"):
             raise _err(path, f"game.{k}", "unknown field (expected variant, options, casual, seed)")
-    if "variant" in game and game["variant"] not in VARIANTS:
+    if "variant" in game and not _hashable_in(game["variant"], VARIANTS):
         raise _err(
             path,
             "game.variant",
@@ -222,8 +239,10 @@ def validate(path: str, data: Any, db: CardDB) -> None:
         "supervillain-rumble",
     ):
         raise _err(path, "game.casual", f"unknown casual variant {casual!r}")
-    if "seed" in game and not isinstance(game["seed"], int):
-        raise _err(path, "game.seed", "expected an integer")
+    if "seed" in game and (
+        not isinstance(game["seed"], int) or isinstance(game["seed"], bool) or game["seed"] < 0
+    ):
+        raise _err(path, "game.seed", "expected an integer >= 0")
     players = data.get("players")
     if not isinstance(players, list) or len(players) < 2:
         raise _err(path, "players", "required: a list of at least two players")
@@ -249,7 +268,9 @@ def validate(path: str, data: Any, db: CardDB) -> None:
             v = p["range_of_influence"]
             if not isinstance(v, int) or v < 1:
                 raise _err(path, f"{f}.range_of_influence", "expected an integer >= 1 or null")
-        if "role" in p and p["role"] not in ("emperor", "general", "archenemy"):
+        if "team" in p and not isinstance(p["team"], (str, int)):
+            raise _err(path, f"{f}.team", "expected a team name")
+        if "role" in p and not _hashable_in(p["role"], ("emperor", "general", "archenemy")):
             raise _err(path, f"{f}.role", "expected emperor, general or archenemy")
         if "mana" in p:
             if not isinstance(p["mana"], dict) or any(
@@ -301,19 +322,26 @@ def validate(path: str, data: Any, db: CardDB) -> None:
     for t, v in teams.items():
         if not isinstance(v, dict) or any(k not in ("life", "poison") for k in v):
             raise _err(path, f"teams.{t}", "expected {life: N, poison: N}")
+        for k, x in v.items():
+            if not isinstance(x, int) or isinstance(x, bool):
+                raise _err(path, f"teams.{t}.{k}", "expected an integer")
     start = data.get("start") or {}
     if not isinstance(start, dict):
         raise _err(path, "start", "expected a mapping")
     for k in start:
         if k not in ("active", "step", "turn"):
             raise _err(path, f"start.{k}", "unknown field (expected active, step, turn)")
-    if "step" in start and start["step"] not in STEP_BY_NAME:
+    if "step" in start and not _hashable_in(start["step"], STEP_BY_NAME):
         raise _err(
             path,
             "start.step",
             f"unknown step {start['step']!r} (expected one of {list(STEP_BY_NAME)})",
         )
     act = start.get("active")
+    if "active" in start and not isinstance(act, (str, list)):
+        raise _err(path, "start.active", "expected a player name or a list of names")
+    if isinstance(act, list) and not act:
+        raise _err(path, "start.active", "expected a player name or a non-empty list of names")
     for a in act if isinstance(act, list) else ([act] if act is not None else []):
         if a not in names:
             raise _err(path, "start.active", f"unknown player {a!r}")
@@ -823,6 +851,14 @@ def _ordered(path: str) -> bool:
 
 
 def check(view: dict, path: str, want: Any) -> str | None:
+    """Compare one expectation; a message when it fails (never an exception)."""
+    try:
+        return _check(view, path, want)
+    except (TypeError, ValueError) as e:
+        return f"{path}: can't compare the expected value {want!r} ({e})"
+
+
+def _check(view: dict, path: str, want: Any) -> str | None:
     ok, got = _get(view, path)
     if not ok:
         return f"{path}: no such path in the state"
@@ -871,6 +907,8 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
         g = build_game(sc, db)
     except (ScenarioFailure, IllegalAction, CardError) as e:
         return [f"setup: {e}"]
+    except Exception as e:  # an engine bug must not stop the other scenarios
+        return [f"setup: engine error: {type(e).__name__}: {e}"]
     sc.game = g
     for k, a in enumerate(sc.data.get("actions") or []):
         where = f"actions[{k}]"
