@@ -13,7 +13,14 @@ Documented defaults (the contract leaves them to the engine):
 - a scenario starting at a step begins that step: its turn-based actions happen
   (a draw step draws) and its beginning-of-step triggers trigger;
 - scenarios run with every priority stop (no auto-pass), so ``pass`` steps
-  read exactly like the table.
+  read exactly like the table;
+- when a resolving spell or ability needs a player's choice (an opponent's
+  target, Fact or Fiction's piles, a mode), ``resolve`` stops there if the
+  next step of the script is a ``choose`` (or an ``expect``, to look at the
+  pending choice); otherwise the first legal option is taken and resolving
+  goes on;
+- a path into ``counters`` that names a counter kind the object has none of
+  reads 0.
 """
 
 from __future__ import annotations
@@ -674,16 +681,30 @@ def _pending(g: Game, kind: str, p: int | None = None) -> bool:
     return d is not None and d.kind == kind and (p is None or d.player == p)
 
 
-def run_action(g: Game, a: dict) -> None:
+def _all_stacks(g: Game) -> list[int]:
+    """Objects on every stack (Grand Melee has one per turn marker, 807.5)."""
+    out = list(g.stack)
+    for k, m in enumerate(g.markers):
+        if k != g.cur:
+            out += m.turn["stack"]
+    return out
+
+
+def run_action(g: Game, a: dict, lookahead: Any = None) -> None:
+    """Carry out one scripted step. ``lookahead`` is the next step: when a resolution
+    needs a player's choice, ``resolve`` stops there only if the script answers it next
+    (a ``choose`` or an ``expect`` step); otherwise the first legal option is taken."""
+    answers = isinstance(lookahead, dict) and ("choose" in lookahead or "expect" in lookahead)
+    stop_at_choice = (lambda g: _choosing(g)) if answers else (lambda g: False)
     names = g.names
     if "resolve" in a:
         if a["resolve"] == "all":
-            _auto(g, lambda g: not g.stack or g.over or _choosing(g), "resolve: all")
+            _auto(g, lambda g: not _all_stacks(g) or g.over or stop_at_choice(g), "resolve: all")
         else:
             if not g.stack:
                 return
             top = g.stack[-1]
-            _auto(g, lambda g: top not in g.stack or g.over or _choosing(g), "resolve: 1")
+            _auto(g, lambda g: top not in g.stack or g.over or stop_at_choice(g), "resolve: 1")
         return
     if "advance_to" in a:
         adv = a["advance_to"]
@@ -833,6 +854,9 @@ def _get(view: Any, path: str) -> tuple[bool, Any]:
                     k = j
                     break
             else:
+                rest = ".".join(segs[k:])
+                if k > 0 and segs[k - 1] == "counters" and rest in COUNTER_INDEX:
+                    return True, 0  # a counter kind the object has none of
                 return False, None
             continue
         if isinstance(cur, list) and s.lstrip("-").isdigit():
@@ -910,7 +934,8 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
     except Exception as e:  # an engine bug must not stop the other scenarios
         return [f"setup: engine error: {type(e).__name__}: {e}"]
     sc.game = g
-    for k, a in enumerate(sc.data.get("actions") or []):
+    steps = sc.data.get("actions") or []
+    for k, a in enumerate(steps):
         where = f"actions[{k}]"
         if "expect" in a:
             try:
@@ -924,7 +949,7 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
         composite = any(k in a for k in ("attack", "block", "choose"))
         snapshot = g.clone() if composite else None
         try:
-            run_action(g, a)
+            run_action(g, a, steps[k + 1] if k + 1 < len(steps) else None)
         except IllegalAction as e:
             if snapshot is not None:
                 g.restore(snapshot)  # a scripted declaration is one action, refused whole (730.1)
