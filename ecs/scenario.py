@@ -711,23 +711,24 @@ def run_action(g: Game, a: dict, lookahead: Any = None) -> None:
         step = STEP_BY_NAME[adv["step"]]
         who = names.index(adv["active"]) if adv.get("active") is not None else None
         turn = adv.get("turn")
-        here = (g.turn, g.step_no, g.cur, g.active)
-        left = [False]
+        reached = [False]
 
-        def stop(g: Game) -> bool:
-            if (g.turn, g.step_no, g.cur, g.active) != here:
-                left[0] = True
-            if not left[0] or g.pending is None:
-                return False
-            if STEP_NAMES[g.step_no] != STEP_NAMES[step]:
-                return False
+        def began(step_no: int) -> None:  # the engine's "step" event: a step has begun
+            if STEP_NAMES[step_no] != STEP_NAMES[step]:
+                return
             if who is not None and g.active != who:
-                return False
+                return
             if turn is not None and g.turn != turn:
-                return False
-            return True
+                return
+            reached[0] = True
 
-        _auto(g, stop, f"advance_to {adv}")
+        # stop at the first decision once the step has begun: its first priority, or, for
+        # steps nobody gets priority in (untap, most cleanups), the next decision after it
+        g.world.subscribe("step", began)
+        try:
+            _auto(g, lambda g: reached[0] and g.pending is not None, f"advance_to {adv}")
+        finally:
+            g.world.unsubscribe("step", began)
         return
     p = names.index(a["player"])
     if "play_land" in a:

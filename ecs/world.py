@@ -63,6 +63,15 @@ class World:
         self.handlers.setdefault(event, []).append(fn)
         esper.set_handler(event, fn)
 
+    def unsubscribe(self, event: str, fn: Callable[..., None]) -> None:
+        self._enter()
+        esper.remove_handler(event, fn)
+        lst = self.handlers.get(event, [])
+        if fn in lst:
+            lst.remove(fn)
+        if not lst:
+            self.handlers.pop(event, None)
+
     def emit(self, event: str, *args: Any) -> None:
         if self.handlers:
             self._enter()
