@@ -184,7 +184,6 @@ class Game:
         self.mull_take: set[int] = set()
         self.mull_queue: list[int] = []
         self.mull_bottomed: dict[int, int] = {}
-        from systems import range_of_influence as _roi  # noqa: F401  (warm import)
 
     # ------------------------------------------------------------------ helpers
     @property

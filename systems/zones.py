@@ -78,9 +78,7 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
         from systems.triggers import left_battlefield
 
         left_battlefield(g, i, last_controller, was_creature)
-    if o.token[i] and zone != BATTLEFIELD:
-        pass  # tokens cease to exist as a state-based action (704.5d)
-    g.dirty = True
+    g.dirty = True  # a token that left the battlefield ceases to exist as an SBA (704.5d)
     g.world.emit("zone_change", i, old, zone)
 
 
