@@ -14,7 +14,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from ecs.actions import Action, IllegalAction
-from ecs.constants import GRAVEYARD, HAND, T_INSTANT, T_LAND
+from ecs.constants import GRAVEYARD, HAND, T_CREATURE, T_INSTANT, T_LAND
 from systems import combat
 from systems.mana import available_mana, can_pay
 from systems.stack import sorcery_timing, target_candidates
@@ -97,7 +97,11 @@ def priority_actions(g: Game, p: int, first_only: bool = False) -> list[Action]:
                 out.append(Action("cast", p, i, x, t))
                 if first_only:
                     return out
+    has_ability = g.db.has_ability
     for i in g.battlefield(p):
+        c = g.obj.card[i]
+        if not has_ability[c] and not (g.deploy and g.obj.types[i] & T_CREATURE):
+            continue  # only mana abilities (not listed: costs are paid automatically)
         for k, t in _activatable(g, p, i, avail, sorcery_ok):
             out.append(Action("activate", p, i, k, t))
             if first_only:
