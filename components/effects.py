@@ -39,6 +39,18 @@ class PreventionShield:
 
 
 @dataclass
+class DelayedTrigger:
+    """A delayed triggered ability (603.7): ``effects`` happen for ``obj`` when ``when``
+    comes ("next_end_step"), once; it is controlled by ``controller``."""
+
+    controller: int
+    obj: int
+    obj_timestamp: int  # the object it refers to (a new object after a zone change, 400.7)
+    when: str
+    ability: object
+
+
+@dataclass
 class RedirectShield:
     """A redirection effect (614.9): the next ``amount`` damage to ``recipient`` is dealt
     to ``new_recipient`` instead."""

@@ -41,6 +41,7 @@ OBJECT_COLUMNS: dict[str, tuple[type, int]] = {
     "source": (np.int32, -1),  # stack abilities: the object the ability came from
     "protector": (np.int16, -1),  # battles: the player protecting it (310.8)
     "exiled_by": (np.int32, -1),  # "exiled with" this source (Karn Liberated)
+    "exile_if_leaves": (np.bool_, 0),  # unearth (702.84a): exiled instead of leaving otherwise
     "face_up": (np.bool_, 1),
     "power": (np.int32, 0),  # derived (layer 7)
     "toughness": (np.int32, 0),  # derived (layer 7)

@@ -66,6 +66,7 @@ EFFECTS: dict[str, set[str] | None] = {
     "fact_or_fiction": None,
     "exile": None,  # a reference, or {what, with_source}
     "exile_from_hand": {"who"},
+    "unearth": None,
     "restart_game": {"return_exiled"},
     "animate": {"what", "types", "subtypes", "power", "toughness", "keywords"},
     "add_counter": {"kind", "to", "amount"},
@@ -120,6 +121,7 @@ RECORD_FIELDS = {
     "equip",
     "enters_with",
     "defense",
+    "unearth",
 }
 
 _COST_SYM = re.compile(r"\{([^}]+)\}")
@@ -176,6 +178,7 @@ class Ability:
     amount: int | None = None  # state-trigger threshold
     equip: bool = False
     life_cost: str | int | None = None  # "half" (rounded up) or a number of life (119.4)
+    zone: str = "battlefield"  # where the object is when this ability can be activated
 
 
 @dataclass
@@ -345,6 +348,15 @@ def compile_card(index: int, name: str, rec: dict, token: bool = False) -> CardD
                 abilities.append(Ability(tap=True, mana=BASIC_LAND_COLOR[st]))
     for i, a in enumerate(rec.get("abilities", []) or []):
         abilities.append(_ability(a, f"{where}.abilities[{i}]"))
+    if "unearth" in rec:  # 702.84a: activated from the graveyard, sorcery speed
+        abilities.append(
+            Ability(
+                cost=parse_mana(rec["unearth"], f"{where}.unearth"),
+                effects=(("unearth", None),),
+                sorcery=True,
+                zone="graveyard",
+            )
+        )
     if "equip" in rec:  # 702.6a: Equip is an activated ability, sorcery speed
         abilities.append(
             Ability(
@@ -502,6 +514,9 @@ class CardDB:
         self.is_instant = (self.types & TYPE_BITS["Instant"]) != 0
         self.has_ability = np.array(
             [any(not a.mana for a in d.abilities) for d in self.defs], dtype=np.bool_
+        )
+        self.graveyard_ability = np.array(
+            [any(a.zone == "graveyard" for a in d.abilities) for d in self.defs], dtype=np.bool_
         )
         self.has_instant_ability = np.array(
             [any(not a.mana and not a.sorcery for a in d.abilities) for d in self.defs],

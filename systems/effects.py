@@ -396,6 +396,29 @@ def _exile_from_hand(c: Ctx, a: dict) -> None:
         return  # one player per effect here
 
 
+def _unearth(c: Ctx, a: Any) -> None:
+    """702.84a: return this card from the graveyard to the battlefield; it gains haste;
+    exile it at the beginning of the next end step (a delayed trigger, 603.7) or if it
+    would leave the battlefield (a replacement effect, 614)."""
+    from components.effects import DelayedTrigger
+    from ecs.cards import Ability
+    from systems.continuous_effects import add_effect
+    from systems.zones import enter_battlefield
+
+    g, i = c.g, c.item.source
+    if g.obj.zone[i] != GRAVEYARD or not g.pl.alive[c.ctl]:
+        return
+    enter_battlefield(g, i, c.ctl)
+    g.obj.exile_if_leaves[i] = True
+    haste = ContinuousEffect(
+        "pump", (i,), c.ctl, g.stamp(), keywords=KW["haste"], until="permanent"
+    )
+    add_effect(g, haste)
+    exile_it = Ability(effects=(("exile", "self"),), when="delayed")
+    g.world.create(DelayedTrigger(c.ctl, i, int(g.obj.timestamp[i]), "next_end_step", exile_it))
+    g.world.has_effects = True
+
+
 def _restart_game(c: Ctx, a: dict) -> None:
     from systems.restart import restart_game
 
@@ -451,6 +474,7 @@ EFFECTS = {
     "mill": _mill,
     "exile": _exile,
     "exile_from_hand": _exile_from_hand,
+    "unearth": _unearth,
     "restart_game": _restart_game,
     "fact_or_fiction": _fact_or_fiction,
     "tap": _tap,

@@ -53,8 +53,9 @@ def _castable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
 def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
     from systems.stack import abilities_of, check_activate, own_targets
 
+    where = "graveyard" if g.obj.zone[i] == GRAVEYARD else "battlefield"
     for k, ab in enumerate(abilities_of(g, i)):
-        if ab.mana:
+        if ab.mana or ab.zone != where:
             continue
         if ab.sorcery and not sorcery_ok:
             continue
@@ -106,6 +107,13 @@ def priority_actions(g: Game, p: int, first_only: bool = False) -> list[Action]:
             out.append(Action("activate", p, i, k, t))
             if first_only:
                 return out
+    if g.db.graveyard_ability.any():  # abilities that work from the graveyard (unearth)
+        for i in g.zone_objects(GRAVEYARD, p, by="owner"):
+            if g.db.graveyard_ability[g.obj.card[i]]:
+                for k, t in _activatable(g, p, i, avail, sorcery_ok):
+                    out.append(Action("activate", p, i, k, t))
+                    if first_only:
+                        return out
     return out
 
 

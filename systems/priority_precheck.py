@@ -125,6 +125,15 @@ def can_act(g) -> np.ndarray:
     ok[list(sp)] = True
     out = np.zeros((1, g.n_players), dtype=np.bool_)
     can_act_kernel(*kernel_args(g, ok), out)
+    if sp and g.db.graveyard_ability.any():  # unearth and the like: from the graveyard
+        o = g.obj
+        n = o.n
+        card = o.card[:n]
+        gy = (o.zone[:n] == 3) & (card >= 0)
+        gy &= g.db.graveyard_ability[np.where(card >= 0, card, 0)]
+        for p in sp:
+            if (gy & (o.owner[:n] == p)).any():
+                out[0, p] = True
     g._can_act = out[0]
     g._can_act_version = key
     return g._can_act

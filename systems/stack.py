@@ -277,17 +277,22 @@ def check_activate(
 ):
     _has_priority(g, p)
     o = g.obj
-    if not (0 <= i < o.n) or o.zone[i] != BATTLEFIELD or o.card[i] < 0:
+    if not (0 <= i < o.n) or o.card[i] < 0 or o.zone[i] not in (BATTLEFIELD, GRAVEYARD):
         raise IllegalAction(f"{describe(g, i)} is not a permanent on the battlefield")
-    if o.controller[i] != p:
-        raise IllegalAction(f"{g.names[p]} does not control {g.name_of(i)} (602.2)")
-    if not g.obj_in_range(p, i):  # 801.6
-        raise IllegalAction(f"{g.name_of(i)} is outside {g.names[p]}'s range of influence (801.6)")
     d = g.db.defs[o.card[i]]
     abilities = abilities_of(g, i)
     if not (0 <= k < len(abilities)):
         raise IllegalAction(f"{d.name} has no activated ability #{k}")
     ab = abilities[k]
+    if o.zone[i] == GRAVEYARD:  # 602.2, 702.84a: e.g. unearth, from its owner's graveyard
+        if ab.zone != "graveyard" or o.owner[i] != p:
+            raise IllegalAction(f"{g.name_of(i)} has no ability {g.names[p]} can activate there")
+    elif ab.zone != "battlefield":
+        raise IllegalAction(f"{d.name}'s ability #{k} works only from the {ab.zone}")
+    elif o.controller[i] != p:
+        raise IllegalAction(f"{g.names[p]} does not control {g.name_of(i)} (602.2)")
+    elif not g.obj_in_range(p, i):  # 801.6
+        raise IllegalAction(f"{g.name_of(i)} is outside {g.names[p]}'s range of influence (801.6)")
     if ab.tap:
         if o.tapped[i]:
             raise IllegalAction(f"{d.name} is tapped")

@@ -150,6 +150,20 @@ def life_lost(g: Game, p: int, amount: int) -> None:
             _queue(g, s, "you_lose_life", {"player": p, "amount": amount}, [p])
 
 
+def delayed(g: Game, when: str) -> None:
+    """603.7: delayed triggered abilities whose moment has come trigger once, then end."""
+    if not g.world.has_effects:
+        return
+    from components.effects import DelayedTrigger
+
+    for e, d in g.world.get(DelayedTrigger):
+        if d.when == when:
+            g.world.delete(e)
+            if g.obj.timestamp[d.obj] != d.obj_timestamp:
+                continue  # "it" became a new object (400.7): there is nothing to exile
+            g.triggers.append((d.obj, d.ability, d.controller, {"object": d.obj}))
+
+
 def beginning_of_upkeep(g: Game) -> None:
     for s in _sources(g, "your_upkeep"):
         ctl = int(g.obj.controller[s])

@@ -46,7 +46,7 @@ from systems.mulligan import begin_mulligans
 from systems.priority_precheck import can_act
 from systems.range_of_influence import range_mask_one
 from systems.state_based_actions import check_state_based_actions
-from systems.triggers import beginning_of_upkeep, put_triggers_on_stack, state_triggers
+from systems.triggers import beginning_of_upkeep, delayed, put_triggers_on_stack, state_triggers
 from systems.zones import draw
 
 if TYPE_CHECKING:
@@ -218,6 +218,8 @@ def begin_step(g: Game) -> None:
         ask_next_blocker(g)
     elif s in (FIRST_STRIKE_DAMAGE, COMBAT_DAMAGE):
         combat.combat_damage(g, s)
+    elif s == END:  # 513.1: "at the beginning of the next end step"
+        delayed(g, "next_end_step")
     elif s == CLEANUP:
         cleanup(g)
     g.world.emit("step", g.step_no)

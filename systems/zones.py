@@ -13,6 +13,7 @@ from ecs.constants import (
     C_DEFENSE,
     C_LOYALTY,
     COUNTER_INDEX,
+    EXILE,
     GONE,
     GRAVEYARD,
     HAND,
@@ -31,6 +32,8 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
     """Move object i to a zone (its owner's, for library/hand/graveyard)."""
     o = g.obj
     old = int(o.zone[i])
+    if old == BATTLEFIELD and o.exile_if_leaves[i] and zone not in (EXILE, BATTLEFIELD, GONE):
+        zone = EXILE  # unearth's replacement effect (702.84a, 614)
     if old == LIBRARY:
         lib = g.library[o.owner[i]]
         if i in lib:
@@ -44,6 +47,7 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
     o.zone[i] = zone
     o.protector[i] = -1
     o.exiled_by[i] = -1
+    o.exile_if_leaves[i] = False
     o.tapped[i] = False
     o.damage[i] = 0
     o.deathtouch_hit[i] = False
