@@ -266,13 +266,4 @@ def apply_action(g: Game, a: Action) -> None:
     run(g)
 
 
-def default_action(g: Game) -> Action:
-    """The documented default when a script gives no choice: the first legal action,
-    except that declarations default to none (no attack, no blocks)."""
-    acts = legal_actions(g)
-    if not acts:
-        raise IllegalAction("no decision is pending")
-    return acts[0]
-
-
-__all__ = ["legal_actions", "apply_action", "has_action", "default_action"]
+__all__ = ["legal_actions", "apply_action", "has_action"]

@@ -131,7 +131,9 @@ def damage_dealt(
         return
     p = ref_player(target)
     card = g.obj.card[source]
-    if card < 0 or not _trigger_index(g).get("deals_damage_to_opponent", np.zeros(1, bool))[card]:
+    if card < 0 or "deals_damage_to_opponent" not in g.trigger_kinds:
+        return
+    if not _trigger_index(g)["deals_damage_to_opponent"][card]:
         return
     if g.pl.team[p] != g.pl.team[src_ctl]:
         _queue(g, source, "deals_damage_to_opponent", {"player": p, "amount": amount}, [p])
@@ -148,6 +150,14 @@ def life_lost(g: Game, p: int, amount: int) -> None:
     for s in _sources(g, "you_lose_life"):
         if g.obj.controller[s] == p:
             _queue(g, s, "you_lose_life", {"player": p, "amount": amount}, [p])
+
+
+def has_delayed(g: Game, when: str) -> bool:
+    if not g.world.has_effects:
+        return False
+    from components.effects import DelayedTrigger
+
+    return any(d.when == when for _, d in g.world.get(DelayedTrigger))
 
 
 def delayed(g: Game, when: str) -> None:

@@ -46,7 +46,13 @@ from systems.mulligan import begin_mulligans
 from systems.priority_precheck import can_act
 from systems.range_of_influence import range_mask_one
 from systems.state_based_actions import check_state_based_actions
-from systems.triggers import beginning_of_upkeep, delayed, put_triggers_on_stack, state_triggers
+from systems.triggers import (
+    beginning_of_upkeep,
+    delayed,
+    has_delayed,
+    put_triggers_on_stack,
+    state_triggers,
+)
 from systems.zones import draw
 
 if TYPE_CHECKING:
@@ -72,7 +78,7 @@ NEXT_STEP = {
 
 # steps with no turn-based action: in auto-pass mode, when nothing is pending and nobody
 # could act, they begin and end at once, as if everyone passed (117.3, 117.4)
-QUIET = {UPKEEP: "your_upkeep", BEGIN_COMBAT: None, END: None}
+QUIET = (UPKEEP, BEGIN_COMBAT, END)
 
 
 def run(g: Game) -> None:
@@ -93,12 +99,21 @@ def run(g: Game) -> None:
 
 
 def _quiet(g: Game) -> bool:
-    trig = QUIET[g.step_no]
-    if g.sba_dirty or g.stack or g.triggers or (trig and trig in g.trigger_kinds):
+    if g.sba_dirty or g.stack or g.triggers or _begins_with_triggers(g, g.step_no):
         return False
     if g.pl.mana.any():
         return False
     return not can_act(g).any()
+
+
+def _begins_with_triggers(g: Game, step: int) -> bool:
+    """Does something trigger as this step begins (upkeep triggers, delayed triggers for
+    the next end step)? Such a step is never skipped."""
+    if step == UPKEEP:
+        return "your_upkeep" in g.trigger_kinds
+    if step == END:
+        return has_delayed(g, "next_end_step")
+    return False
 
 
 # ----------------------------------------------------------------- turns
