@@ -51,7 +51,7 @@ def _castable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
 
 
 def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
-    from systems.stack import abilities_of, check_activate, own_targets
+    from systems.stack import abilities_of, check_activation, own_targets
 
     where = "graveyard" if g.obj.zone[i] == GRAVEYARD else "battlefield"
     for k, ab in enumerate(abilities_of(g, i)):
@@ -65,7 +65,7 @@ def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
         if not combos:
             continue
         try:  # candidates are legal targets, so one check covers every combination
-            check_activate(g, p, i, k, combos[0], None)
+            check_activation(g, p, i, k, combos[0], None)
         except IllegalAction:
             continue
         for t in combos:

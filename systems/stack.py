@@ -276,6 +276,14 @@ def check_activate(
     g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pay, chooser: int | None = None
 ):
     _has_priority(g, p)
+    return check_activation(g, p, i, k, targets, pay, chooser)
+
+
+def check_activation(
+    g: Game, p: int, i: int, k: int, targets: tuple[int, ...], pay, chooser: int | None = None
+):
+    """Everything ``check_activate`` checks except whose priority it is: the auto-pass
+    check asks what a player could do before they are given priority."""
     o = g.obj
     if not (0 <= i < o.n) or o.card[i] < 0 or o.zone[i] not in (BATTLEFIELD, GRAVEYARD):
         raise IllegalAction(f"{describe(g, i)} is not a permanent on the battlefield")
