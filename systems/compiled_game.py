@@ -1,0 +1,2458 @@
+"""The whole game loop as one numba kernel: complete games with random agents, in batches.
+
+This is the compiled twin of the Python engine (``systems/turn_structure.py`` and the
+systems it calls) for the part of the rules the stock decks need: two-player and
+free-for-all games (806) with no range limit and "attack multiple players" (802),
+priority with auto-pass (117), the stack (405, 608), triggered abilities (603),
+combat with every keyword of the stock pool (506-511, 702), damage, prevention and
+life (119, 120, 615), layers 2, 6 and 7c (613), state-based actions (704.5), leaving
+the game (800.4a) and winning and losing (104). Cards come compiled from their YAML
+records (``ecs/compiled.py``): effects are rows of opcodes (``OP_*``), references and
+amounts are small integers.
+
+It follows the Python engine decision for decision: the same decision points, the
+legal actions in the same order, the same defaults. ``tests/test_compiled_game.py``
+replays compiled games in the Python engine and checks, at every decision, that the
+legal actions agree and, at the end, that the outcome does (OpenSpiel-style).
+
+State of one game is a :class:`GameState` of arrays (a leading game axis ``G`` in
+the batch arrays; the kernel loops over it): ``o`` objects (N, OF), ``pl`` players
+(P, PF), ``s`` scalars, ``lib`` libraries (P, L), ``stk`` the stack, ``trg`` queued
+triggers, ``eff`` continuous effects of resolved spells, ``sh`` prevention shields,
+``xt`` extra turns, ``bq`` players still to declare blockers, ``seat`` turn order,
+``rng`` the game's generator (splitmix64), ``tr`` the optional decision trace.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+# ----------------------------------------------------------------- layout
+# object fields
+(
+    F_CARD, F_ZONE, F_OWNER, F_BCTL, F_CTL, F_LCTL, F_TAPPED, F_SICK, F_DMG, F_DTHIT,
+    F_CP1, F_CM1, F_LOY, F_INTV, F_ATT, F_ATKP, F_ATKO, F_BLOCKING, F_BLOCKED, F_FSD,
+    F_TS, F_TOKEN, F_POW, F_TOU, F_KW, F_RESTRICT, F_BSEQ, F_LOYUSED, F_DECL, F_DSEQ,
+    F_SRC, F_IKIND, F_IAB, F_ICTL, F_IT0, F_IT1, F_INT, F_IEVP, F_IEVA, F_IEVC, F_TYPES,
+    OF,
+) = range(42)  # fmt: skip
+# player fields
+(
+    P_LIFE, P_POISON, P_ALIVE, P_LOST, P_WON, P_DRAWN, P_LANDS, P_DREW_EMPTY, P_LIBN,
+    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, PF,
+) = range(14)  # fmt: skip
+# scalars
+(
+    S_TURN, S_STEP, S_TODO, S_ACTIVE, S_PRIO, S_PASSES, S_N, S_TSC, S_OVER, S_DECLARED,
+    S_FSSTEP, S_CLEANUP_AGAIN, S_PEND, S_PPLAYER, S_PCOUNT, S_NSTK, S_NEFF, S_NSH, S_NTRG,
+    S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
+    S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
+    S_STATICS, S_NLIVE, S_TOKENS, SF,
+) = range(39)  # fmt: skip
+
+# zones, steps (ecs/constants.py)
+LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, EXILE, STACK, COMMAND, GONE = range(8)
+UNTAP, UPKEEP, DRAW, MAIN1, BEGIN_COMBAT, DECLARE_ATTACKERS, DECLARE_BLOCKERS = range(7)
+FIRST_STRIKE_DAMAGE, COMBAT_DAMAGE, END_COMBAT, MAIN2, END, CLEANUP, PREGAME = range(7, 14)
+TODO_BEGIN, TODO_PRIORITY, TODO_END = 0, 1, 2
+# pending decisions
+PEND_NONE, PEND_PRIORITY, PEND_ATTACK, PEND_BLOCK, PEND_DISCARD = range(5)
+# action kinds (trace and action buffer)
+A_PASS, A_LAND, A_CAST, A_ACTIVATE, A_ATTACK, A_ATTACK_DONE = range(6)
+A_BLOCK, A_BLOCK_DONE, A_BLOCK_RESET, A_DISCARD = range(6, 10)
+T_SHUFFLE, T_RANDOM = 20, 21  # random events recorded in the trace
+# stack item kinds
+I_SPELL, I_ACTIVATED, I_TRIGGER = 0, 1, 2
+
+# card table fields
+(
+    C_TYPES, C_POW, C_TOU, C_KW, C_LOY, C_GENERIC, C_W, C_U, C_B, C_R, C_G, C_C, C_MV,
+    C_MANA, C_SUPER, C_CSUB, C_LANDSUB, C_AURA, C_ENCHANT, C_EQUIP_PLUS, C_STATIC,
+    C_PUMP_P, C_PUMP_T, C_ENTERS_INTV, C_NT, C_K0, C_K1, C_E0, C_EN, C_NAB, C_AB0,
+    C_NTRIG, C_TR0, C_HASAB, C_TRIGMASK, CF,
+) = range(36)  # fmt: skip
+# ability table (activated abilities and triggers), one row each
+(
+    B_GENERIC, B_W, B_U, B_B, B_R, B_G, B_C, B_MV, B_LOY, B_HASLOY, B_SORC, B_EQUIP, B_NT,
+    B_K0, B_K1, B_E0, B_EN, B_WHEN, B_COND, B_CONDARG, BF,
+) = range(21)  # fmt: skip
+
+# types, supertypes, keywords (ecs/constants.py)
+T_LAND, T_CREATURE, T_ARTIFACT, T_ENCHANTMENT, T_PLANESWALKER, T_INSTANT, T_SORCERY = (
+    1,
+    2,
+    4,
+    8,
+    16,
+    32,
+    64,
+)
+T_BATTLE = 128
+T_PERMANENT = T_LAND | T_CREATURE | T_ARTIFACT | T_ENCHANTMENT | T_PLANESWALKER | T_BATTLE
+S_LEGENDARY, S_WORLD = 2, 4
+# static ability bits
+ST_CONTROL, ST_CANT_ATTACK, ST_CANT_BLOCK, ST_PUMP_EQUIPPED, ST_HASTE_ALL = 1, 2, 4, 8, 16
+ST_COAT, ST_CANT_LOSE, ST_CANT_WIN, ST_NO_LOSS_ZERO = 32, 64, 128, 256
+CANT_ATTACK, CANT_BLOCK = 1, 2
+# target kinds
+K_ANY, K_CREATURE, K_PLAYER, K_OPPONENT, K_PW_OR_PLAYER, K_LAND, K_CREATURE_YOURS = range(7)
+# effect opcodes: rows of (op, ref, amount, a, b, c)
+(
+    OP_DAMAGE, OP_PREVENT, OP_DRAW, OP_DESTROY, OP_PUMP, OP_GAIN_CONTROL, OP_UNTAP,
+    OP_EXTRA_TURN, OP_DOUBLE_LIFE, OP_LIFE_LOWEST, OP_SHUFFLE_SELF, OP_DISCARD_RANDOM,
+    OP_CREATE_TOKEN, OP_WIN, OP_LOSE, OP_DRAW_GAME, OP_REMOVE_COUNTER, OP_GAIN_LIFE,
+    OP_LOSE_LIFE,
+) = range(19)  # fmt: skip
+E_OP, E_REF, E_AMT, E_A, E_B, E_C, EF = range(7)
+# references
+R_T0, R_T1, R_CTL, R_SELF, R_EVP, R_EVC, R_EACH_CREATURE, R_YOURS, R_EACH_PLAYER = range(9)
+R_EACH_OPP, R_NONE = 9, 10
+AMT_EVENT = -3
+# trigger events
+W_DMG_OPP, W_NONTOKEN_ENTERS, W_UPKEEP, W_LAST_COUNTER, W_LIFE_AT_LEAST, W_YOU_LOSE_LIFE = range(6)
+COND_NONE, COND_SELF_UNTAPPED, COND_LIFE_AT_LEAST = range(3)
+# keyword bits (ecs/constants.py KEYWORDS order)
+KW_FLYING, KW_REACH, KW_DEFENDER, KW_HASTE, KW_VIGILANCE = 1, 2, 4, 8, 16
+KW_FIRST_STRIKE, KW_DOUBLE_STRIKE, KW_TRAMPLE, KW_DEATHTOUCH, KW_LIFELINK = 32, 64, 128, 256, 512
+KW_INFECT, KW_MENACE = 1024, 2048
+# effect fields (continuous effects of resolved spells; one row per affected object)
+X_KIND, X_OBJ, X_CTL, X_TS, X_P, X_T, X_KW, X_NEWCTL, XF = range(9)
+X_PUMP, X_CONTROL = 0, 1
+# prevention shields
+H_CTL, H_RECIP, H_AMT, H_COMBAT, H_HASRECIP, HF = range(6)
+# queued triggers
+Q_SRC, Q_AB, Q_CTL, Q_EVP, Q_EVA, Q_EVC, QF = range(7)
+# trace rows
+TR_PLAYER, TR_PEND, TR_NLEGAL, TR_KIND, TR_OBJ, TR_ARG, TR_T0, TR_T1, TRF = range(9)
+MAX_ACTIONS = 512
+MAX_TARGET_COMBOS = 64
+NO_TARGET = -(10**6)
+
+ERR_OVERFLOW = 1
+
+GameState = namedtuple(
+    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live"
+)  # one game's arrays (views into the batch arrays)
+CardTables = namedtuple("CardTables", "ct ab er instant_abilities")
+"""ct: cards (C, CF); ab: abilities and triggers (A, BF); er: effect rows (R, EF);
+instant_abilities: does any card have an activated ability without sorcery timing?"""
+
+
+# ----------------------------------------------------------------- random (splitmix64)
+@njit(cache=True)
+def rand_below(rng, n):
+    """A uniform integer in [0, n) from the game's own generator (splitmix64)."""
+    x = (rng[0] + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    rng[0] = x
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(z % np.uint64(n))
+
+
+@njit(cache=True)
+def _trace(st, kind, player, a, b, c, d, e, f, h):
+    """One trace row: (kind, player, ...): a decision (kind = PEND_*: n legal, action
+    kind, object, arg, target 0, target 1, index) or a random event (T_SHUFFLE: library
+    size, generator state; T_RANDOM: hand size, the index drawn)."""
+    tr, s = st.tr, st.s
+    k = s[S_NTR]
+    if k < tr.shape[0]:
+        tr[k, 0] = kind
+        tr[k, 1] = player
+        tr[k, 2] = a
+        tr[k, 3] = b
+        tr[k, 4] = c
+        tr[k, 5] = d
+        tr[k, 6] = e
+        tr[k, 7] = f
+        tr[k, 8] = h
+        s[S_NTR] = k + 1
+
+
+# ----------------------------------------------------------------- players and seats
+@njit(cache=True)
+def _seat_pos(st, p):
+    for k in range(st.seat.shape[0]):
+        if st.seat[k] == p:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def next_in_turn_order(st, p):
+    n = st.seat.shape[0]
+    k0 = _seat_pos(st, p)
+    for k in range(1, n + 1):
+        q = st.seat[(k0 + k) % n]
+        if st.pl[q, P_ALIVE]:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def turn_order_from(st, p, out):
+    """Players still in the game in turn order starting with p; returns how many."""
+    n = st.seat.shape[0]
+    k0 = _seat_pos(st, p)
+    m = 0
+    for k in range(n):
+        q = st.seat[(k0 + k) % n]
+        if st.pl[q, P_ALIVE]:
+            out[m] = q
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def n_alive(st):
+    k = 0
+    for q in range(st.pl.shape[0]):
+        k += st.pl[q, P_ALIVE]
+    return k
+
+
+@njit(cache=True)
+def touch(st):
+    """Something changed: layers and state-based actions must look again, and cached
+    answers (has_action) are stale (the Python engine's ``g.dirty``)."""
+    s = st.s
+    s[S_VERSION] += 1
+    s[S_LDIRTY] = 1
+    s[S_SDIRTY] = 1
+
+
+@njit(cache=True)
+def stamp(st):
+    st.s[S_TSC] += 1
+    return st.s[S_TSC]
+
+
+# ----------------------------------------------------------------- objects
+@njit(cache=True)
+def new_object(st, cd, card, owner, zone):
+    o, s = st.o, st.s
+    i = s[S_N]
+    if i >= o.shape[0]:
+        s[S_ERROR] = ERR_OVERFLOW
+        s[S_OVER] = 1
+        return o.shape[0] - 1
+    s[S_N] = i + 1
+    for f in range(OF):
+        o[i, f] = 0
+    o[i, F_CARD] = card
+    o[i, F_TYPES] = cd.ct[card, C_TYPES] if card >= 0 else 0
+    o[i, F_OWNER] = owner
+    o[i, F_BCTL] = owner
+    o[i, F_CTL] = owner
+    o[i, F_LCTL] = owner
+    o[i, F_ZONE] = zone
+    o[i, F_ATT] = -1
+    o[i, F_ATKP] = -1
+    o[i, F_ATKO] = -1
+    o[i, F_BLOCKING] = -1
+    o[i, F_DECL] = NO_TARGET
+    o[i, F_SRC] = -1
+    o[i, F_TS] = stamp(st)
+    touch(st)
+    if _is_live_zone(zone):
+        live_insert(st, i)
+    return i
+
+
+@njit(cache=True)
+def reset_combat(o, i):
+    o[i, F_ATKP] = -1
+    o[i, F_ATKO] = -1
+    o[i, F_BLOCKING] = -1
+    o[i, F_BLOCKED] = 0
+    o[i, F_FSD] = 0
+
+
+@njit(cache=True)
+def stack_remove(st, i):
+    s, stk = st.s, st.stk
+    n = s[S_NSTK]
+    for k in range(n):
+        if stk[k] == i:
+            for j in range(k, n - 1):
+                stk[j] = stk[j + 1]
+            s[S_NSTK] = n - 1
+            return
+
+
+@njit(cache=True)
+def _is_live_zone(z):
+    return z == HAND or z == BATTLEFIELD or z == STACK
+
+
+@njit(cache=True)
+def live_insert(st, i):
+    """Objects in a hand, on the battlefield or on the stack, kept in id order: the
+    loops that mirror the Python engine's id-ordered scans walk only these."""
+    live, s = st.live, st.s
+    n = s[S_NLIVE]
+    k = n
+    while k > 0 and live[k - 1] > i:
+        live[k] = live[k - 1]
+        k -= 1
+    live[k] = i
+    s[S_NLIVE] = n + 1
+
+
+@njit(cache=True)
+def live_remove(st, i):
+    live, s = st.live, st.s
+    n = s[S_NLIVE]
+    for k in range(n):
+        if live[k] == i:
+            for j in range(k, n - 1):
+                live[j] = live[j + 1]
+            s[S_NLIVE] = n - 1
+            return
+
+
+@njit(cache=True)
+def lib_remove(st, p, i):
+    lib, pl = st.lib, st.pl
+    n = pl[p, P_LIBN]
+    for k in range(n):
+        if lib[p, k] == i:
+            for j in range(k, n - 1):
+                lib[p, j] = lib[p, j + 1]
+            pl[p, P_LIBN] = n - 1
+            return
+
+
+@njit(cache=True)
+def move(st, cd, i, zone, controller):
+    """zones.move: object i changes zones and becomes a new object (400.7)."""
+    o = st.o
+    touch(st)
+    old = o[i, F_ZONE]
+    if old == LIBRARY:
+        lib_remove(st, o[i, F_OWNER], i)
+    if old == STACK:
+        stack_remove(st, i)
+    o[i, F_ZONE] = zone
+    o[i, F_TAPPED] = 0
+    o[i, F_DMG] = 0
+    o[i, F_DTHIT] = 0
+    o[i, F_ATT] = -1
+    o[i, F_CP1] = 0
+    o[i, F_CM1] = 0
+    o[i, F_LOY] = 0
+    o[i, F_INTV] = 0
+    o[i, F_SICK] = 0
+    o[i, F_LOYUSED] = 0
+    reset_combat(o, i)
+    o[i, F_TS] = stamp(st)
+    owner = o[i, F_OWNER]
+    o[i, F_BCTL] = owner if controller < 0 else controller
+    o[i, F_CTL] = o[i, F_BCTL]
+    c = o[i, F_CARD]
+    if c >= 0:  # printed values until the layers look again (only live objects are looked at)
+        o[i, F_KW] = cd.ct[c, C_KW]
+        o[i, F_POW] = cd.ct[c, C_POW]
+        o[i, F_TOU] = cd.ct[c, C_TOU]
+        o[i, F_RESTRICT] = 0
+    if zone == LIBRARY:
+        n = st.pl[owner, P_LIBN]
+        st.lib[owner, n] = i
+        st.pl[owner, P_LIBN] = n + 1
+    if old == BATTLEFIELD:
+        for j in st.live[: st.s[S_NLIVE]]:
+            if o[j, F_ATT] == i:
+                o[j, F_ATT] = -1
+            if o[j, F_BLOCKING] == i:
+                o[j, F_BLOCKING] = -1
+    if c >= 0 and cd.ct[c, C_TYPES] & T_INSTANT and old != zone:
+        if old == HAND:
+            st.pl[owner, P_NINSTANT] -= 1
+        if zone == HAND:
+            st.pl[owner, P_NINSTANT] += 1
+    if _is_live_zone(old) and not _is_live_zone(zone):
+        live_remove(st, i)
+    elif _is_live_zone(zone) and not _is_live_zone(old):
+        live_insert(st, i)
+
+
+@njit(cache=True)
+def enter_battlefield(st, cd, i, controller, attach_to):
+    move(st, cd, i, BATTLEFIELD, controller)
+    o = st.o
+    c = o[i, F_CARD]
+    o[i, F_SICK] = 1
+    o[i, F_LCTL] = controller
+    if cd.ct[c, C_TYPES] & T_PLANESWALKER:
+        o[i, F_LOY] = cd.ct[c, C_LOY]
+    o[i, F_INTV] += cd.ct[c, C_ENTERS_INTV]
+    if attach_to >= 0:
+        o[i, F_ATT] = attach_to
+    # triggers.entered_battlefield: nontoken creatures entering (Genesis Chamber)
+    if o[i, F_TOKEN] or not (cd.ct[c, C_TYPES] & T_CREATURE):
+        return
+    if not (st.s[S_TRIGKINDS] >> W_NONTOKEN_ENTERS) & 1:
+        return  # no card in this game has such a trigger
+    recompute(st, cd)
+    ctl = o[i, F_CTL]
+    for src in st.live[: st.s[S_NLIVE]]:
+        if _has_trig(o, cd.ct, src, W_NONTOKEN_ENTERS):
+            queue_trigger(st, cd, src, W_NONTOKEN_ENTERS, -1, 0, ctl)
+
+
+@njit(cache=True)
+def draw(st, cd, p, count):
+    pl = st.pl
+    for _ in range(count):
+        n = pl[p, P_LIBN]
+        if n == 0:
+            pl[p, P_DREW_EMPTY] = 1
+            touch(st)
+            continue
+        move(st, cd, st.lib[p, n - 1], HAND, -1)
+
+
+@njit(cache=True)
+def shuffle(st, p):
+    """Fisher-Yates from the game's generator; the trace records the new order."""
+    n = st.pl[p, P_LIBN]
+    lib = st.lib
+    _trace(
+        st, T_SHUFFLE, p, n, np.int64(st.rng[0]), 0, 0, 0, 0, 0
+    )  # the state the order comes from
+    for k in range(n - 1, 0, -1):
+        j = rand_below(st.rng, k + 1)
+        t = lib[p, k]
+        lib[p, k] = lib[p, j]
+        lib[p, j] = t
+
+
+@njit(cache=True)
+def hand_count(st, p):
+    o = st.o
+    k = 0
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] == HAND and o[i, F_OWNER] == p:
+            k += 1
+    return k
+
+
+# ----------------------------------------------------------------- layers (613)
+@njit(cache=True)
+def _applies(o, e_ts, i):
+    return o[i, F_ZONE] == BATTLEFIELD and o[i, F_TS] < e_ts
+
+
+@njit(cache=True)
+def recompute(st, cd):
+    """continuous_effects.recompute: base values, layer 2 (control), 6 and 7c, counters,
+    then control changes (302.6, 506.4)."""
+    o, s, eff, ct = st.o, st.s, st.eff, cd.ct
+    if not s[S_LDIRTY]:
+        return
+    s[S_LDIRTY] = 0
+    n = s[S_N]
+    for i in st.live[: st.s[S_NLIVE]]:
+        c = o[i, F_CARD]
+        o[i, F_CTL] = o[i, F_BCTL]
+        o[i, F_RESTRICT] = 0
+        if c < 0:
+            o[i, F_KW] = 0
+            o[i, F_POW] = 0
+            o[i, F_TOU] = 0
+            continue
+        o[i, F_KW] = ct[c, C_KW]
+        o[i, F_POW] = ct[c, C_POW]
+        o[i, F_TOU] = ct[c, C_TOU]
+    # layer 2: control effects and "you control enchanted creature", in timestamp order
+    ne = s[S_NEFF]
+    srcs = np.empty(n, np.int64)
+    m = 0
+    for src in st.live[: st.s[S_NLIVE]]:
+        if o[src, F_ZONE] == BATTLEFIELD and o[src, F_CARD] >= 0:
+            if ct[o[src, F_CARD], C_STATIC] & ST_CONTROL:
+                j = m  # insertion sort by timestamp
+                while j > 0 and o[srcs[j - 1], F_TS] > o[src, F_TS]:
+                    srcs[j] = srcs[j - 1]
+                    j -= 1
+                srcs[j] = src
+                m += 1
+    k = 0
+    for q in range(m + 1):
+        limit = o[srcs[q], F_TS] if q < m else (1 << 62)
+        while k < ne and eff[k, X_TS] < limit:
+            if eff[k, X_KIND] == X_CONTROL:
+                i = eff[k, X_OBJ]
+                if _applies(o, eff[k, X_TS], i) and st.pl[eff[k, X_NEWCTL], P_ALIVE]:
+                    o[i, F_CTL] = eff[k, X_NEWCTL]
+            k += 1
+        if q < m:
+            src = srcs[q]
+            t = o[src, F_ATT]
+            if t >= 0 and o[t, F_ZONE] == BATTLEFIELD:
+                new = o[src, F_CTL]
+                if st.pl[new, P_ALIVE]:
+                    o[t, F_CTL] = new
+    # layer 6 and 7c: statics, then pumps of resolved spells, then Coat of Arms
+    coats = 0
+    for src in st.live[: st.s[S_NLIVE]]:
+        if o[src, F_ZONE] != BATTLEFIELD or o[src, F_CARD] < 0:
+            continue
+        c = o[src, F_CARD]
+        stc = ct[c, C_STATIC]
+        if stc == 0:
+            continue
+        t = o[src, F_ATT]
+        if stc & ST_CANT_ATTACK and t >= 0:
+            o[t, F_RESTRICT] |= CANT_ATTACK
+        if stc & ST_CANT_BLOCK and t >= 0:
+            o[t, F_RESTRICT] |= CANT_BLOCK
+        if stc & ST_PUMP_EQUIPPED and t >= 0 and o[t, F_ZONE] == BATTLEFIELD:
+            o[t, F_POW] += ct[c, C_PUMP_P]
+            o[t, F_TOU] += ct[c, C_PUMP_T]
+        if stc & ST_HASTE_ALL:
+            for i in st.live[: st.s[S_NLIVE]]:
+                if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CARD] >= 0:
+                    if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and st.pl[o[i, F_CTL], P_ALIVE]:
+                        o[i, F_KW] |= KW_HASTE
+        if stc & ST_COAT:
+            coats += 1
+    for k in range(ne):
+        if eff[k, X_KIND] == X_PUMP:
+            i = eff[k, X_OBJ]
+            if _applies(o, eff[k, X_TS], i):
+                o[i, F_KW] |= eff[k, X_KW]
+                o[i, F_POW] += eff[k, X_P]
+                o[i, F_TOU] += eff[k, X_T]
+    for _ in range(coats):  # each Coat of Arms counts the creatures (801.11: all in range)
+        for i in st.live[: st.s[S_NLIVE]]:
+            if not _is_bf_creature(o, st.pl, ct, i):
+                continue
+            sub = ct[o[i, F_CARD], C_CSUB]
+            m = 0
+            for j in st.live[: st.s[S_NLIVE]]:
+                if j != i and _is_bf_creature(o, st.pl, ct, j) and sub & ct[o[j, F_CARD], C_CSUB]:
+                    m += 1
+            o[i, F_POW] += m
+            o[i, F_TOU] += m
+    for i in st.live[: st.s[S_NLIVE]]:
+        d = o[i, F_CP1] - o[i, F_CM1]
+        o[i, F_POW] += d
+        o[i, F_TOU] += d
+    # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] != o[i, F_LCTL]:
+            s[S_VERSION] += 1
+            s[S_SDIRTY] = 1
+            o[i, F_SICK] = 1
+            o[i, F_LCTL] = o[i, F_CTL]
+            if o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0:
+                reset_combat(o, i)
+
+
+@njit(cache=True)
+def _is_bf_creature(o, pl, ct, i):
+    c = o[i, F_CARD]
+    if o[i, F_ZONE] != BATTLEFIELD or c < 0:
+        return False
+    return (ct[c, C_TYPES] & T_CREATURE) != 0 and pl[o[i, F_CTL], P_ALIVE] == 1
+
+
+@njit(cache=True)
+def has_static(st, cd, p, bit):
+    """state_based_actions._statics_of: does p control a permanent with this static?"""
+    if not st.s[S_STATICS] & bit:
+        return False  # no card in this game has it
+    return _has_static(st.o, cd.ct, st.live[: st.s[S_NLIVE]], p, bit)
+
+
+@njit(cache=True)
+def _has_static(o, ct, live, p, bit):
+    for i in live:
+        c = o[i, F_CARD]
+        if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p:
+            if ct[c, C_STATIC] & bit:
+                return True
+    return False
+
+
+@njit(cache=True)
+def cant_lose(st, cd, p):
+    return has_static(st, cd, p, ST_CANT_LOSE)
+
+
+@njit(cache=True)
+def cant_win(st, cd, p):
+    for q in range(st.pl.shape[0]):
+        if q != p and st.pl[q, P_ALIVE] and has_static(st, cd, q, ST_CANT_WIN):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------- triggers (603)
+@njit(cache=True)
+def _cond_holds(st, cd, src, ctl, ab):
+    cond = cd.ab[ab, B_COND]
+    if cond == COND_SELF_UNTAPPED:
+        return st.o[src, F_ZONE] == BATTLEFIELD and st.o[src, F_TAPPED] == 0
+    if cond == COND_LIFE_AT_LEAST:
+        return st.pl[ctl, P_LIFE] >= cd.ab[ab, B_CONDARG]
+    return True
+
+
+@njit(cache=True)
+def queue_trigger(st, cd, src, when, evp, eva, evc):
+    """triggers._queue: every trigger of src's card for this event whose "if" holds."""
+    c = st.o[src, F_CARD]
+    ct = cd.ct
+    ctl = st.o[src, F_CTL]
+    for k in range(ct[c, C_NTRIG]):
+        ab = ct[c, C_TR0] + k
+        if cd.ab[ab, B_WHEN] == when and _cond_holds(st, cd, src, ctl, ab):
+            _push_trigger(st, src, ab, ctl, evp, eva, evc)
+
+
+@njit(cache=True)
+def _push_trigger(st, src, ab, ctl, evp, eva, evc):
+    s, trg = st.s, st.trg
+    k = s[S_NTRG]
+    if k >= trg.shape[0]:
+        s[S_ERROR] = ERR_OVERFLOW
+        s[S_OVER] = 1
+        return
+    trg[k, Q_SRC] = src
+    trg[k, Q_AB] = ab
+    trg[k, Q_CTL] = ctl
+    trg[k, Q_EVP] = evp
+    trg[k, Q_EVA] = eva
+    trg[k, Q_EVC] = evc
+    s[S_NTRG] = k + 1
+
+
+@njit(cache=True)
+def _has_trig(o, ct, i, when):
+    """Is i on the battlefield with a triggered ability for this event?"""
+    c = o[i, F_CARD]
+    return c >= 0 and o[i, F_ZONE] == BATTLEFIELD and (ct[c, C_TRIGMASK] >> when) & 1 == 1
+
+
+@njit(cache=True)
+def state_triggers(st, cd):
+    """603.8: "when you have 20 or more life" triggers once while it is pending."""
+    o, s = st.o, st.s
+    if not (s[S_TRIGKINDS] >> W_LIFE_AT_LEAST) & 1:
+        return
+    for src in st.live[: st.s[S_NLIVE]]:
+        if not _has_trig(o, cd.ct, src, W_LIFE_AT_LEAST):
+            continue
+        c = o[src, F_CARD]
+        ctl = o[src, F_CTL]
+        for k in range(cd.ct[c, C_NTRIG]):
+            ab = cd.ct[c, C_TR0] + k
+            if cd.ab[ab, B_WHEN] != W_LIFE_AT_LEAST or st.pl[ctl, P_LIFE] < cd.ab[ab, B_CONDARG]:
+                continue
+            pending = False
+            for q in range(s[S_NTRG]):
+                if st.trg[q, Q_SRC] == src and st.trg[q, Q_AB] == ab:
+                    pending = True
+            for q in range(s[S_NSTK]):
+                j = st.stk[q]
+                if o[j, F_IKIND] == I_TRIGGER and o[j, F_SRC] == src and o[j, F_IAB] == ab:
+                    pending = True
+            if not pending:
+                _push_trigger(st, src, ab, ctl, ctl, 0, -1)
+
+
+@njit(cache=True)
+def put_triggers_on_stack(st, cd, buf):
+    """603.3b: APNAP order; each player's triggers in the order they triggered."""
+    s, trg = st.s, st.trg
+    nq = s[S_NTRG]
+    if nq == 0:
+        return False
+    queued = trg[:nq].copy()
+    s[S_NTRG] = 0
+    put = False
+    m = turn_order_from(st, s[S_ACTIVE], buf)
+    for kk in range(m):
+        p = buf[kk]
+        for q in range(nq):
+            if queued[q, Q_CTL] != p or not st.pl[p, P_ALIVE]:
+                continue
+            i = new_object(st, cd, -1, p, STACK)
+            o = st.o
+            o[i, F_SRC] = queued[q, Q_SRC]
+            o[i, F_IKIND] = I_TRIGGER
+            o[i, F_IAB] = queued[q, Q_AB]
+            o[i, F_ICTL] = p
+            o[i, F_INT] = 0  # the stock pool's triggers have no targets
+            o[i, F_IEVP] = queued[q, Q_EVP]
+            o[i, F_IEVA] = queued[q, Q_EVA]
+            o[i, F_IEVC] = queued[q, Q_EVC]
+            _stack_push(st, i)
+            put = True
+    touch(st)
+    return put
+
+
+@njit(cache=True)
+def _stack_push(st, i):
+    s = st.s
+    n = s[S_NSTK]
+    if n >= st.stk.shape[0]:
+        s[S_ERROR] = ERR_OVERFLOW
+        s[S_OVER] = 1
+        return
+    st.stk[n] = i
+    s[S_NSTK] = n + 1
+
+
+# ----------------------------------------------------------------- life and damage (119, 120)
+@njit(cache=True)
+def lose_life(st, cd, p, amount):
+    if amount <= 0 or not st.pl[p, P_ALIVE]:
+        return
+    touch(st)
+    st.pl[p, P_LIFE] -= amount
+    o = st.o
+    if not (st.s[S_TRIGKINDS] >> W_YOU_LOSE_LIFE) & 1:
+        return
+    for src in st.live[: st.s[S_NLIVE]]:
+        if o[src, F_CTL] == p and _has_trig(o, cd.ct, src, W_YOU_LOSE_LIFE):
+            queue_trigger(st, cd, src, W_YOU_LOSE_LIFE, p, amount, -1)
+
+
+@njit(cache=True)
+def gain_life(st, p, amount):
+    if amount <= 0 or not st.pl[p, P_ALIVE]:
+        return
+    touch(st)
+    st.pl[p, P_LIFE] += amount
+
+
+@njit(cache=True)
+def set_life(st, cd, p, value):
+    cur = st.pl[p, P_LIFE]
+    if value < cur:
+        lose_life(st, cd, p, cur - value)
+    elif value > cur:
+        gain_life(st, p, value - cur)
+
+
+@njit(cache=True)
+def prevent(st, target, amount, combat):
+    """615: prevention shields, oldest first."""
+    sh, s = st.sh, st.s
+    k = 0
+    while k < s[S_NSH]:
+        if amount <= 0:
+            break
+        if sh[k, H_COMBAT] and not combat:
+            k += 1
+            continue
+        if sh[k, H_HASRECIP] and sh[k, H_RECIP] != target:
+            k += 1
+            continue
+        if sh[k, H_AMT] < 0:
+            return 0
+        used = min(sh[k, H_AMT], amount)
+        sh[k, H_AMT] -= used
+        amount -= used
+        if sh[k, H_AMT] == 0:
+            for j in range(k, s[S_NSH] - 1):
+                for f in range(HF):
+                    sh[j, f] = sh[j + 1, f]
+            s[S_NSH] -= 1
+            continue
+        k += 1
+    return amount
+
+
+@njit(cache=True)
+def deal_damage(st, cd, source, src_ctl, target, amount, combat):
+    """damage.deal_damage: prevention, then the results of damage (120.3)."""
+    if amount <= 0:
+        return 0
+    o, pl = st.o, st.pl
+    if target < 0:
+        if not pl[-1 - target, P_ALIVE]:  # 800.4e
+            return 0
+    elif o[target, F_ZONE] != BATTLEFIELD:
+        return 0
+    amount = prevent(st, target, amount, combat)
+    if amount <= 0:
+        return 0
+    touch(st)
+    kw = o[source, F_KW] if source >= 0 else 0
+    if target < 0:
+        p = -1 - target
+        if kw & KW_INFECT:
+            pl[p, P_POISON] += amount
+        else:
+            lose_life(st, cd, p, amount)
+    else:
+        types = cd.ct[o[target, F_CARD], C_TYPES]
+        if types & T_CREATURE:
+            if kw & KW_INFECT:
+                o[target, F_CM1] += amount
+            else:
+                o[target, F_DMG] += amount
+            if kw & KW_DEATHTOUCH:
+                o[target, F_DTHIT] = 1
+        if types & T_PLANESWALKER:
+            o[target, F_LOY] -= min(amount, o[target, F_LOY])
+    if kw & KW_LIFELINK and src_ctl >= 0:
+        gain_life(st, src_ctl, amount)
+    # triggers.damage_dealt: "deals damage to an opponent" (Hypnotic Specter)
+    if source >= 0 and o[source, F_ZONE] == BATTLEFIELD and target < 0:
+        p = -1 - target
+        if o[source, F_CARD] >= 0 and p != src_ctl:
+            if _has_trig(o, cd.ct, source, W_DMG_OPP):
+                queue_trigger(st, cd, source, W_DMG_OPP, p, amount, -1)
+    return amount
+
+
+# ----------------------------------------------------------------- leaving the game (800.4)
+@njit(cache=True)
+def check_game_over(st):
+    s, pl = st.s, st.pl
+    if s[S_OVER]:
+        return
+    k = n_alive(st)
+    if k <= 1:
+        s[S_OVER] = 1
+        s[S_PEND] = PEND_NONE
+        for q in range(pl.shape[0]):
+            if pl[q, P_ALIVE]:
+                pl[q, P_WON] = 1
+
+
+@njit(cache=True)
+def _remove_objects(st, cd, p):
+    o, s = st.o, st.s
+    # end control effects giving p control
+    k = 0
+    while k < s[S_NEFF]:
+        if st.eff[k, X_KIND] == X_CONTROL and st.eff[k, X_NEWCTL] == p:
+            _eff_delete(st, k)
+        else:
+            k += 1
+    n = s[S_N]
+    for i in range(n):
+        if o[i, F_OWNER] != p or o[i, F_ZONE] == GONE:
+            continue
+        if _is_live_zone(o[i, F_ZONE]):
+            live_remove(st, i)
+        if o[i, F_ZONE] == BATTLEFIELD:
+            o[i, F_ZONE] = EXILE  # as the Python engine does: attachments stay for the SBAs
+            move(st, cd, i, GONE, -1)
+        else:
+            if o[i, F_ZONE] == STACK:
+                stack_remove(st, i)
+            o[i, F_ZONE] = GONE
+    st.pl[p, P_LIBN] = 0
+    q = 0
+    while q < s[S_NSTK]:
+        i = st.stk[q]
+        if o[i, F_ICTL] == p and o[i, F_CARD] < 0:
+            stack_remove(st, i)
+            live_remove(st, i)
+            o[i, F_ZONE] = GONE
+        else:
+            q += 1
+    recompute(st, cd)
+    for i in range(n):
+        if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p:
+            move(st, cd, i, EXILE, -1)
+    q = 0
+    while q < s[S_NSTK]:
+        i = st.stk[q]
+        if o[i, F_ICTL] == p:
+            move(st, cd, i, EXILE, -1)
+        else:
+            q += 1
+    k = 0
+    while k < s[S_NTRG]:
+        if st.trg[k, Q_CTL] == p:
+            for j in range(k, s[S_NTRG] - 1):
+                for f in range(QF):
+                    st.trg[j, f] = st.trg[j + 1, f]
+            s[S_NTRG] -= 1
+        else:
+            k += 1
+    k = 0
+    while k < s[S_NXT]:
+        if st.xt[k] == p:
+            for j in range(k, s[S_NXT] - 1):
+                st.xt[j] = st.xt[j + 1]
+            s[S_NXT] -= 1
+        else:
+            k += 1
+
+
+@njit(cache=True)
+def _eff_delete(st, k):
+    s, eff = st.s, st.eff
+    for j in range(k, s[S_NEFF] - 1):
+        for f in range(XF):
+            eff[j, f] = eff[j + 1, f]
+    s[S_NEFF] -= 1
+
+
+@njit(cache=True)
+def leave_many(st, cd, ps, m):
+    """800.4a: these players leave at the same time."""
+    pl = st.pl
+    k = 0
+    for j in range(m):
+        if pl[ps[j], P_ALIVE]:
+            ps[k] = ps[j]
+            k += 1
+    if k == 0:
+        return
+    touch(st)
+    for j in range(k):
+        pl[ps[j], P_ALIVE] = 0
+    for j in range(k):
+        _remove_objects(st, cd, ps[j])
+    check_game_over(st)
+    for j in range(k):
+        _player_left_decision(st, cd, ps[j])
+
+
+@njit(cache=True)
+def _player_left_decision(st, cd, p):
+    s = st.s
+    k = 0
+    while k < s[S_NBQ]:
+        if st.bq[k] == p:
+            for j in range(k, s[S_NBQ] - 1):
+                st.bq[j] = st.bq[j + 1]
+            s[S_NBQ] -= 1
+        else:
+            k += 1
+    if s[S_OVER] or s[S_PEND] == PEND_NONE or s[S_PPLAYER] != p:
+        return
+    kind = s[S_PEND]
+    s[S_PEND] = PEND_NONE
+    if kind == PEND_PRIORITY:
+        s[S_PRIO] = next_in_turn_order(st, p)
+        s[S_TODO] = TODO_PRIORITY
+    elif kind == PEND_ATTACK:
+        _clear_attack_decl(st)
+        s[S_DECLARED] = 0
+        s[S_TODO] = TODO_PRIORITY
+    elif kind == PEND_BLOCK:
+        _clear_block_decl(st)
+        ask_next_blocker(st, cd)
+        if s[S_PEND] == PEND_NONE:
+            s[S_TODO] = TODO_PRIORITY
+    elif kind == PEND_DISCARD:
+        s[S_TODO] = TODO_BEGIN
+
+
+@njit(cache=True)
+def players_lose(st, cd, ps, m):
+    """104.3, 104.4a: they lose at once; if that is everyone left, the game is a draw."""
+    pl = st.pl
+    everyone = True
+    for q in range(pl.shape[0]):
+        if pl[q, P_ALIVE]:
+            found = False
+            for j in range(m):
+                if ps[j] == q:
+                    found = True
+            if not found:
+                everyone = False
+    if everyone:
+        draw_players(st, cd, ps, m)
+        return
+    for j in range(m):
+        pl[ps[j], P_LOST] = 1
+    leave_many(st, cd, ps, m)
+
+
+@njit(cache=True)
+def draw_players(st, cd, ps, m):
+    for j in range(m):
+        st.pl[ps[j], P_DRAWN] = 1
+    leave_many(st, cd, ps, m)
+
+
+@njit(cache=True)
+def win(st, cd, p):
+    """An effect says p wins: p's opponents lose (801.14), unless something stops it."""
+    if not st.pl[p, P_ALIVE] or cant_win(st, cd, p):
+        return
+    ps = np.empty(st.pl.shape[0], np.int64)
+    m = 0
+    for q in range(st.pl.shape[0]):
+        if q != p and st.pl[q, P_ALIVE] and not cant_lose(st, cd, q):
+            ps[m] = q
+            m += 1
+    players_lose(st, cd, ps, m)
+
+
+@njit(cache=True)
+def everyone_draws(st, cd):
+    ps = np.empty(st.pl.shape[0], np.int64)
+    m = 0
+    for q in range(st.pl.shape[0]):
+        if st.pl[q, P_ALIVE]:
+            ps[m] = q
+            m += 1
+    draw_players(st, cd, ps, m)
+
+
+# ----------------------------------------------------------------- state-based actions (704)
+@njit(cache=True)
+def check_sba(st, cd):
+    """704.5: every applicable state-based action at once; True if any was performed."""
+    if not st.s[S_SDIRTY]:
+        return False
+    st.s[S_SDIRTY] = 0
+    recompute(st, cd)
+    o, s, pl, ct = st.o, st.s, st.pl, cd.ct
+    n = s[S_N]
+    P = pl.shape[0]
+    acted = False
+    dies = np.empty(n + 8, np.int64)
+    nd = 0
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] != BATTLEFIELD:
+            continue
+        c = o[i, F_CARD]
+        types = ct[c, C_TYPES] if c >= 0 else 0
+        creature = types & T_CREATURE
+        if creature and o[i, F_TOU] <= 0:
+            dies[nd] = i
+            nd += 1
+        elif creature and o[i, F_DMG] >= o[i, F_TOU]:
+            dies[nd] = i
+            nd += 1
+        elif creature and o[i, F_DMG] > 0 and o[i, F_DTHIT]:
+            dies[nd] = i
+            nd += 1
+        elif types & T_PLANESWALKER and o[i, F_LOY] <= 0:
+            dies[nd] = i
+            nd += 1
+        a = min(o[i, F_CP1], o[i, F_CM1])
+        if a > 0:
+            o[i, F_CP1] -= a
+            o[i, F_CM1] -= a
+            acted = True
+    losers = np.empty(P, np.int64)
+    nl = 0
+    for p in range(P):
+        zero_ok = has_static(st, cd, p, ST_NO_LOSS_ZERO)
+        zl = pl[p, P_LIFE] <= 0 and not zero_ok
+        if pl[p, P_ALIVE] and (zl or pl[p, P_DREW_EMPTY] or pl[p, P_POISON] >= s[S_POISON_LIMIT]):
+            losers[nl] = p
+            nl += 1
+    for i in range(n if s[S_TOKENS] else 0):  # 704.5d
+        if o[i, F_TOKEN] and o[i, F_ZONE] != BATTLEFIELD and o[i, F_ZONE] != GONE:
+            o[i, F_ZONE] = GONE
+            acted = True
+    extra = np.empty(n + 8, np.int64)
+    ne = 0
+    for i in st.live[: st.s[S_NLIVE]]:  # 704.5m auras, 704.5n equipment
+        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
+            continue
+        c = o[i, F_CARD]
+        t = o[i, F_ATT]
+        if ct[c, C_AURA]:
+            ok = t >= 0 and o[t, F_ZONE] == BATTLEFIELD and pl[o[i, F_CTL], P_ALIVE] == 1
+            if ok:
+                ok = pl[o[t, F_CTL], P_ALIVE] == 1
+            if ok and ct[c, C_ENCHANT] == K_CREATURE:
+                ok = (ct[o[t, F_CARD], C_TYPES] & T_CREATURE) != 0
+            if not ok:
+                extra[ne] = i
+                ne += 1
+    # legend rule (704.5j: the newest stays, a documented default) and world rule (704.5k)
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
+            continue
+        c = o[i, F_CARD]
+        if ct[c, C_SUPER] & S_LEGENDARY:
+            for j in st.live[: st.s[S_NLIVE]]:
+                if (
+                    j != i
+                    and o[j, F_ZONE] == BATTLEFIELD
+                    and o[j, F_CARD] == c
+                    and o[j, F_CTL] == o[i, F_CTL]
+                    and o[j, F_TS] > o[i, F_TS]
+                ):
+                    extra[ne] = i
+                    ne += 1
+                    break
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
+            continue
+        if ct[o[i, F_CARD], C_SUPER] & S_WORLD:
+            for j in st.live[: st.s[S_NLIVE]]:
+                if (
+                    o[j, F_ZONE] == BATTLEFIELD
+                    and o[j, F_CARD] >= 0
+                    and ct[o[j, F_CARD], C_SUPER] & S_WORLD
+                    and o[j, F_TS] > o[i, F_TS]
+                ):
+                    extra[ne] = i
+                    ne += 1
+                    break
+    for i in st.live[: st.s[S_NLIVE]]:  # equipment on an illegal permanent becomes unattached
+        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
+            continue
+        c = o[i, F_CARD]
+        t = o[i, F_ATT]
+        if ct[c, C_EQUIP_PLUS] and t >= 0:
+            ok = (
+                o[t, F_ZONE] == BATTLEFIELD
+                and (ct[o[t, F_CARD], C_TYPES] & T_CREATURE) != 0
+                and pl[o[t, F_CTL], P_ALIVE] == 1
+            )
+            if not ok:
+                o[i, F_ATT] = -1
+                acted = True
+    for k in range(nd):
+        if o[dies[k], F_ZONE] == BATTLEFIELD:
+            move(st, cd, dies[k], GRAVEYARD, -1)
+            acted = True
+    for k in range(ne):
+        if o[extra[k], F_ZONE] == BATTLEFIELD:
+            move(st, cd, extra[k], GRAVEYARD, -1)
+            acted = True
+    m = 0
+    for k in range(nl):
+        if not cant_lose(st, cd, losers[k]):
+            losers[m] = losers[k]
+            m += 1
+    for p in range(P):
+        pl[p, P_DREW_EMPTY] = 0
+    if m:
+        players_lose(st, cd, losers, m)
+        acted = True
+    if acted:
+        touch(st)
+    return acted
+
+
+# ----------------------------------------------------------------- targets (115)
+@njit(cache=True)
+def target_ok(st, cd, p, kind, code, source):
+    return _target_ok(st.o, st.pl, cd.ct, st.s[S_N], p, kind, code, source)
+
+
+@njit(cache=True)
+def _target_ok(o, pl, ct, n, p, kind, code, source):
+    if code < 0:
+        q = -1 - code
+        if not pl[q, P_ALIVE]:
+            return False
+        if kind == K_ANY or kind == K_PLAYER or kind == K_PW_OR_PLAYER:
+            return True
+        if kind == K_OPPONENT:
+            return q != p
+        return False
+    if code >= n or o[code, F_ZONE] != BATTLEFIELD:
+        return False
+    if not pl[o[code, F_CTL], P_ALIVE]:
+        return False
+    c = o[code, F_CARD]
+    t = ct[c, C_TYPES] if c >= 0 else 0
+    if kind == K_ANY:
+        return (t & (T_CREATURE | T_PLANESWALKER | T_BATTLE)) != 0
+    if kind == K_CREATURE:
+        return (t & T_CREATURE) != 0
+    if kind == K_PW_OR_PLAYER:
+        return (t & T_PLANESWALKER) != 0
+    if kind == K_LAND:
+        return (t & T_LAND) != 0
+    if kind == K_CREATURE_YOURS:
+        return (t & T_CREATURE) != 0 and o[code, F_CTL] == p and code != source
+    return False
+
+
+@njit(cache=True)
+def target_candidates(st, cd, p, kind, source, out, buf):
+    """Permanents by object id, then players in turn order from p; returns how many."""
+    o, pl, ct = st.o, st.pl, cd.ct
+    n = st.s[S_N]
+    m = 0
+    if kind != K_PLAYER and kind != K_OPPONENT:
+        for i in st.live[: st.s[S_NLIVE]]:
+            if o[i, F_ZONE] == BATTLEFIELD and _target_ok(o, pl, ct, n, p, kind, i, source):
+                out[m] = i
+                m += 1
+    if kind == K_ANY or kind == K_PLAYER or kind == K_OPPONENT or kind == K_PW_OR_PLAYER:
+        k = turn_order_from(st, p, buf)
+        for j in range(k):
+            if _target_ok(o, pl, ct, n, p, kind, -1 - buf[j], source):
+                out[m] = -1 - buf[j]
+                m += 1
+    return m
+
+
+# ----------------------------------------------------------------- mana (106, 601.2g)
+@njit(cache=True)
+def colour_counts(st, cd, p, have):
+    o = st.o
+    for c in range(6):
+        have[c] = 0
+    for i in st.live[: st.s[S_NLIVE]]:
+        c = o[i, F_CARD]
+        if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p and o[i, F_TAPPED] == 0:
+            col = cd.ct[c, C_MANA]
+            if col >= 0:
+                have[col] += 1
+    t = 0
+    for c in range(6):
+        t += have[c]
+    return t
+
+
+@njit(cache=True)
+def can_pay(have, generic, colored, mv):
+    if mv == 0:
+        return True
+    total = 0
+    for c in range(6):
+        if colored[c] > have[c]:
+            return False
+        total += have[c]
+    return mv <= total
+
+
+@njit(cache=True)
+def pay_cost(st, cd, p, generic, colored):
+    """mana.plan_payment + pay: coloured symbols from the lowest-id source of that
+    colour, then generic from the lowest-id sources left. Returns False if unpayable
+    (nothing is tapped then)."""
+    o = st.o
+    live = st.live[: st.s[S_NLIVE]]
+    n = len(live)
+    taps = np.empty(16, np.int64)
+    nt = 0
+    for c in range(6):
+        need = colored[c]
+        x = 0
+        while need > 0:
+            while x < n:
+                i = live[x]
+                cc = o[i, F_CARD]
+                if (
+                    cc >= 0
+                    and o[i, F_ZONE] == BATTLEFIELD
+                    and o[i, F_CTL] == p
+                    and o[i, F_TAPPED] == 0
+                    and cd.ct[cc, C_MANA] == c
+                    and not _in(taps, nt, i)
+                ):
+                    break
+                x += 1
+            if x >= n:
+                return False
+            taps[nt] = live[x]
+            nt += 1
+            need -= 1
+    g = generic
+    x = 0
+    while g > 0:
+        while x < n:
+            i = live[x]
+            cc = o[i, F_CARD]
+            if (
+                cc >= 0
+                and o[i, F_ZONE] == BATTLEFIELD
+                and o[i, F_CTL] == p
+                and o[i, F_TAPPED] == 0
+                and cd.ct[cc, C_MANA] >= 0
+                and not _in(taps, nt, i)
+            ):
+                break
+            x += 1
+        if x >= n:
+            return False
+        taps[nt] = live[x]
+        nt += 1
+        g -= 1
+    for k in range(nt):
+        o[taps[k], F_TAPPED] = 1
+    touch(st)
+    return True
+
+
+@njit(cache=True)
+def _in(arr, n, x):
+    for k in range(n):
+        if arr[k] == x:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------- legal actions
+@njit(cache=True)
+def _add(acts, m, kind, player, obj, arg, t0, t1):
+    if m < MAX_ACTIONS:
+        acts[m, 0] = kind
+        acts[m, 1] = player
+        acts[m, 2] = obj
+        acts[m, 3] = arg
+        acts[m, 4] = t0
+        acts[m, 5] = t1
+    return m + 1
+
+
+@njit(cache=True)
+def _add_combos(st, cd, p, nt, k0, k1, source, acts, m, kind, obj, arg, first_only):
+    """Every combination of distinct targets (at most MAX_TARGET_COMBOS), in product order."""
+    if nt == 0:
+        return _add(acts, m, kind, p, obj, arg, NO_TARGET, NO_TARGET)
+    n = st.s[S_N] + st.pl.shape[0] + 1
+    c0 = np.empty(n, np.int64)
+    c1 = np.empty(n, np.int64)
+    buf = np.empty(st.pl.shape[0], np.int64)
+    n0 = target_candidates(st, cd, p, k0, source, c0, buf)
+    if nt == 1:
+        for a in range(n0):
+            if a >= MAX_TARGET_COMBOS:
+                break
+            m = _add(acts, m, kind, p, obj, arg, c0[a], NO_TARGET)
+            if first_only:
+                return m
+        return m
+    n1 = target_candidates(st, cd, p, k1, source, c1, buf)
+    k = 0
+    for a in range(n0):
+        for b in range(n1):
+            if c0[a] != c1[b]:
+                m = _add(acts, m, kind, p, obj, arg, c0[a], c1[b])
+                k += 1
+                if first_only or k >= MAX_TARGET_COMBOS:
+                    return m
+    return m
+
+
+@njit(cache=True)
+def sorcery_timing(st, p):
+    s = st.s
+    return p == s[S_ACTIVE] and (s[S_STEP] == MAIN1 or s[S_STEP] == MAIN2) and s[S_NSTK] == 0
+
+
+@njit(cache=True)
+def _has_targets(st, cd, p, nt, k0, k1, source):
+    tmp = np.empty((2, 6), np.int64)
+    return _add_combos(st, cd, p, nt, k0, k1, source, tmp, 0, 0, 0, 0, True) > 0
+
+
+@njit(cache=True)
+def priority_actions(st, cd, p, acts, first_only):
+    """legal_actions.priority_actions: pass, lands, spells, abilities, in that order."""
+    recompute(st, cd)
+    o, ct, ab = st.o, cd.ct, cd.ab
+    m = _add(acts, 0, A_PASS, p, -1, -1, NO_TARGET, NO_TARGET)
+    have = np.zeros(6, np.int64)
+    avail = colour_counts(st, cd, p, have)
+    sorc = sorcery_timing(st, p)
+    if sorc and st.pl[p, P_LANDS] < 1:
+        for i in st.live[: st.s[S_NLIVE]]:
+            if o[i, F_ZONE] == HAND and o[i, F_OWNER] == p and ct[o[i, F_CARD], C_TYPES] & T_LAND:
+                m = _add(acts, m, A_LAND, p, i, -1, NO_TARGET, NO_TARGET)
+                if first_only:
+                    return m
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] != HAND or o[i, F_OWNER] != p:
+            continue
+        c = o[i, F_CARD]
+        types = ct[c, C_TYPES]
+        if types & T_LAND:
+            continue
+        if not (types & T_INSTANT) and not sorc:
+            continue
+        if ct[c, C_MV] > avail or not can_pay(
+            have, ct[c, C_GENERIC], ct[c, C_W : C_C + 1], ct[c, C_MV]
+        ):
+            continue
+        m0 = m
+        m = _add_combos(
+            st, cd, p, ct[c, C_NT], ct[c, C_K0], ct[c, C_K1], i, acts, m, A_CAST, i, 0, first_only
+        )
+        if first_only and m > m0:
+            return m
+    for i in st.live[: st.s[S_NLIVE]]:
+        c = o[i, F_CARD]
+        if c < 0 or o[i, F_ZONE] != BATTLEFIELD or o[i, F_CTL] != p or not ct[c, C_HASAB]:
+            continue
+        for k in range(ct[c, C_NAB]):
+            a = ct[c, C_AB0] + k
+            if ab[a, B_SORC] and not sorc:
+                continue
+            if ab[a, B_MV] > avail:
+                continue
+            if not _has_targets(st, cd, p, ab[a, B_NT], ab[a, B_K0], ab[a, B_K1], i):
+                continue
+            if ab[a, B_HASLOY]:
+                if o[i, F_LOYUSED] or o[i, F_LOY] + ab[a, B_LOY] < 0:
+                    continue
+            if not _payable(st, cd, p, ab[a, B_GENERIC], ab[a, B_W : B_C + 1]):
+                continue
+            m0 = m
+            m = _add_combos(
+                st,
+                cd,
+                p,
+                ab[a, B_NT],
+                ab[a, B_K0],
+                ab[a, B_K1],
+                i,
+                acts,
+                m,
+                A_ACTIVATE,
+                i,
+                k,
+                first_only,
+            )
+            if first_only and m > m0:
+                return m
+    return m
+
+
+@njit(cache=True)
+def _payable(st, cd, p, generic, colored):
+    """plan_payment without paying: enough sources of each colour, then enough left."""
+    have = np.zeros(6, np.int64)
+    total = colour_counts(st, cd, p, have)
+    need = generic
+    for c in range(6):
+        if colored[c] > have[c]:
+            return False
+        need += colored[c]
+    return need <= total
+
+
+@njit(cache=True)
+def has_action(st, cd, p, acts):
+    """Can p do anything but pass? Cached per state version and timing."""
+    pl = st.pl
+    sorc = 1 if sorcery_timing(st, p) else 0
+    if not sorc and pl[p, P_NINSTANT] == 0 and not cd.instant_abilities:
+        return False  # nothing in hand to cast at instant speed, no instant-speed ability
+    if pl[p, P_HA_VER] == st.s[S_VERSION] and pl[p, P_HA_SORC] == sorc:
+        return pl[p, P_HA_VAL] == 1
+    v = priority_actions(st, cd, p, acts, True) > 1
+    pl[p, P_HA_VER] = st.s[S_VERSION]
+    pl[p, P_HA_SORC] = sorc
+    pl[p, P_HA_VAL] = 1 if v else 0
+    return v
+
+
+# ----------------------------------------------------------------- effects (608.2, 609)
+@njit(cache=True)
+def _ref(st, cd, item, ref, t0, t1, out):
+    """Effects.Ctx.ref: the objects / player codes a reference names (all in range here)."""
+    o = st.o
+    ctl = o[item, F_ICTL]
+    if ref == R_T0:
+        if t0 == NO_TARGET:
+            return 0
+        out[0] = t0
+        return 1
+    if ref == R_T1:
+        if t1 == NO_TARGET:
+            return 0
+        out[0] = t1
+        return 1
+    if ref == R_CTL:
+        out[0] = -1 - ctl
+        return 1
+    if ref == R_SELF:
+        out[0] = o[item, F_SRC] if o[item, F_IKIND] != I_SPELL else item
+        return 1
+    if ref == R_EVP or ref == R_EVC:
+        v = o[item, F_IEVP] if ref == R_EVP else o[item, F_IEVC]
+        if v < 0:
+            return 0
+        out[0] = -1 - v
+        return 1
+    if ref == R_EACH_CREATURE or ref == R_YOURS:
+        m = 0
+        for i in st.live[: st.s[S_NLIVE]]:
+            c = o[i, F_CARD]
+            if o[i, F_ZONE] == BATTLEFIELD and c >= 0 and cd.ct[c, C_TYPES] & T_CREATURE:
+                if st.pl[o[i, F_CTL], P_ALIVE] and (ref == R_EACH_CREATURE or o[i, F_CTL] == ctl):
+                    out[m] = i
+                    m += 1
+        return m
+    if ref == R_EACH_PLAYER or ref == R_EACH_OPP:
+        buf = np.empty(st.pl.shape[0], np.int64)
+        k = turn_order_from(st, st.s[S_ACTIVE], buf)
+        m = 0
+        for j in range(k):
+            if ref == R_EACH_PLAYER or buf[j] != ctl:
+                out[m] = -1 - buf[j]
+                m += 1
+        return m
+    return 0
+
+
+@njit(cache=True)
+def run_effects(st, cd, item, e0, en, t0, t1):
+    o, er, s = st.o, cd.er, st.s
+    ctl = o[item, F_ICTL]
+    src = o[item, F_SRC] if o[item, F_IKIND] != I_SPELL else item
+    refs = np.empty(s[S_N] + st.pl.shape[0] + 8, np.int64)
+    for r in range(e0, e0 + en):
+        if s[S_OVER]:
+            break
+        op = er[r, E_OP]
+        touch(st)
+        m = _ref(st, cd, item, er[r, E_REF], t0, t1, refs)
+        amt = er[r, E_AMT]
+        if amt == AMT_EVENT:
+            amt = o[item, F_IEVA]
+        if op == OP_DAMAGE:
+            for k in range(m):
+                deal_damage(st, cd, src, ctl, refs[k], amt, False)
+        elif op == OP_PREVENT:
+            if er[r, E_REF] == R_NONE:
+                _add_shield(st, ctl, 0, 0, amt, er[r, E_A])
+            for k in range(m):
+                _add_shield(st, ctl, 1, refs[k], amt, er[r, E_A])
+        elif op == OP_DRAW:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    draw(st, cd, -1 - refs[k], amt)
+        elif op == OP_DESTROY:
+            for k in range(m):
+                if refs[k] >= 0 and o[refs[k], F_ZONE] == BATTLEFIELD:
+                    move(st, cd, refs[k], GRAVEYARD, -1)
+        elif op == OP_PUMP:
+            ts = -1
+            for k in range(m):
+                i = refs[k]
+                if i >= 0 and o[i, F_ZONE] == BATTLEFIELD:
+                    if ts < 0:
+                        ts = stamp(st)
+                    _add_effect(st, X_PUMP, i, ctl, ts, er[r, E_A], er[r, E_B], er[r, E_C], -1)
+        elif op == OP_GAIN_CONTROL:
+            ts = -1
+            for k in range(m):
+                i = refs[k]
+                if i >= 0 and o[i, F_ZONE] == BATTLEFIELD and st.pl[ctl, P_ALIVE]:
+                    if ts < 0:
+                        ts = stamp(st)
+                    _add_effect(st, X_CONTROL, i, ctl, ts, 0, 0, 0, ctl)
+        elif op == OP_UNTAP:
+            for k in range(m):
+                if refs[k] >= 0:
+                    o[refs[k], F_TAPPED] = 0
+        elif op == OP_EXTRA_TURN:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    n = s[S_NXT]
+                    for j in range(n, 0, -1):
+                        st.xt[j] = st.xt[j - 1]
+                    st.xt[0] = -1 - refs[k]
+                    s[S_NXT] = n + 1
+        elif op == OP_DOUBLE_LIFE:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    q = -1 - refs[k]
+                    set_life(st, cd, q, 2 * st.pl[q, P_LIFE])
+        elif op == OP_LIFE_LOWEST:
+            m = _ref(st, cd, item, R_EACH_PLAYER, t0, t1, refs)
+            if m > 0:
+                low = st.pl[-1 - refs[0], P_LIFE]
+                for k in range(m):
+                    low = min(low, st.pl[-1 - refs[k], P_LIFE])
+                for k in range(m):
+                    set_life(st, cd, -1 - refs[k], low)
+        elif op == OP_SHUFFLE_SELF:
+            for k in range(m):
+                i = refs[k]
+                z = o[i, F_ZONE] if i >= 0 else -1
+                if z == STACK or z == GRAVEYARD or z == HAND or z == BATTLEFIELD:
+                    move(st, cd, i, LIBRARY, -1)
+                    shuffle(st, o[i, F_OWNER])
+        elif op == OP_DISCARD_RANDOM:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    q = -1 - refs[k]
+                    h = hand_count(st, q)
+                    if h:
+                        j = rand_below(st.rng, h)
+                        _trace(st, T_RANDOM, q, h, j, 0, 0, 0, 0, 0)
+                        for i in st.live[: st.s[S_NLIVE]]:
+                            if o[i, F_ZONE] == HAND and o[i, F_OWNER] == q:
+                                if j == 0:
+                                    move(st, cd, i, GRAVEYARD, -1)
+                                    break
+                                j -= 1
+        elif op == OP_CREATE_TOKEN:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    q = -1 - refs[k]
+                    i = new_object(st, cd, er[r, E_A], q, GONE)
+                    o[i, F_TOKEN] = 1
+                    s[S_TOKENS] = 1
+                    enter_battlefield(st, cd, i, q, -1)
+        elif op == OP_WIN:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    win(st, cd, -1 - refs[k])
+        elif op == OP_LOSE:
+            ps = np.empty(st.pl.shape[0], np.int64)
+            n = 0
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    if not cant_lose(st, cd, -1 - refs[k]):
+                        ps[n] = -1 - refs[k]
+                        n += 1
+            if n:
+                players_lose(st, cd, ps, n)
+        elif op == OP_DRAW_GAME:
+            everyone_draws(st, cd)
+        elif op == OP_REMOVE_COUNTER:
+            for k in range(m):
+                i = refs[k]
+                if i >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_INTV] > 0:
+                    o[i, F_INTV] -= 1
+                    if o[i, F_INTV] == 0:
+                        queue_trigger(st, cd, i, W_LAST_COUNTER, -1, 0, -1)
+        elif op == OP_GAIN_LIFE:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    gain_life(st, -1 - refs[k], amt * er[r, E_A])
+        elif op == OP_LOSE_LIFE:
+            for k in range(m):
+                if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
+                    lose_life(st, cd, -1 - refs[k], amt)
+
+
+@njit(cache=True)
+def _add_effect(st, kind, i, ctl, ts, dp, dt, kw, newctl):
+    s, eff = st.s, st.eff
+    k = s[S_NEFF]
+    if k >= eff.shape[0]:
+        s[S_ERROR] = ERR_OVERFLOW
+        s[S_OVER] = 1
+        return
+    eff[k, X_KIND] = kind
+    eff[k, X_OBJ] = i
+    eff[k, X_CTL] = ctl
+    eff[k, X_TS] = ts
+    eff[k, X_P] = dp
+    eff[k, X_T] = dt
+    eff[k, X_KW] = kw
+    eff[k, X_NEWCTL] = newctl
+    s[S_NEFF] = k + 1
+
+
+@njit(cache=True)
+def _add_shield(st, ctl, has_recip, recip, amt, combat):
+    s, sh = st.s, st.sh
+    k = s[S_NSH]
+    if k >= sh.shape[0]:
+        s[S_ERROR] = ERR_OVERFLOW
+        s[S_OVER] = 1
+        return
+    stamp(st)
+    sh[k, H_CTL] = ctl
+    sh[k, H_RECIP] = recip
+    sh[k, H_AMT] = amt
+    sh[k, H_COMBAT] = combat
+    sh[k, H_HASRECIP] = has_recip
+    s[S_NSH] = k + 1
+
+
+@njit(cache=True)
+def resolve_top(st, cd):
+    """608: resolve the top object of the stack."""
+    o, s, ct, ab = st.o, st.s, cd.ct, cd.ab
+    touch(st)
+    i = st.stk[s[S_NSTK] - 1]
+    ctl = o[i, F_ICTL]
+    kind = o[i, F_IKIND]
+    src = o[i, F_SRC] if kind != I_SPELL else i
+    if kind == I_SPELL:
+        c = o[i, F_CARD]
+        nt, k0, k1 = ct[c, C_NT], ct[c, C_K0], ct[c, C_K1]
+    else:
+        a = o[i, F_IAB]
+        nt, k0, k1 = ab[a, B_NT], ab[a, B_K0], ab[a, B_K1]
+    t0, t1 = o[i, F_IT0], o[i, F_IT1]
+    if nt >= 1 and not target_ok(st, cd, ctl, k0, t0, src):
+        t0 = NO_TARGET
+    if nt >= 2 and not target_ok(st, cd, ctl, k1, t1, src):
+        t1 = NO_TARGET
+    if nt == 0:
+        t0 = t1 = NO_TARGET
+    elif nt == 1:
+        t1 = NO_TARGET
+    fizzle = nt > 0 and t0 == NO_TARGET and t1 == NO_TARGET  # 608.2b
+    if kind == I_SPELL:
+        c = o[i, F_CARD]
+        if fizzle:
+            move(st, cd, i, GRAVEYARD, -1)
+        elif ct[c, C_TYPES] & T_PERMANENT:
+            if not st.pl[ctl, P_ALIVE]:
+                move(st, cd, i, GRAVEYARD, -1)
+            else:
+                enter_battlefield(st, cd, i, ctl, t0 if ct[c, C_AURA] else -1)
+        else:
+            run_effects(st, cd, i, ct[c, C_E0], ct[c, C_EN], t0, t1)
+            if o[i, F_ZONE] == STACK:
+                move(st, cd, i, GRAVEYARD, -1)
+    else:
+        stack_remove(st, i)
+        live_remove(st, i)
+        o[i, F_ZONE] = GONE
+        a = o[i, F_IAB]
+        if not fizzle:
+            ok = True
+            if kind == I_TRIGGER:
+                ok = _cond_holds(st, cd, src, ctl, a)
+            if ok:
+                if ab[a, B_EQUIP]:
+                    if o[src, F_ZONE] == BATTLEFIELD and o[src, F_CTL] == ctl and t0 != NO_TARGET:
+                        o[src, F_ATT] = t0
+                        o[src, F_TS] = stamp(st)
+                else:
+                    run_effects(st, cd, i, ab[a, B_E0], ab[a, B_EN], t0, t1)
+
+
+# ----------------------------------------------------------------- combat (506-511)
+@njit(cache=True)
+def _is_creature_of(o, ct, i, p):
+    c = o[i, F_CARD]
+    return (
+        c >= 0
+        and o[i, F_ZONE] == BATTLEFIELD
+        and o[i, F_CTL] == p
+        and (ct[c, C_TYPES] & T_CREATURE) != 0
+    )
+
+
+@njit(cache=True)
+def can_attack(o, i):
+    if o[i, F_TAPPED] or o[i, F_RESTRICT] & CANT_ATTACK or o[i, F_KW] & KW_DEFENDER:
+        return False
+    if o[i, F_SICK] and not (o[i, F_KW] & KW_HASTE):
+        return False
+    return True
+
+
+@njit(cache=True)
+def attack_actions(st, cd, acts):
+    """Pending attack declaration: done, then (creature, defender) pairs; defenders are
+    the opponents still in the game by player index, then their planeswalkers."""
+    recompute(st, cd)
+    o, s = st.o, st.s
+    p = s[S_ACTIVE]
+    m = _add(acts, 0, A_ATTACK_DONE, s[S_PPLAYER], -1, -1, NO_TARGET, NO_TARGET)
+    if not st.pl[p, P_ALIVE]:
+        return m
+    for i in st.live[: st.s[S_NLIVE]]:
+        if not _is_creature_of(o, cd.ct, i, p) or not can_attack(o, i) or o[i, F_DECL] != NO_TARGET:
+            continue
+        for q in range(st.pl.shape[0]):
+            if q != p and st.pl[q, P_ALIVE]:
+                m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, -1 - q, NO_TARGET, NO_TARGET)
+        for j in st.live[: st.s[S_NLIVE]]:
+            c = o[j, F_CARD]
+            if c >= 0 and o[j, F_ZONE] == BATTLEFIELD and cd.ct[c, C_TYPES] & T_PLANESWALKER:
+                q = o[j, F_CTL]
+                if q != p and st.pl[q, P_ALIVE]:
+                    m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, j, NO_TARGET, NO_TARGET)
+    return m
+
+
+@njit(cache=True)
+def _clear_attack_decl(st):
+    o = st.o
+    for i in st.live[: st.s[S_NLIVE]]:
+        o[i, F_DECL] = NO_TARGET
+
+
+@njit(cache=True)
+def _clear_block_decl(st):
+    o = st.o
+    for i in st.live[: st.s[S_NLIVE]]:
+        o[i, F_DSEQ] = 0
+        o[i, F_DECL] = NO_TARGET
+
+
+@njit(cache=True)
+def finish_attacks(st):
+    o, s = st.o, st.s
+    any_ = False
+    # in declaration order (the Python engine walks its dict in insertion order)
+    order = np.empty(s[S_N], np.int64)
+    m = 0
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_DECL] != NO_TARGET:
+            order[m] = i
+            m += 1
+    for a in range(m):  # sort by declaration sequence
+        for b in range(a + 1, m):
+            if o[order[b], F_DSEQ] < o[order[a], F_DSEQ]:
+                t = order[a]
+                order[a] = order[b]
+                order[b] = t
+    for k in range(m):
+        i = order[k]
+        d = o[i, F_DECL]
+        if d < 0:
+            o[i, F_ATKP] = -1 - d
+        else:
+            o[i, F_ATKO] = d
+            o[i, F_ATKP] = o[d, F_CTL]
+        if not (o[i, F_KW] & KW_VIGILANCE):
+            o[i, F_TAPPED] = 1
+        o[i, F_DECL] = NO_TARGET
+        o[i, F_DSEQ] = 0
+        any_ = True
+    s[S_DECLARED] = 1 if any_ else 0
+    s[S_PEND] = PEND_NONE
+
+
+@njit(cache=True)
+def attackers_of_turn(st, out):
+    o = st.o
+    m = 0
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ATKP] >= 0 and o[i, F_ZONE] == BATTLEFIELD:
+            out[m] = i
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _controls_land_sub(o, ct, live, q, sub):
+    for i in live:
+        c = o[i, F_CARD]
+        if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == q:
+            if ct[c, C_LANDSUB] & sub:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _blockable(o, b, a, q):
+    """Can b (of player q) block a, landwalk aside (802.4a, 702.9, 702.17)?"""
+    attacked = o[a, F_ATKP]
+    if o[a, F_ZONE] != BATTLEFIELD or attacked < 0 or attacked != q:
+        return False
+    if o[a, F_KW] & KW_FLYING and not (o[b, F_KW] & (KW_FLYING | KW_REACH)):
+        return False
+    return True
+
+
+@njit(cache=True)
+def _landwalk_bits(akw):
+    """Land subtypes (C_LANDSUB bits: Plains, Island, Swamp, Mountain, Forest) the
+    attacker's landwalk keywords name; keyword bits 12-16 are the landwalks."""
+    out = 0
+    for k in range(5):
+        if akw & (1 << (12 + k)):
+            out |= 1 << k
+    return out
+
+
+@njit(cache=True)
+def block_actions(st, cd, acts):
+    recompute(st, cd)
+    o, s = st.o, st.s
+    q = s[S_PPLAYER]
+    n = s[S_N]
+    # blocks_legal: a menace attacker blocked by exactly one creature so far
+    bad = False
+    for a in st.live[: st.s[S_NLIVE]]:
+        if o[a, F_KW] & KW_MENACE:
+            k = 0
+            for b in st.live[: st.s[S_NLIVE]]:
+                if o[b, F_DSEQ] > 0 and o[b, F_DECL] == a:
+                    k += 1
+            if k == 1:
+                bad = True
+    m = _add(acts, 0, A_BLOCK_RESET if bad else A_BLOCK_DONE, q, -1, -1, NO_TARGET, NO_TARGET)
+    atk = np.empty(n, np.int64)
+    na = attackers_of_turn(st, atk)
+    walk_ok = np.ones(na, np.bool_)  # landwalk (702.14): the attacked player's lands
+    for k in range(na):
+        walk = _landwalk_bits(o[atk[k], F_KW])
+        if walk and o[atk[k], F_ATKP] >= 0:
+            walk_ok[k] = not _controls_land_sub(
+                o, cd.ct, st.live[: st.s[S_NLIVE]], o[atk[k], F_ATKP], walk
+            )
+    for b in st.live[: st.s[S_NLIVE]]:
+        if not _is_creature_of(o, cd.ct, b, q):
+            continue
+        if o[b, F_TAPPED] or o[b, F_RESTRICT] & CANT_BLOCK or o[b, F_DSEQ] > 0:
+            continue
+        for k in range(na):
+            if walk_ok[k] and _blockable(o, b, atk[k], q):
+                m = _add(acts, m, A_BLOCK, q, b, atk[k], NO_TARGET, NO_TARGET)
+    return m
+
+
+@njit(cache=True)
+def finish_blocks(st, cd):
+    o, s = st.o, st.s
+    n = s[S_N]
+    order = np.empty(n, np.int64)
+    m = 0
+    for b in st.live[: st.s[S_NLIVE]]:
+        if o[b, F_DSEQ] > 0:
+            order[m] = b
+            m += 1
+    for x in range(m):
+        for y in range(x + 1, m):
+            if o[order[y], F_DSEQ] < o[order[x], F_DSEQ]:
+                t = order[x]
+                order[x] = order[y]
+                order[y] = t
+    for k in range(m):
+        b = order[k]
+        a = o[b, F_DECL]
+        o[b, F_BLOCKING] = a
+        o[a, F_BLOCKED] = 1
+        s[S_BSEQ] += 1
+        o[b, F_BSEQ] = s[S_BSEQ]
+        o[b, F_DSEQ] = 0
+        o[b, F_DECL] = NO_TARGET
+    s[S_PEND] = PEND_NONE
+    q = s[S_PPLAYER]
+    k = 0
+    while k < s[S_NBQ]:
+        if st.bq[k] == q:
+            for j in range(k, s[S_NBQ] - 1):
+                st.bq[j] = st.bq[j + 1]
+            s[S_NBQ] -= 1
+        else:
+            k += 1
+
+
+@njit(cache=True)
+def has_block_option(st, cd, q):
+    tmp = np.empty((MAX_ACTIONS + 1, 6), np.int64)
+    s = st.s
+    keep = s[S_PPLAYER]
+    s[S_PPLAYER] = q
+    m = block_actions(st, cd, tmp)
+    s[S_PPLAYER] = keep
+    return m > 1
+
+
+@njit(cache=True)
+def ask_next_blocker(st, cd):
+    s = st.s
+    while s[S_NBQ] > 0:
+        q = st.bq[0]
+        if not st.pl[q, P_ALIVE] or not has_block_option(st, cd, q):
+            for j in range(s[S_NBQ] - 1):
+                st.bq[j] = st.bq[j + 1]
+            s[S_NBQ] -= 1
+            continue
+        s[S_PEND] = PEND_BLOCK
+        s[S_PPLAYER] = q
+        return
+
+
+@njit(cache=True)
+def needs_first_strike_step(st):
+    o = st.o
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] == BATTLEFIELD and (o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0):
+            if o[i, F_KW] & (KW_FIRST_STRIKE | KW_DOUBLE_STRIKE):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _deals_now(st, i, step):
+    kw = st.o[i, F_KW]
+    if step == FIRST_STRIKE_DAMAGE:
+        return (kw & (KW_FIRST_STRIKE | KW_DOUBLE_STRIKE)) != 0
+    if not st.s[S_FSSTEP]:
+        return True
+    return (kw & KW_DOUBLE_STRIKE) != 0 or st.o[i, F_FSD] == 0
+
+
+@njit(cache=True)
+def combat_damage(st, cd, step):
+    """510.1-510.2: assign all combat damage (declaration order for blockers), then deal it."""
+    recompute(st, cd)
+    o, s = st.o, st.s
+    n = s[S_N]
+    asg = np.empty((4 * n + 8, 3), np.int64)
+    na = 0
+    atk = np.empty(n, np.int64)
+    m = attackers_of_turn(st, atk)
+    order = np.empty(n, np.int64)
+    for k in range(m):
+        a = atk[k]
+        if not _deals_now(st, a, step):
+            continue
+        power = o[a, F_POW]
+        if power <= 0:
+            continue
+        if o[a, F_ATKO] >= 0:
+            defender = o[a, F_ATKO]
+            has_def = o[defender, F_ZONE] == BATTLEFIELD
+        else:
+            defender = -1 - o[a, F_ATKP]
+            has_def = True
+        if not o[a, F_BLOCKED]:
+            if has_def:
+                asg[na, 0], asg[na, 1], asg[na, 2] = a, defender, power
+                na += 1
+            continue
+        nb = 0
+        for b in st.live[: st.s[S_NLIVE]]:
+            if o[b, F_ZONE] == BATTLEFIELD and o[b, F_BLOCKING] == a:
+                order[nb] = b
+                nb += 1
+        for x in range(nb):
+            for y in range(x + 1, nb):
+                if o[order[y], F_BSEQ] < o[order[x], F_BSEQ]:
+                    t = order[x]
+                    order[x] = order[y]
+                    order[y] = t
+        trample = (o[a, F_KW] & KW_TRAMPLE) != 0
+        if nb == 0:
+            if trample and has_def:
+                asg[na, 0], asg[na, 1], asg[na, 2] = a, defender, power
+                na += 1
+            continue
+        left = power
+        for k2 in range(nb):
+            b = order[k2]
+            if o[a, F_KW] & KW_DEATHTOUCH:
+                lethal = 1
+            else:
+                lethal = max(0, o[b, F_TOU] - o[b, F_DMG])
+            give = min(left, lethal)
+            if k2 == nb - 1 and not (trample and has_def):
+                give = left
+            if give > 0:
+                asg[na, 0], asg[na, 1], asg[na, 2] = a, b, give
+                na += 1
+                left -= give
+        if left > 0 and has_def:
+            asg[na, 0], asg[na, 1], asg[na, 2] = a, defender, left
+            na += 1
+    for b in st.live[: st.s[S_NLIVE]]:
+        if not (o[b, F_BLOCKING] >= 0 and o[b, F_ZONE] == BATTLEFIELD):
+            continue
+        if not _deals_now(st, b, step):
+            continue
+        a = o[b, F_BLOCKING]
+        if o[b, F_POW] > 0 and o[a, F_ZONE] == BATTLEFIELD:
+            asg[na, 0], asg[na, 1], asg[na, 2] = b, a, o[b, F_POW]
+            na += 1
+    if step == FIRST_STRIKE_DAMAGE:
+        for k in range(na):
+            o[asg[k, 0], F_FSD] = 1
+    for k in range(na):
+        src = asg[k, 0]
+        deal_damage(st, cd, src, o[src, F_CTL], asg[k, 1], asg[k, 2], True)
+
+
+@njit(cache=True)
+def end_combat(st):
+    o = st.o
+    for i in st.live[: st.s[S_NLIVE]]:
+        reset_combat(o, i)
+        o[i, F_BSEQ] = 0
+    st.s[S_DECLARED] = 0
+    st.s[S_FSSTEP] = 0
+
+
+# ----------------------------------------------------------------- turns and steps (500-514)
+@njit(cache=True)
+def start_turn(st, cd):
+    """A new turn: extra turns first (500.7); the safety cap makes the game a draw."""
+    s, o = st.s, st.o
+    touch(st)
+    if s[S_MAXTURNS] and s[S_TURN] >= s[S_MAXTURNS]:
+        everyone_draws(st, cd)
+        return
+    while s[S_NXT] and not st.pl[st.xt[0], P_ALIVE]:
+        _pop_extra(st)
+    if s[S_NXT]:
+        p = st.xt[0]
+        _pop_extra(st)
+    else:
+        p = next_in_turn_order(st, s[S_ACTIVE])
+    s[S_TURN] += 1
+    s[S_ACTIVE] = p
+    st.pl[p, P_LANDS] = 0
+    for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_CTL] == p:
+            o[i, F_LOYUSED] = 0
+    s[S_STEP] = UNTAP
+    s[S_TODO] = TODO_BEGIN
+    s[S_PASSES] = 0
+
+
+@njit(cache=True)
+def _pop_extra(st):
+    s = st.s
+    for j in range(s[S_NXT] - 1):
+        st.xt[j] = st.xt[j + 1]
+    s[S_NXT] -= 1
+
+
+@njit(cache=True)
+def begin_step(st, cd):
+    s, o = st.s, st.o
+    step = s[S_STEP]
+    s[S_TODO] = TODO_PRIORITY
+    s[S_PRIO] = s[S_ACTIVE]
+    s[S_PASSES] = 0
+    act = s[S_ACTIVE]
+    if step != UPKEEP and step != MAIN1 and step != MAIN2 and step != BEGIN_COMBAT and step != END:
+        touch(st)
+    if step == UNTAP:  # 502
+        for i in st.live[: st.s[S_NLIVE]]:
+            if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == act:
+                o[i, F_TAPPED] = 0
+                o[i, F_SICK] = 0
+        s[S_TODO] = TODO_END
+    elif step == UPKEEP and (s[S_TRIGKINDS] >> W_UPKEEP) & 1:
+        for src in st.live[: st.s[S_NLIVE]]:
+            if _has_trig(o, cd.ct, src, W_UPKEEP) and o[src, F_CTL] == act:
+                queue_trigger(st, cd, src, W_UPKEEP, act, 0, -1)
+    elif step == DRAW:  # 504.1; 103.8 / 800.7 for the first turn
+        first = s[S_TURN] == 1 and act == s[S_STARTING]
+        skip = first and s[S_NPLAYERS] <= 2
+        if not skip and st.pl[act, P_ALIVE]:
+            draw(st, cd, act, 1)
+    elif step == DECLARE_ATTACKERS:  # 508.1
+        _clear_attack_decl(st)
+        if st.pl[act, P_ALIVE]:
+            s[S_PPLAYER] = act
+            if attack_actions(st, cd, st.acts) > 1:
+                s[S_PEND] = PEND_ATTACK
+    elif step == DECLARE_BLOCKERS:  # 509.1, 802.4: defending players in APNAP order
+        _clear_block_decl(st)
+        buf = np.empty(st.pl.shape[0], np.int64)
+        k = turn_order_from(st, act, buf)
+        atk = np.empty(s[S_N], np.int64)
+        na = attackers_of_turn(st, atk)
+        s[S_NBQ] = 0
+        for j in range(k):
+            q = buf[j]
+            if q == act:
+                continue
+            for x in range(na):
+                if o[atk[x], F_ATKP] == q:
+                    st.bq[s[S_NBQ]] = q
+                    s[S_NBQ] += 1
+                    break
+        ask_next_blocker(st, cd)
+    elif step == FIRST_STRIKE_DAMAGE or step == COMBAT_DAMAGE:
+        combat_damage(st, cd, step)
+    elif step == CLEANUP:
+        cleanup(st, cd)
+
+
+@njit(cache=True)
+def cleanup(st, cd):
+    """514.1 discard to hand size; 514.2 damage wears off, "this turn" effects end."""
+    s, o = st.s, st.o
+    p = s[S_ACTIVE]
+    if st.pl[p, P_ALIVE]:
+        excess = hand_count(st, p) - 7
+        if excess > 0:
+            s[S_PEND] = PEND_DISCARD
+            s[S_PPLAYER] = p
+            s[S_PCOUNT] = excess
+            s[S_TODO] = TODO_BEGIN
+            return
+    for i in st.live[: st.s[S_NLIVE]]:
+        o[i, F_DMG] = 0
+        o[i, F_DTHIT] = 0
+    s[S_NEFF] = 0  # every effect of a resolved spell in the stock pool lasts until end of turn
+    s[S_NSH] = 0
+    acted = check_sba(st, cd)
+    if s[S_NTRG] or acted:
+        s[S_TODO] = TODO_PRIORITY
+        s[S_CLEANUP_AGAIN] = 1
+    else:
+        s[S_TODO] = TODO_END
+
+
+@njit(cache=True)
+def end_step(st, cd):
+    s = st.s
+    step = s[S_STEP]
+    if step == CLEANUP:
+        if s[S_CLEANUP_AGAIN]:
+            s[S_CLEANUP_AGAIN] = 0
+            s[S_TODO] = TODO_BEGIN
+            return
+        start_turn(st, cd)
+        return
+    if step == DECLARE_ATTACKERS and not s[S_DECLARED]:
+        nxt = END_COMBAT
+    elif step == DECLARE_BLOCKERS:
+        s[S_FSSTEP] = 1 if needs_first_strike_step(st) else 0
+        nxt = FIRST_STRIKE_DAMAGE if s[S_FSSTEP] else COMBAT_DAMAGE
+    elif step == FIRST_STRIKE_DAMAGE:
+        nxt = COMBAT_DAMAGE
+    elif step == COMBAT_DAMAGE:
+        nxt = END_COMBAT
+    elif step == END_COMBAT:
+        end_combat(st)
+        touch(st)
+        nxt = MAIN2
+    else:
+        nxt = step + 1
+    s[S_STEP] = nxt
+    s[S_TODO] = TODO_BEGIN
+
+
+# ----------------------------------------------------------------- priority (117)
+@njit(cache=True)
+def settle(st, cd, buf):
+    """117.5: state-based actions and triggers until neither happens."""
+    s = st.s
+    while not s[S_OVER]:
+        acted = check_sba(st, cd)
+        if s[S_OVER]:
+            return
+        state_triggers(st, cd)
+        put = put_triggers_on_stack(st, cd, buf)
+        if not acted and not put:
+            return
+
+
+@njit(cache=True)
+def offer_priority(st, cd, buf):
+    s = st.s
+    s[S_OFFERS] += 1
+    if s[S_SDIRTY] or s[S_NTRG] or (s[S_TRIGKINDS] >> W_LIFE_AT_LEAST) & 1:
+        settle(st, cd, buf)  # (nothing changed and nothing waits: settling would do nothing)
+    if s[S_OVER]:
+        return
+    p = s[S_PRIO]
+    if not st.pl[p, P_ALIVE]:
+        p = next_in_turn_order(st, p)
+        s[S_PRIO] = p
+    if not has_action(st, cd, p, st.acts):
+        do_pass(st, cd, p)
+        return
+    s[S_PEND] = PEND_PRIORITY
+    s[S_PPLAYER] = p
+
+
+@njit(cache=True)
+def do_pass(st, cd, p):
+    s = st.s
+    s[S_PEND] = PEND_NONE
+    s[S_PASSES] += 1
+    if s[S_PASSES] >= n_alive(st):
+        s[S_PASSES] = 0
+        if s[S_NSTK]:
+            resolve_top(st, cd)
+            s[S_PRIO] = s[S_ACTIVE]
+            s[S_TODO] = TODO_PRIORITY
+        else:
+            s[S_TODO] = TODO_END
+    else:
+        s[S_PRIO] = next_in_turn_order(st, p)
+        s[S_TODO] = TODO_PRIORITY
+
+
+@njit(cache=True)
+def run(st, cd, buf):
+    """Advance until a player must decide something (or the game is over)."""
+    s = st.s
+    while not s[S_OVER] and s[S_PEND] == PEND_NONE:
+        if s[S_TODO] == TODO_PRIORITY:
+            offer_priority(st, cd, buf)
+        elif s[S_TODO] == TODO_BEGIN:
+            begin_step(st, cd)
+        else:
+            end_step(st, cd)
+
+
+# ----------------------------------------------------------------- decisions
+@njit(cache=True)
+def legal_actions(st, cd, acts):
+    s = st.s
+    pend = s[S_PEND]
+    if pend == PEND_PRIORITY:
+        return priority_actions(st, cd, s[S_PPLAYER], acts, False)
+    if pend == PEND_ATTACK:
+        return attack_actions(st, cd, acts)
+    if pend == PEND_BLOCK:
+        return block_actions(st, cd, acts)
+    if pend == PEND_DISCARD:
+        m = 0
+        o = st.o
+        for i in st.live[: st.s[S_NLIVE]]:
+            if o[i, F_ZONE] == HAND and o[i, F_OWNER] == s[S_PPLAYER]:
+                m = _add(acts, m, A_DISCARD, s[S_PPLAYER], i, -1, NO_TARGET, NO_TARGET)
+        return m
+    return 0
+
+
+@njit(cache=True)
+def apply_action(st, cd, a, buf):
+    """legal_actions.apply_action for a legal action (the kernel only makes legal ones)."""
+    s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
+    kind, p, i, arg, t0, t1 = a[0], a[1], a[2], a[3], a[4], a[5]
+    if kind != A_PASS:
+        touch(st)
+    if kind == A_PASS:
+        do_pass(st, cd, p)
+    elif kind == A_LAND or kind == A_CAST or kind == A_ACTIVATE:
+        if kind == A_LAND:
+            st.pl[p, P_LANDS] += 1
+            enter_battlefield(st, cd, i, p, -1)
+            s[S_PASSES] = 0
+        elif kind == A_CAST:
+            c = o[i, F_CARD]
+            move(st, cd, i, STACK, p)
+            o[i, F_IKIND] = I_SPELL
+            o[i, F_ICTL] = p
+            o[i, F_IT0] = t0
+            o[i, F_IT1] = t1
+            o[i, F_SRC] = i
+            _stack_push(st, i)
+            pay_cost(st, cd, p, ct[c, C_GENERIC], ct[c, C_W : C_C + 1])
+            s[S_PASSES] = 0
+        else:
+            c = o[i, F_CARD]
+            b = ct[c, C_AB0] + arg
+            pay_cost(st, cd, p, ab[b, B_GENERIC], ab[b, B_W : B_C + 1])
+            if ab[b, B_HASLOY]:
+                o[i, F_LOY] += ab[b, B_LOY]
+                o[i, F_LOYUSED] = 1
+            j = new_object(st, cd, -1, p, STACK)
+            o[j, F_SRC] = i
+            o[j, F_IKIND] = I_ACTIVATED
+            o[j, F_IAB] = b
+            o[j, F_ICTL] = p
+            o[j, F_IT0] = t0
+            o[j, F_IT1] = t1
+            _stack_push(st, j)
+            s[S_PASSES] = 0
+        s[S_PEND] = PEND_NONE
+        s[S_PRIO] = p
+        s[S_TODO] = TODO_PRIORITY
+    elif kind == A_ATTACK:
+        s[S_DSEQ] += 1
+        o[i, F_DECL] = arg
+        o[i, F_DSEQ] = s[S_DSEQ]
+        return
+    elif kind == A_ATTACK_DONE:
+        finish_attacks(st)
+        s[S_TODO] = TODO_PRIORITY
+        s[S_PRIO] = s[S_ACTIVE]
+    elif kind == A_BLOCK:
+        s[S_DSEQ] += 1
+        o[i, F_DECL] = arg
+        o[i, F_DSEQ] = s[S_DSEQ]
+        return
+    elif kind == A_BLOCK_RESET:
+        _clear_block_decl(st)
+        return
+    elif kind == A_BLOCK_DONE:
+        finish_blocks(st, cd)
+        ask_next_blocker(st, cd)
+        if s[S_PEND] == PEND_NONE:
+            s[S_TODO] = TODO_PRIORITY
+            s[S_PRIO] = s[S_ACTIVE]
+    elif kind == A_DISCARD:
+        move(st, cd, i, GRAVEYARD, -1)
+        s[S_PCOUNT] -= 1
+        if s[S_PCOUNT] <= 0:
+            s[S_PEND] = PEND_NONE
+            s[S_TODO] = TODO_BEGIN
+    run(st, cd, buf)
+
+
+@njit(cache=True)
+def start_game(st, cd):
+    """turn_structure.start_game without mulligans: opening hands of seven in turn order
+    from the starting player (103.5), then the starting player's first turn (103.8)."""
+    s = st.s
+    buf = np.empty(st.pl.shape[0], np.int64)
+    m = turn_order_from(st, s[S_STARTING], buf)
+    for j in range(m):
+        draw(st, cd, buf[j], 7)
+    s[S_ACTIVE] = s[S_STARTING]
+    s[S_TURN] = 1
+    p = s[S_STARTING]
+    st.pl[p, P_LANDS] = 0
+    s[S_STEP] = UNTAP
+    s[S_TODO] = TODO_BEGIN
+    s[S_PASSES] = 0
+    touch(st)
+
+
+@njit(cache=True)
+def play_one(st, cd, max_decisions):
+    """Random agents play this game to its end (or for max_decisions decisions)."""
+    s = st.s
+    buf = np.empty(st.pl.shape[0], np.int64)
+    if s[S_STEP] == PREGAME:
+        start_game(st, cd)
+    run(st, cd, buf)
+    k = 0
+    while not s[S_OVER] and s[S_PEND] != PEND_NONE and k < max_decisions:
+        m = legal_actions(st, cd, st.acts)
+        if m > MAX_ACTIONS:
+            s[S_ERROR] = ERR_OVERFLOW
+            m = MAX_ACTIONS
+        j = 0 if m == 1 else rand_below(st.rng, m)
+        a = st.acts[j].copy()
+        _trace(st, s[S_PEND], s[S_PPLAYER], m, a[0], a[2], a[3], a[4], a[5], j)
+        apply_action(st, cd, a, buf)
+        k += 1
+        s[S_DECISIONS] += 1
+    return k
+
+
+@njit(cache=True)
+def play_batch(
+    OBJ,
+    PL,
+    S,
+    LIB,
+    STK,
+    TRG,
+    EFF,
+    SH,
+    XT,
+    BQ,
+    SEAT,
+    RNG,
+    TR,
+    ACTS,
+    LIVE,
+    ct,
+    ab,
+    er,
+    instant_abilities,
+    max_decisions,
+):
+    """Play every game of the batch (leading axis G) to its end."""
+    cd = CardTables(ct, ab, er, instant_abilities)
+    total = 0
+    for g in range(OBJ.shape[0]):
+        st = GameState(
+            OBJ[g], PL[g], S[g], LIB[g], STK[g], TRG[g], EFF[g], SH[g], XT[g], BQ[g], SEAT[g],
+            RNG[g], TR[g], ACTS[g], LIVE[g],
+        )  # fmt: skip
+        total += play_one(st, cd, max_decisions)
+    return total

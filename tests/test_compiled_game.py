@@ -1,0 +1,203 @@
+"""The compiled engine (systems/compiled_game.py) against the Python engine.
+
+OpenSpiel-style consistency: the compiled engine plays a game with random agents and
+records every decision (who decided, how many legal actions there were, which one
+was taken) and every random event (shuffles, random discards). The Python engine then
+replays the game from the same setup: at every decision the pending player, the
+number of legal actions and the chosen action (kind, object, argument, targets, at
+the same index) must agree; random events are fed from the trace. At the end the
+outcome (who won, lost, drew; turns; life and poison) must agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs.compiled import (
+    Batch,
+    Unsupported,
+    _setup,
+    agent_seed,
+    compiled_cards,
+    play_compiled,
+    run_batch,
+    supports,
+)
+from ecs.decks import load_deck, stock_decks
+from ecs.game import Game
+from systems import compiled_game as k
+
+DECKS = {d: load_deck(d).main for d in stock_decks()}
+NAMES = sorted(DECKS)
+PEND = {k.PEND_PRIORITY: "priority", k.PEND_ATTACK: "attack", k.PEND_BLOCK: "block"}
+PEND[k.PEND_DISCARD] = "discard"
+KIND = {
+    k.A_PASS: "pass", k.A_LAND: "play_land", k.A_CAST: "cast", k.A_ACTIVATE: "activate",
+    k.A_ATTACK: "attack", k.A_ATTACK_DONE: "attack_done", k.A_BLOCK: "block",
+    k.A_BLOCK_DONE: "block_done", k.A_BLOCK_RESET: "block_reset", k.A_DISCARD: "discard",
+}  # fmt: skip
+MASK = (1 << 64) - 1
+
+
+def _rand_below(state: list[int], n: int) -> int:
+    """The kernel's splitmix64 step, in plain Python."""
+    x = (state[0] + 0x9E3779B97F4A7C15) & MASK
+    state[0] = x
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z ^= z >> 31
+    return z % n
+
+
+class ScriptedRng:
+    """Stands in for the Python game's generator: the random events the compiled game
+    recorded, in order (a shuffle replays the kernel's Fisher-Yates from its state)."""
+
+    def __init__(self, events: list[np.ndarray]):
+        self.events = list(events)
+
+    def _next(self, kind: int) -> np.ndarray:
+        assert self.events, "the Python engine drew a random number the compiled one didn't"
+        row = self.events.pop(0)
+        assert row[0] == kind, f"random event mismatch: {row[0]} vs {kind}"
+        return row
+
+    def shuffle(self, lst: list[int]) -> None:
+        row = self._next(k.T_SHUFFLE)
+        assert row[2] == len(lst)
+        state = [int(row[3]) & MASK]
+        for j in range(len(lst) - 1, 0, -1):
+            r = _rand_below(state, j + 1)
+            lst[j], lst[r] = lst[r], lst[j]
+
+    def integers(self, n: int) -> int:
+        row = self._next(k.T_RANDOM)
+        assert row[2] == n
+        return int(row[3])
+
+
+def _new(decks, seed, max_turns=200) -> Game:
+    variant = "two-player" if len(decks) == 2 else "free-for-all"
+    return Game.new(decks, variant=variant, seed=seed, max_turns=max_turns, auto_pass=True)
+
+
+def compiled_trace(decks, seed, max_turns=200):
+    g = _new(decks, seed, max_turns)
+    batch = Batch(1, len(decks), 64 * len(decks) + 256, trace=40_000)
+    batch.load(0, g, seed=agent_seed(seed))
+    g.close()
+    run_batch(batch, compiled_cards())
+    n = int(batch.S[0, k.S_NTR])
+    assert n < batch.TR.shape[1], "trace too short"
+    return batch, batch.TR[0, :n]
+
+
+def replay(decks, seed, max_turns=200):
+    batch, tr = compiled_trace(decks, seed, max_turns)
+    assert batch.S[0, k.S_ERROR] == 0
+    py = _new(decks, seed, max_turns)
+    py.rng = ScriptedRng([r for r in tr if r[0] in (k.T_SHUFFLE, k.T_RANDOM)])
+    decisions = [r for r in tr if r[0] in PEND]
+    for n, r in enumerate(decisions):
+        where = f"decision {n} (turn {py.turn}, step {py.step_name()})"
+        assert not py.over, f"{where}: the Python game is over"
+        assert py.pending.kind == PEND[int(r[0])], f"{where}: {py.pending} vs {PEND[int(r[0])]}"
+        assert py.pending.player == r[1], f"{where}: player {py.pending.player} vs {r[1]}"
+        legal = py.legal_actions()
+        a = legal[int(r[8])] if r[8] < len(legal) else None
+        want = (
+            KIND[int(r[3])],
+            int(r[4]),
+            int(r[5]),
+            tuple(int(t) for t in r[6:8] if t != k.NO_TARGET),
+        )
+        got = (a.kind, a.obj, a.arg if a.kind != "cast" else 0, a.targets) if a else None
+        assert len(legal) == r[2] and got == want, (
+            f"{where}: {len(legal)} legal actions in Python, {r[2]} compiled; "
+            f"index {r[8]}: Python {got} vs compiled {want}; Python's list: {legal[:12]}"
+        )
+        py.step(a)
+    assert py.over and batch.S[0, k.S_OVER], "both games are over"
+    P = len(decks)
+    assert py.turn == batch.S[0, k.S_TURN]
+    assert list(py.pl.won) == [bool(x) for x in batch.PL[0, :P, k.P_WON]]
+    assert list(py.pl.drawn) == [bool(x) for x in batch.PL[0, :P, k.P_DRAWN]]
+    assert list(py.pl.lost) == [bool(x) for x in batch.PL[0, :P, k.P_LOST]]
+    assert list(py.pl.life) == list(batch.PL[0, :P, k.P_LIFE])
+    assert list(py.pl.poison) == list(batch.PL[0, :P, k.P_POISON])
+    return len(decisions)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_two_player_games_agree(seed):
+    decks = [DECKS[NAMES[seed % 6]], DECKS[NAMES[(seed // 6 + seed + 1) % 6]]]
+    assert replay(decks, seed) > 0
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_four_player_games_agree(seed):
+    decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(4)]
+    assert replay(decks, 100 + seed) > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_six_player_games_agree(seed):
+    decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(6)]
+    assert replay(decks, 200 + seed) > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_fast_setup_makes_the_same_games_as_game_new(players):
+    """play_compiled deals games without building a Python Game (ecs.compiled._setup):
+    the same seats, libraries, starting player, opening hands and so the same games."""
+    cc = compiled_cards()
+    for seed in range(6):
+        decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(players)]
+        batch, tr = compiled_trace(decks, seed)
+        fast = Batch(1, players, 64 * players + 256, trace=40_000)
+        ids = [np.array([cc.db.index(c) for c in d]) for d in decks]
+        owners = np.concatenate([np.full(len(d), i) for i, d in enumerate(ids)])
+        variant = "two-player" if players == 2 else "free-for-all"
+        _setup(fast, 0, np.concatenate(ids), owners, variant, players, seed, 200, cc.ct,
+               agent_seed(seed))  # fmt: skip
+        run_batch(fast, cc)
+        assert (fast.TR[0, : fast.S[0, k.S_NTR]] == tr).all()
+        assert (fast.PL[0, :, : k.P_HA_VER] == batch.PL[0, :, : k.P_HA_VER]).all()
+        assert fast.S[0, k.S_TURN] == batch.S[0, k.S_TURN]
+
+
+def test_turn_cap_is_a_draw_in_both():
+    decks = [DECKS["big-green"], DECKS["white-fliers"]]
+    replay(decks, 5, max_turns=3)
+    res = play_compiled(decks, 2, 3, seed=5, max_turns=3)
+    assert (res["turns"] == 3).all() and res["drawn"].all() and (res["winner"] == -1).all()
+
+
+def test_same_seed_same_games():
+    decks = [DECKS[n] for n in NAMES]
+    a = play_compiled(decks, 4, 6, seed=11)
+    b = play_compiled(decks, 4, 6, seed=11)
+    for key in ("turns", "winner", "life", "decisions"):
+        assert (a[key] == b[key]).all()
+    c = play_compiled(decks, 4, 6, seed=12)
+    assert not (a["decisions"] == c["decisions"]).all()
+
+
+def test_what_runs_compiled():
+    stock = [DECKS[n] for n in NAMES]
+    assert supports("free-for-all", stock) is None
+    assert supports("two-player", stock[:2]) is None
+    assert "grand-melee" in supports("grand-melee", stock)
+    assert "range" in supports("free-for-all", stock, range_of_influence=1)
+    assert "attack left" in supports("free-for-all", stock, attack="left")
+    assert "Fact or Fiction" in supports("free-for-all", [["Fact or Fiction"] * 40] * 4)
+    with pytest.raises(Unsupported, match="mulligans"):
+        raise Unsupported(supports("free-for-all", stock, mulligans=True))
+
+
+def test_every_stock_card_compiles():
+    cc = compiled_cards()
+    for deck in DECKS.values():
+        for name in set(deck):
+            assert cc.supported[cc.db.index(name)], cc.why.get(cc.db.index(name))
