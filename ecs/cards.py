@@ -83,6 +83,8 @@ STATICS = {
     "cant_win",
     "no_loss_at_zero_life",
     "prevent_damage_by",  # 615, 801.13b: prevents damage dealt by such sources
+    "cant_gain_life",  # "you can't gain life" (810.9g: nobody on your team can)
+    "cant_lose_life",  # "you can't lose life" nor pay any but 0 (810.9h: your whole team)
 }
 
 TRIGGERS = {
