@@ -18,7 +18,9 @@ Documented defaults (the contract leaves them to the engine):
   target, Fact or Fiction's piles, a mode), ``resolve`` stops there if the
   next step of the script is a ``choose`` (or an ``expect``, to look at the
   pending choice); otherwise the first legal option is taken and resolving
-  goes on;
+  goes on; besides the contract's keys, ``choose`` takes ``pay_life: true|false``
+  (Killing Wave asks each controller about one creature at a time, in object
+  order, and pays first by default);
 - a path into ``counters`` that names a counter kind the object has none of
   reads 0.
 """
@@ -812,6 +814,10 @@ def run_action(g: Game, a: dict, lookahead: Any = None) -> None:
                     raise ScenarioFailure("choose.piles: expected two lists of cards")
                 first = tuple(sorted(resolve_card(g, v) for v in vals[0]))
                 g.step(Action("choose", p, -1, -1, first))
+            elif key == "pay_life":  # Killing Wave: pay for the creature asked about, or not
+                if not isinstance(vals, bool):
+                    raise ScenarioFailure("choose.pay_life: expected true or false")
+                g.step(Action("choose", p, -1, int(vals)))
             else:
                 raise ScenarioFailure(
                     f"choose: {key!r} choices are not implemented yet (pending: {d})"

@@ -12,6 +12,7 @@ still happens.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -309,6 +310,57 @@ def _life_becomes_lowest(c: Ctx, a: Any) -> None:
             set_life(c.g, p, low)
 
 
+def _sacrifice_unless_pay_life(c: Ctx, a: dict) -> None:
+    """Killing Wave: "For each creature, its controller sacrifices it unless they pay X
+    life." Controllers decide in APNAP order (805.6: the active team first), creature by
+    creature in object order; then everyone pays the life they chose to (paying life is
+    losing it, 119.4) and the other creatures are sacrificed, all at the same time. Paying
+    is offered (first, the default) only while the player could pay: no more life than they
+    have, with a shared life total no more than the team's total for what all its members
+    pay together (810.9b), and nothing but 0 for a player who can't lose life (810.9h)."""
+    g = c.g
+    amount = c.amount(a["amount"])
+    creatures = c.objects(a.get("what", "each_creature"))  # 801.10: those in range
+    queue = tuple((p, i) for p in g.apnap() for i in creatures if g.obj.controller[i] == p)
+    _ask_payment(amount, queue, 0, (), g)
+
+
+def _ask_payment(amount: int, queue: tuple, start: int, paid: tuple, g: Game) -> None:
+    """Ask whether to pay for ``queue[start]`` (a (controller, creature) pair) and go on; a
+    controller who can't pay isn't asked. ``paid`` holds the pairs paid for so far."""
+    from systems.choices import Choice, ask
+    from systems.damage import cant_lose_life
+
+    for k in range(start, len(queue)):
+        p, i = queue[k]
+        payers = g.teammates(p) if g.shared_life else [p]  # 810.9b: paying at the same time
+        due = amount * (1 + sum(1 for q, _ in paid if q in payers))
+        if g.pl.alive[p] and (amount == 0 or (due <= g.pl.life[p] and not cant_lose_life(g, p))):
+            resume = partial(_answered, amount, queue, k, paid)
+            ask(g, Choice("pay_life", p, [1, 0], resume, {"object": i, "amount": amount}))
+            return
+    _pay_and_sacrifice(g, amount, queue, paid)
+
+
+def _answered(amount: int, queue: tuple, k: int, paid: tuple, g: Game, pay: int) -> None:
+    _ask_payment(amount, queue, k + 1, (*paid, queue[k]) if pay else paid, g)
+
+
+def _pay_and_sacrifice(g: Game, amount: int, queue: tuple, paid: tuple) -> None:
+    from systems.damage import lose_life
+    from systems.triggers import _sources
+    from systems.zones import move
+
+    for p in dict.fromkeys(p for p, _ in paid):
+        lose_life(g, p, amount * sum(1 for q, _ in paid if q == p))
+    o = g.obj
+    g.lookback = _sources(g, "another_creature_leaves")  # leaving together (603.10a)
+    for p, i in queue:
+        if (p, i) not in paid and o.zone[i] == BATTLEFIELD and o.controller[i] == p:
+            move(g, i, GRAVEYARD)
+    g.lookback = None
+
+
 def _shuffle_into_library(c: Ctx, a: Any) -> None:
     from systems.zones import move, shuffle
 
@@ -489,4 +541,5 @@ EFFECTS = {
     "discard_random": _discard_random,
     "remove_counter": _remove_counter,
     "add_counter": _add_counter,
+    "sacrifice_unless_pay_life": _sacrifice_unless_pay_life,
 }
