@@ -70,6 +70,7 @@ EFFECTS: dict[str, set[str] | None] = {
     "restart_game": {"return_exiled"},
     "animate": {"what", "types", "subtypes", "power", "toughness", "keywords"},
     "add_counter": {"kind", "to", "amount"},
+    "exchange_life": {"players"},  # two players exchange life totals (810.9e)
     "sacrifice_unless_pay_life": {"amount", "what"},  # each controller pays or sacrifices (810.9b)
 }
 

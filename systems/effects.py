@@ -310,6 +310,29 @@ def _life_becomes_lowest(c: Ctx, a: Any) -> None:
             set_life(c.g, p, low)
 
 
+def _exchange_life(c: Ctx, a: dict) -> None:
+    """Two players exchange life totals: each gains or loses the difference to the other's
+    previous total (119.5). The exchange happens whole or not at all: not if either player
+    is gone or no longer a legal target, not if a player who can't gain life would get the
+    higher total or one who can't lose life the lower, and never between teammates who
+    share a life total (810.9e). Heads of different teams exchange their teams' totals."""
+    from systems.damage import cant_gain_life, cant_lose_life, set_life
+
+    g = c.g
+    found = [c.players(r) for r in a["players"]]
+    if any(len(ps) != 1 for ps in found):
+        return
+    p, q = found[0][0], found[1][0]
+    if p == q or (g.shared_life and g.pl.team[p] == g.pl.team[q]):  # 810.9e
+        return
+    lp, lq = int(g.pl.life[p]), int(g.pl.life[q])
+    for who, old, new in ((p, lp, lq), (q, lq, lp)):
+        if (new > old and cant_gain_life(g, who)) or (new < old and cant_lose_life(g, who)):
+            return
+    set_life(g, p, lq)
+    set_life(g, q, lp)
+
+
 def _sacrifice_unless_pay_life(c: Ctx, a: dict) -> None:
     """Killing Wave: "For each creature, its controller sacrifices it unless they pay X
     life." Controllers decide in APNAP order (805.6: the active team first), creature by
@@ -541,5 +564,6 @@ EFFECTS = {
     "discard_random": _discard_random,
     "remove_counter": _remove_counter,
     "add_counter": _add_counter,
+    "exchange_life": _exchange_life,
     "sacrifice_unless_pay_life": _sacrifice_unless_pay_life,
 }
