@@ -71,6 +71,7 @@ EFFECTS: dict[str, set[str] | None] = {
     "animate": {"what", "types", "subtypes", "power", "toughness", "keywords"},
     "add_counter": {"kind", "to", "amount"},
     "exchange_life": {"players"},  # two players exchange life totals (810.9e)
+    "redistribute_life": None,  # the controller redistributes players' life totals (810.9f)
     "sacrifice_unless_pay_life": {"amount", "what"},  # each controller pays or sacrifices (810.9b)
 }
 

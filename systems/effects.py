@@ -384,6 +384,50 @@ def _pay_and_sacrifice(g: Game, amount: int, queue: tuple, paid: tuple) -> None:
     g.lookback = None
 
 
+MAX_REDISTRIBUTIONS = 720  # listed ways to redistribute: every one for up to six players
+
+
+def _redistribute_life(c: Ctx, a: Any) -> None:
+    """Reverse the Sands: the controller redistributes any number of players' life totals;
+    each of those players gets one of those totals back (gaining or losing the difference,
+    119.5). Only players in range can be chosen (801.10). With shared life totals the
+    controller may affect at most one member of each team (810.9f): a head who gets the
+    other team's total changes the whole team's. The controller chooses one permutation of
+    the life totals (default: the first, nobody changes); at most MAX_REDISTRIBUTIONS are
+    listed."""
+    from itertools import islice, permutations
+
+    from systems.choices import Choice, ask
+
+    g = c.g
+    players = c.players("each_player")
+    team = g.pl.team
+
+    def allowed(perm: tuple[int, ...]) -> bool:
+        moved = [team[players[k]] for k, j in enumerate(perm) if j != k]
+        return not g.shared_life or len(set(moved)) == len(moved)  # 810.9f
+
+    perms = (perm for perm in permutations(range(len(players))) if allowed(perm))
+    options = [
+        tuple(player_ref(players[j]) for j in perm) for perm in islice(perms, MAX_REDISTRIBUTIONS)
+    ]
+    if len(options) > 1:
+        who = tuple(players)
+        chosen = partial(_redistribute, who)
+        ask(g, Choice("redistribute", c.ctl, options, chosen, {"players": who}))
+
+
+def _redistribute(players: tuple[int, ...], g: Game, option: tuple[int, ...]) -> None:
+    """players[k] gets the life total player ``option[k]`` (a player ref) had before; a
+    player who gets their own total back is not affected (their teammate may be)."""
+    from systems.damage import set_life
+
+    before = {p: int(g.pl.life[p]) for p in players}
+    for p, r in zip(players, option):
+        if ref_player(r) != p:
+            set_life(g, p, before[ref_player(r)])
+
+
 def _shuffle_into_library(c: Ctx, a: Any) -> None:
     from systems.zones import move, shuffle
 
@@ -565,5 +609,6 @@ EFFECTS = {
     "remove_counter": _remove_counter,
     "add_counter": _add_counter,
     "exchange_life": _exchange_life,
+    "redistribute_life": _redistribute_life,
     "sacrifice_unless_pay_life": _sacrifice_unless_pay_life,
 }

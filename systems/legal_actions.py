@@ -169,7 +169,7 @@ def legal_actions(g: Game) -> list[Action]:
             return [Action("choose", p, t) for t in c.options]
         if c.kind in ("pile", "mode", "pay_life"):
             return [Action("choose", p, -1, v) for v in c.options]
-        if c.kind == "piles":
+        if c.kind in ("piles", "redistribute"):
             return [Action("choose", p, -1, -1, tuple(o)) for o in c.options]
     return []
 
