@@ -70,6 +70,9 @@ EFFECTS: dict[str, set[str] | None] = {
     "restart_game": {"return_exiled"},
     "animate": {"what", "types", "subtypes", "power", "toughness", "keywords"},
     "add_counter": {"kind", "to", "amount"},
+    "exchange_life": {"players"},  # two players exchange life totals (810.9e)
+    "redistribute_life": None,  # the controller redistributes players' life totals (810.9f)
+    "sacrifice_unless_pay_life": {"amount", "what"},  # each controller pays or sacrifices (810.9b)
 }
 
 STATICS = {
@@ -83,6 +86,8 @@ STATICS = {
     "cant_win",
     "no_loss_at_zero_life",
     "prevent_damage_by",  # 615, 801.13b: prevents damage dealt by such sources
+    "cant_gain_life",  # "you can't gain life" (810.9g: nobody on your team can)
+    "cant_lose_life",  # "you can't lose life" nor pay any but 0 (810.9h: your whole team)
 }
 
 TRIGGERS = {

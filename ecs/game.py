@@ -159,6 +159,7 @@ class Game:
         self._can_act_version = -1
         self._can_act = np.zeros(n, dtype=np.bool_)
         self.trigger_kinds: set[str] = set()
+        self.static_kinds: set[str] = set()  # static abilities some card of this game has
         self._seat_cache: tuple = (b"", [], [])
         self._sba_buf = None
         self._static_count = np.zeros(1, dtype=np.int64)
@@ -223,6 +224,8 @@ class Game:
         if card >= 0:
             for t in self.db.defs[card].triggers:  # which trigger events this game must watch
                 self.trigger_kinds.add(t.when)
+            for k, _ in self.db.defs[card].static:  # and which static abilities it may meet
+                self.static_kinds.add(k)
         self.dirty = True
         return i
 
@@ -391,6 +394,7 @@ class Game:
         g.winners, g.losers, g.drawn = list(self.winners), list(self.losers), list(self.drawn)
         g.created = dict(self.created)
         g.trigger_kinds = set(self.trigger_kinds)
+        g.static_kinds = set(self.static_kinds)
         g.loop_seen = set(self.loop_seen)
         g.refs = dict(self.refs)
         g.history = list(self.history)

@@ -18,7 +18,10 @@ Documented defaults (the contract leaves them to the engine):
   target, Fact or Fiction's piles, a mode), ``resolve`` stops there if the
   next step of the script is a ``choose`` (or an ``expect``, to look at the
   pending choice); otherwise the first legal option is taken and resolving
-  goes on;
+  goes on; besides the contract's keys, ``choose`` takes ``pay_life: true|false``
+  (Killing Wave asks each controller about one creature at a time, in object
+  order, and pays first by default) and ``redistribute: {PLAYER: PLAYER, ...}``
+  (Reverse the Sands: who gets whose life total; the default changes nothing);
 - a path into ``counters`` that names a counter kind the object has none of
   reads 0.
 """
@@ -812,12 +815,37 @@ def run_action(g: Game, a: dict, lookahead: Any = None) -> None:
                     raise ScenarioFailure("choose.piles: expected two lists of cards")
                 first = tuple(sorted(resolve_card(g, v) for v in vals[0]))
                 g.step(Action("choose", p, -1, -1, first))
+            elif key == "pay_life":  # Killing Wave: pay for the creature asked about, or not
+                if not isinstance(vals, bool):
+                    raise ScenarioFailure("choose.pay_life: expected true or false")
+                g.step(Action("choose", p, -1, int(vals)))
+            elif key == "redistribute":
+                g.step(Action("choose", p, -1, -1, _redistribution(g, vals)))
             else:
                 raise ScenarioFailure(
                     f"choose: {key!r} choices are not implemented yet (pending: {d})"
                 )
     elif "roll_planar_die" in a:
         raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
+
+
+def _redistribution(g: Game, vals: Any) -> tuple[int, ...]:
+    """``{PLAYER: WHOSE_TOTAL_THEY_GET, ...}`` as the pending redistribution's option;
+    players left out get their own total back."""
+    c = g.choice
+    if c is None or c.kind != "redistribute":
+        raise IllegalAction("no redistribution of life totals is pending")
+    names = g.names
+    if not isinstance(vals, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and k in names and v in names
+        for k, v in vals.items()
+    ):
+        raise ScenarioFailure("choose.redistribute: expected {PLAYER: PLAYER, ...}")
+    order = [names[q] for q in c.info["players"]]
+    for name in (*vals, *vals.values()):
+        if name not in order:
+            raise IllegalAction(f"{name}'s life total can't be redistributed (801.10)")
+    return tuple(player_ref(names.index(vals.get(name, name))) for name in order)
 
 
 def _choices(g: Game, a: dict) -> tuple:

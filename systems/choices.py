@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Choice:
-    kind: str  # target | piles | pile
+    kind: str  # target | card | piles | pile | mode | pay_life | redistribute
     player: int
     options: list[Any]
     resume: Callable[[Game, Any], None]

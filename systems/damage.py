@@ -168,8 +168,28 @@ def _life_sharers(g: Game, p: int) -> list[int]:
     return g.teammates(p) if g.shared_life else [p]
 
 
+def cant_gain_life(g: Game, p: int) -> bool:
+    """ "You can't gain life" (Platinum Emperion); with a shared life total no player on
+    that player's team can gain life (810.9g)."""
+    if "cant_gain_life" not in g.static_kinds:  # no card of this game says so
+        return False
+    from systems.state_based_actions import team_has_static
+
+    return team_has_static(g, p, "cant_gain_life")
+
+
+def cant_lose_life(g: Game, p: int) -> bool:
+    """ "You can't lose life": nor pay any amount of life but 0; with a shared life total
+    no player on that player's team can (810.9h)."""
+    if "cant_lose_life" not in g.static_kinds:
+        return False
+    from systems.state_based_actions import team_has_static
+
+    return team_has_static(g, p, "cant_lose_life")
+
+
 def lose_life(g: Game, p: int, amount: int) -> None:
-    if amount <= 0 or not g.pl.alive[p]:
+    if amount <= 0 or not g.pl.alive[p] or cant_lose_life(g, p):
         return
     for q in _life_sharers(g, p):
         if q != p:
@@ -183,7 +203,7 @@ def lose_life(g: Game, p: int, amount: int) -> None:
 
 
 def gain_life(g: Game, p: int, amount: int) -> None:
-    if amount <= 0 or not g.pl.alive[p]:
+    if amount <= 0 or not g.pl.alive[p] or cant_gain_life(g, p):
         return
     for q in _life_sharers(g, p):
         if q != p:

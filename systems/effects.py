@@ -12,6 +12,7 @@ still happens.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -309,6 +310,124 @@ def _life_becomes_lowest(c: Ctx, a: Any) -> None:
             set_life(c.g, p, low)
 
 
+def _exchange_life(c: Ctx, a: dict) -> None:
+    """Two players exchange life totals: each gains or loses the difference to the other's
+    previous total (119.5). The exchange happens whole or not at all: not if either player
+    is gone or no longer a legal target, not if a player who can't gain life would get the
+    higher total or one who can't lose life the lower, and never between teammates who
+    share a life total (810.9e). Heads of different teams exchange their teams' totals."""
+    from systems.damage import cant_gain_life, cant_lose_life, set_life
+
+    g = c.g
+    found = [c.players(r) for r in a["players"]]
+    if any(len(ps) != 1 for ps in found):
+        return
+    p, q = found[0][0], found[1][0]
+    if p == q or (g.shared_life and g.pl.team[p] == g.pl.team[q]):  # 810.9e
+        return
+    lp, lq = int(g.pl.life[p]), int(g.pl.life[q])
+    for who, old, new in ((p, lp, lq), (q, lq, lp)):
+        if (new > old and cant_gain_life(g, who)) or (new < old and cant_lose_life(g, who)):
+            return
+    set_life(g, p, lq)
+    set_life(g, q, lp)
+
+
+def _sacrifice_unless_pay_life(c: Ctx, a: dict) -> None:
+    """Killing Wave: "For each creature, its controller sacrifices it unless they pay X
+    life." Controllers decide in APNAP order (805.6: the active team first), creature by
+    creature in object order; then everyone pays the life they chose to (paying life is
+    losing it, 119.4) and the other creatures are sacrificed, all at the same time. Paying
+    is offered (first, the default) only while the player could pay: no more life than they
+    have, with a shared life total no more than the team's total for what all its members
+    pay together (810.9b), and nothing but 0 for a player who can't lose life (810.9h)."""
+    g = c.g
+    amount = c.amount(a["amount"])
+    creatures = c.objects(a.get("what", "each_creature"))  # 801.10: those in range
+    queue = tuple((p, i) for p in g.apnap() for i in creatures if g.obj.controller[i] == p)
+    _ask_payment(amount, queue, 0, (), g)
+
+
+def _ask_payment(amount: int, queue: tuple, start: int, paid: tuple, g: Game) -> None:
+    """Ask whether to pay for ``queue[start]`` (a (controller, creature) pair) and go on; a
+    controller who can't pay isn't asked. ``paid`` holds the pairs paid for so far."""
+    from systems.choices import Choice, ask
+    from systems.damage import cant_lose_life
+
+    for k in range(start, len(queue)):
+        p, i = queue[k]
+        payers = g.teammates(p) if g.shared_life else [p]  # 810.9b: paying at the same time
+        due = amount * (1 + sum(1 for q, _ in paid if q in payers))
+        if g.pl.alive[p] and (amount == 0 or (due <= g.pl.life[p] and not cant_lose_life(g, p))):
+            resume = partial(_answered, amount, queue, k, paid)
+            ask(g, Choice("pay_life", p, [1, 0], resume, {"object": i, "amount": amount}))
+            return
+    _pay_and_sacrifice(g, amount, queue, paid)
+
+
+def _answered(amount: int, queue: tuple, k: int, paid: tuple, g: Game, pay: int) -> None:
+    _ask_payment(amount, queue, k + 1, (*paid, queue[k]) if pay else paid, g)
+
+
+def _pay_and_sacrifice(g: Game, amount: int, queue: tuple, paid: tuple) -> None:
+    from systems.damage import lose_life
+    from systems.triggers import _sources
+    from systems.zones import move
+
+    for p in dict.fromkeys(p for p, _ in paid):
+        lose_life(g, p, amount * sum(1 for q, _ in paid if q == p))
+    o = g.obj
+    g.lookback = _sources(g, "another_creature_leaves")  # leaving together (603.10a)
+    for p, i in queue:
+        if (p, i) not in paid and o.zone[i] == BATTLEFIELD and o.controller[i] == p:
+            move(g, i, GRAVEYARD)
+    g.lookback = None
+
+
+MAX_REDISTRIBUTIONS = 720  # listed ways to redistribute: every one for up to six players
+
+
+def _redistribute_life(c: Ctx, a: Any) -> None:
+    """Reverse the Sands: the controller redistributes any number of players' life totals;
+    each of those players gets one of those totals back (gaining or losing the difference,
+    119.5). Only players in range can be chosen (801.10). With shared life totals the
+    controller may affect at most one member of each team (810.9f): a head who gets the
+    other team's total changes the whole team's. The controller chooses one permutation of
+    the life totals (default: the first, nobody changes); at most MAX_REDISTRIBUTIONS are
+    listed."""
+    from itertools import islice, permutations
+
+    from systems.choices import Choice, ask
+
+    g = c.g
+    players = c.players("each_player")
+    team = g.pl.team
+
+    def allowed(perm: tuple[int, ...]) -> bool:
+        moved = [team[players[k]] for k, j in enumerate(perm) if j != k]
+        return not g.shared_life or len(set(moved)) == len(moved)  # 810.9f
+
+    perms = (perm for perm in permutations(range(len(players))) if allowed(perm))
+    options = [
+        tuple(player_ref(players[j]) for j in perm) for perm in islice(perms, MAX_REDISTRIBUTIONS)
+    ]
+    if len(options) > 1:
+        who = tuple(players)
+        chosen = partial(_redistribute, who)
+        ask(g, Choice("redistribute", c.ctl, options, chosen, {"players": who}))
+
+
+def _redistribute(players: tuple[int, ...], g: Game, option: tuple[int, ...]) -> None:
+    """players[k] gets the life total player ``option[k]`` (a player ref) had before; a
+    player who gets their own total back is not affected (their teammate may be)."""
+    from systems.damage import set_life
+
+    before = {p: int(g.pl.life[p]) for p in players}
+    for p, r in zip(players, option):
+        if ref_player(r) != p:
+            set_life(g, p, before[ref_player(r)])
+
+
 def _shuffle_into_library(c: Ctx, a: Any) -> None:
     from systems.zones import move, shuffle
 
@@ -489,4 +608,7 @@ EFFECTS = {
     "discard_random": _discard_random,
     "remove_counter": _remove_counter,
     "add_counter": _add_counter,
+    "exchange_life": _exchange_life,
+    "redistribute_life": _redistribute_life,
+    "sacrifice_unless_pay_life": _sacrifice_unless_pay_life,
 }

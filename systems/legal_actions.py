@@ -167,9 +167,9 @@ def legal_actions(g: Game) -> list[Action]:
         c = g.choice
         if c.kind in ("target", "card"):
             return [Action("choose", p, t) for t in c.options]
-        if c.kind in ("pile", "mode"):
+        if c.kind in ("pile", "mode", "pay_life"):
             return [Action("choose", p, -1, v) for v in c.options]
-        if c.kind == "piles":
+        if c.kind in ("piles", "redistribute"):
             return [Action("choose", p, -1, -1, tuple(o)) for o in c.options]
     return []
 
@@ -247,7 +247,7 @@ def apply_action(g: Game, a: Action) -> None:
         value = (
             a.obj
             if c.kind in ("target", "card")
-            else (a.arg if c.kind in ("pile", "mode") else a.targets)
+            else (a.arg if c.kind in ("pile", "mode", "pay_life") else a.targets)
         )
         answer(g, p, value)
     elif k == "discard":

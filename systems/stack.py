@@ -317,6 +317,11 @@ def check_activation(
             raise IllegalAction(f"{d.name} doesn't have {-ab.loyalty} loyalty to remove")
     if ab.life_cost is not None and life_to_pay(g, p, ab) > g.pl.life[p]:
         raise IllegalAction(f"{g.names[p]} can't pay {life_to_pay(g, p, ab)} life (119.4)")
+    if ab.life_cost is not None and life_to_pay(g, p, ab) > 0:
+        from systems.damage import cant_lose_life
+
+        if cant_lose_life(g, p):
+            raise IllegalAction(f"{g.names[p]} can't lose life, so can pay only 0 life (810.9h)")
     if ab.mana:
         return [], g.pl.mana[p].copy()
     kinds = own_targets(ab)

@@ -135,9 +135,15 @@ def _statics_of(g: Game, p: int, key: str) -> bool:
     return False
 
 
+def team_has_static(g: Game, p: int, key: str) -> bool:
+    """Does p, or with a shared life total anyone on p's team, control a permanent with
+    static ability ``key`` naming "you"? (810.8a, 810.9g-h: such a "you" covers the team.)"""
+    return any(_statics_of(g, q, key) for q in _team_if_shared(g, p))
+
+
 def cant_lose(g: Game, p: int) -> bool:
     """ "You can't lose the game" (810.8a: with a shared life total, for the whole team)."""
-    return any(_statics_of(g, q, "cant_lose") for q in _team_if_shared(g, p))
+    return team_has_static(g, p, "cant_lose")
 
 
 def _team_if_shared(g: Game, p: int) -> list[int]:
@@ -164,10 +170,7 @@ def check_state_based_actions(g: Game) -> bool:
     P = pl.n
     zero_ok = np.zeros(P, dtype=np.bool_)
     if g.static_objs:
-        zero_ok[:] = [
-            any(_statics_of(g, q, "no_loss_at_zero_life") for q in _team_if_shared(g, p))
-            for p in range(P)
-        ]
+        zero_ok[:] = [team_has_static(g, p, "no_loss_at_zero_life") for p in range(P)]
     cap = o.cap
     if g._sba_buf is None or g._sba_buf[0].shape[1] != cap:
         g._sba_buf = (

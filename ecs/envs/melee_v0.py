@@ -112,7 +112,7 @@ MAX_ACTIONS = 512  # discrete action space size (stock pool peaks near 100 legal
 OBS_LIMIT = float(2**20)  # observation values are clipped to +-OBS_LIMIT
 
 DECISION_KINDS = ("priority", "attack", "block", "mulligan", "bottom", "discard", "choose")
-CHOICE_KINDS = ("target", "pile", "piles")
+CHOICE_KINDS = ("target", "pile", "piles", "pay_life", "redistribute")
 ACTION_KINDS = (
     "pass",
     "play_land",
