@@ -578,11 +578,16 @@ def play_compiled(
     db: CardDB | None = None,
     chunk: int = 256,
     progress=None,
+    seeds: list[int] | None = None,
+    first: int = 0,
 ) -> dict[str, np.ndarray]:
-    """Play ``games`` games with random agents in the compiled engine. Game k uses
-    ``decks[(k + i) % len(decks)]`` for seat i and seed ``seed + k`` (setup as
-    ``Game.new(..., seed=seed + k)``). Returns per-game arrays: ``winner`` (-1: draw
-    or none), ``turns``, ``drawn``, ``won`` (G, P), ``life`` (G, P), ``decisions``."""
+    """Play ``games`` games with random agents in the compiled engine. Game k (counted
+    from ``first``) uses ``decks[(k + i) % len(decks)]`` for player i and seed
+    ``seeds[k]`` (default ``seed + k``), dealt as ``Game.new(..., seed=...)`` deals it.
+    Returns per-game arrays: ``winner`` (-1: a draw or no single winner), ``turns``,
+    ``won`` / ``lost`` / ``drawn`` / ``life`` / ``seat`` (G, P), ``starting`` (the
+    player who took the first turn), ``decisions``, ``errors`` (0 = none), and the
+    seconds spent dealing (``setup_s``) and playing (``play_s``)."""
 
     variant = variant or ("two-player" if players == 2 else "free-for-all")
     cards = compiled_cards(db)
@@ -597,7 +602,12 @@ def play_compiled(
         "life": np.zeros((games, players), np.int64),
         "decisions": np.zeros(games, np.int64),
         "errors": np.zeros(games, np.int64),
+        "lost": np.zeros((games, players), np.bool_),
+        "seat": np.zeros((games, players), np.int64),
+        "starting": np.zeros(games, np.int64),
     }
+    if seeds is None:
+        seeds = [seed + first + j for j in range(games)]
     setup_s = play_s = 0.0
     ids = [np.array([cards.db.index(c) for c in d], dtype=np.int64) for d in decks]
     for start in range(0, games, chunk):
@@ -606,7 +616,7 @@ def play_compiled(
         batch = Batch(G, players, max(64 * players + 256, sum(len(d) for d in ids) + 256))
         for j in range(G):
             gk = start + j
-            ds = [ids[(gk + i) % len(ids)] for i in range(players)]
+            ds = [ids[(first + gk + i) % len(ids)] for i in range(players)]
             owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(ds)])
             _setup(
                 batch,
@@ -615,10 +625,10 @@ def play_compiled(
                 owners,
                 variant,
                 players,
-                seed + gk,
+                seeds[gk],
                 max_turns,
                 cards.ct,
-                agent_seed(seed + gk),
+                agent_seed(seeds[gk]),
             )
         t1 = time.perf_counter()
         run_batch(batch, cards)
@@ -633,6 +643,9 @@ def play_compiled(
         out["won"][sl] = won
         out["drawn"][sl] = batch.PL[:, :, k.P_DRAWN].astype(bool)
         out["life"][sl] = batch.PL[:, :, k.P_LIFE]
+        out["lost"][sl] = batch.PL[:, :, k.P_LOST].astype(bool)
+        out["starting"][sl] = batch.S[:, k.S_STARTING]
+        out["seat"][sl] = np.argsort(batch.SEAT, axis=1)  # SEAT lists players by seat
         out["winner"][sl] = np.where(won.sum(1) == 1, won.argmax(1), -1)
         if progress is not None:
             progress(G)

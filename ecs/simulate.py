@@ -4,6 +4,13 @@ Each game's seed derives from the batch seed through numpy's SeedSequence, so a
 batch gives the same games whatever the number of workers. Games are played
 with auto-pass (priority stops where a player can only pass are skipped, which
 changes no outcome) and a safety cap on length (a capped game is a draw).
+
+Engines (``--engine``): ``python`` plays every configuration; ``compiled`` plays
+two-player and free-for-all games between random agents in one numba kernel
+(``systems/compiled_game.py``, proven to make the same decisions as the Python
+engine by ``tests/test_compiled_game.py``); ``auto`` (the default) uses the compiled
+engine whenever it can play the batch. Both deal game k from the same seed; the
+random agents' own draws differ between engines.
 """
 
 from __future__ import annotations
@@ -68,6 +75,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--backend", default="local", choices=["local", "ray"])
     ap.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument(
+        "--engine", default="auto", choices=["auto", "python", "compiled"],
+        help="compiled: the numba game loop (random agents, two-player / free-for-all); "
+        "auto: compiled when it can play the batch (default)",
+    )  # fmt: skip
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -145,6 +157,72 @@ def _worker(args: tuple[dict[str, Any], int, int]) -> dict[str, Any]:
     return play_one(*args)
 
 
+def compiled_unsupported(cfg: dict[str, Any]) -> str | None:
+    """Why the compiled engine can't play this batch (None: it can)."""
+    from ecs.compiled import supports
+
+    if set(cfg["agents"]) != {"random"}:
+        return "agents other than random"
+    if cfg.get("replays"):
+        return "replays (the Python engine records them)"
+    if cfg.get("backend") == "ray":
+        return "the Ray backend"
+    if cfg.get("team_turns") or cfg.get("teams"):
+        return "teams"
+    decks = [cfg["deck_cards"][d] for d in cfg["decks"]]
+    return supports(
+        cfg["variant"], decks, range_of_influence=cfg["range"], attack=cfg["attack"],
+        mulligans=cfg["mulligans"],
+    )  # fmt: skip
+
+
+def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> list[dict[str, Any]]:
+    """Games first .. first + len(seeds) - 1 in the compiled engine, as result rows."""
+    from ecs.compiled import play_compiled
+
+    n = cfg["players"]
+    decks = cfg["decks"]
+    t0 = time.perf_counter()
+    res = play_compiled(
+        [cfg["deck_cards"][d] for d in decks], n, len(seeds), max_turns=cfg["max_turns"],
+        variant=cfg["variant"], seeds=seeds, first=first,
+    )  # fmt: skip
+    per_game = (time.perf_counter() - t0) / max(1, len(seeds))
+    rows = []
+    for j, seed in enumerate(seeds):
+        index = first + j
+        if res["errors"][j]:
+            raise RuntimeError(
+                f"game {index}: the compiled engine ran out of room (error {res['errors'][j]})"
+            )
+        deck_names = [decks[(index + q) % len(decks)] for q in range(n)]
+        s0 = int(res["seat"][j, res["starting"][j]])
+        pos = [int((res["seat"][j, p] - s0) % n) for p in range(n)]
+        order = sorted(range(n), key=lambda p: pos[p])
+        won = [p for p in range(n) if res["won"][j, p]]
+        turns = int(res["turns"][j])
+        rows.append({
+            "game": index, "seed": seed, "variant": cfg["variant"], "players": n,
+            "range": cfg["range"], "attack": cfg["attack"],
+            "decks": [deck_names[p] for p in order],
+            "agents": ["random"] * n,
+            "winners": sorted(pos[p] for p in won),
+            "losers": sorted(pos[p] for p in range(n) if res["lost"][j, p]),
+            "drawn": sorted(pos[p] for p in range(n) if res["drawn"][j, p]),
+            "draw": not won,
+            "capped": bool(cfg["max_turns"] and turns >= cfg["max_turns"] and not won),
+            "turns": turns,
+            "actions": int(res["decisions"][j]),
+            "duration_s": round(per_game, 6),
+            "engine": "compiled",
+        })  # fmt: skip
+    return rows
+
+
+def _compiled_worker(args: tuple[dict[str, Any], int, list[int]]) -> list[dict[str, Any]]:
+    return play_compiled_chunk(*args)
+
+
 def run_batch(
     cfg: dict[str, Any], progress: bool = True, out=None, store=None, resume: bool = False
 ) -> tuple[list[dict], float]:
@@ -159,7 +237,23 @@ def run_batch(
     t0 = time.perf_counter()
     bar = _Progress(len(jobs), enabled=progress)
     pool = None
-    if cfg.get("backend") == "ray":
+    if cfg.get("engine") == "compiled":  # chunks of consecutive games, one kernel call each
+        size = max(1, min(512, -(-len(jobs) // max(1, workers * 4))))
+        chunks = [
+            (cfg, jobs[a][1], [s for _, _, s in jobs[a : a + size]])
+            for a in range(0, len(jobs), size)
+            if all(jobs[a + j][1] == jobs[a][1] + j for j in range(len(jobs[a : a + size])))
+        ]
+        if sum(len(c[2]) for c in chunks) != len(jobs):  # resumed batches with gaps
+            chunks = [(cfg, idx, [s]) for _, idx, s in jobs]
+        if workers <= 1 or len(chunks) == 1:
+            it = (row for rs in map(_compiled_worker, chunks) for row in rs)
+        else:
+            import multiprocessing as mp
+
+            pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+            it = (row for rs in pool.imap(_compiled_worker, chunks) for row in rs)
+    elif cfg.get("backend") == "ray":
         from ecs.distributed import ray_map
 
         it = ray_map(_worker, jobs, address=cfg.get("address"))
@@ -226,6 +320,7 @@ def summarise(rows: list[dict], wall: float, cfg: dict[str, Any]) -> dict[str, A
         "decks": cfg["decks"],
         "seed": cfg["seed"],
         "workers": cfg["workers"],
+        "engine": cfg.get("engine", "python"),
         "wall_s": round(wall, 3),
         "games_per_s": round(len(rows) / wall, 2) if wall > 0 else None,
         "turns_mean": round(float(np.mean(turns)), 2) if turns else None,
@@ -282,6 +377,7 @@ def main(args: argparse.Namespace) -> int:
         "backend": args.backend,
         "replays": args.replays,
         "address": args.address,
+        "engine": "python",
     }
     try:
         from ecs.game import SUPPORTED_VARIANTS
@@ -297,6 +393,12 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, NotImplementedError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    why = compiled_unsupported(cfg)
+    if args.engine == "compiled" and why:
+        print(f"error: the compiled engine can't play this batch: {why}", file=sys.stderr)
+        return 2
+    if args.engine != "python" and not why:
+        cfg["engine"] = "compiled"
     if args.replays:
         Path(args.replays).mkdir(parents=True, exist_ok=True)
     out = open(args.out, "a" if args.resume else "w") if args.out else None
@@ -347,7 +449,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     c.print(t)
     c.print(
         f"mean turns {s['turns_mean']}, median {s['turns_median']}; {s['capped']} capped at the turn limit; "
-        f"{s['games_per_s']} games/s on {s['workers']} worker(s), {s['wall_s']} s wall"
+        f"{s['games_per_s']} games/s on {s['workers']} worker(s), {s['wall_s']} s wall "
+        f"({s['engine']} engine)"
     )
     if s.get("db"):
         c.print(f"results stored in {s['db']} (melee report {s['db']} --out report/)")

@@ -227,6 +227,13 @@ def touch(st):
 
 
 @njit(cache=True)
+def bump(st):
+    """A change that can't affect the layers or the state-based actions (tapping,
+    untapping, whose turn it is): only cached answers are stale."""
+    st.s[S_VERSION] += 1
+
+
+@njit(cache=True)
 def stamp(st):
     st.s[S_TSC] += 1
     return st.s[S_TSC]
@@ -1021,7 +1028,8 @@ def check_sba(st, cd):
     n = s[S_N]
     P = pl.shape[0]
     acted = False
-    dies = np.empty(n + 8, np.int64)
+    nlive = s[S_NLIVE]
+    dies = np.empty(nlive + 8, np.int64)
     nd = 0
     for i in st.live[: st.s[S_NLIVE]]:
         if o[i, F_ZONE] != BATTLEFIELD:
@@ -1049,8 +1057,7 @@ def check_sba(st, cd):
     losers = np.empty(P, np.int64)
     nl = 0
     for p in range(P):
-        zero_ok = has_static(st, cd, p, ST_NO_LOSS_ZERO)
-        zl = pl[p, P_LIFE] <= 0 and not zero_ok
+        zl = pl[p, P_LIFE] <= 0 and not has_static(st, cd, p, ST_NO_LOSS_ZERO)
         if pl[p, P_ALIVE] and (zl or pl[p, P_DREW_EMPTY] or pl[p, P_POISON] >= s[S_POISON_LIMIT]):
             losers[nl] = p
             nl += 1
@@ -1058,7 +1065,7 @@ def check_sba(st, cd):
         if o[i, F_TOKEN] and o[i, F_ZONE] != BATTLEFIELD and o[i, F_ZONE] != GONE:
             o[i, F_ZONE] = GONE
             acted = True
-    extra = np.empty(n + 8, np.int64)
+    extra = np.empty(2 * nlive + 8, np.int64)
     ne = 0
     for i in st.live[: st.s[S_NLIVE]]:  # 704.5m auras, 704.5n equipment
         if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
@@ -2079,7 +2086,7 @@ def end_combat(st):
 def start_turn(st, cd):
     """A new turn: extra turns first (500.7); the safety cap makes the game a draw."""
     s, o = st.s, st.o
-    touch(st)
+    bump(st)
     if s[S_MAXTURNS] and s[S_TURN] >= s[S_MAXTURNS]:
         everyone_draws(st, cd)
         return
@@ -2117,8 +2124,10 @@ def begin_step(st, cd):
     s[S_PRIO] = s[S_ACTIVE]
     s[S_PASSES] = 0
     act = s[S_ACTIVE]
-    if step != UPKEEP and step != MAIN1 and step != MAIN2 and step != BEGIN_COMBAT and step != END:
-        touch(st)
+    if step == UNTAP:
+        bump(st)
+    elif step == CLEANUP:
+        touch(st)  # damage wears off and "until end of turn" effects end
     if step == UNTAP:  # 502
         for i in st.live[: st.s[S_NLIVE]]:
             if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == act:
@@ -2211,7 +2220,7 @@ def end_step(st, cd):
         nxt = END_COMBAT
     elif step == END_COMBAT:
         end_combat(st)
-        touch(st)
+        bump(st)
         nxt = MAIN2
     else:
         nxt = step + 1
@@ -2310,7 +2319,9 @@ def apply_action(st, cd, a, buf):
     """legal_actions.apply_action for a legal action (the kernel only makes legal ones)."""
     s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
     kind, p, i, arg, t0, t1 = a[0], a[1], a[2], a[3], a[4], a[5]
-    if kind != A_PASS:
+    if kind == A_ATTACK_DONE or kind == A_BLOCK_DONE:
+        bump(st)  # attackers tap, attackers become blocked: nothing the layers or SBAs see
+    elif kind != A_PASS and kind != A_ATTACK and kind != A_BLOCK and kind != A_BLOCK_RESET:
         touch(st)
     if kind == A_PASS:
         do_pass(st, cd, p)
