@@ -37,7 +37,7 @@ SCHEMA = [
 
 CONFIG_KEYS = (
     "variant", "players", "games", "agents", "decks", "seed", "range", "attack",
-    "max_turns", "mulligans", "teams", "team_turns",
+    "max_turns", "mulligans", "teams", "team_turns", "engine",
 )  # fmt: skip
 
 

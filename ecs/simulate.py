@@ -234,6 +234,12 @@ def run_batch(
     jobs = [(cfg, k, s) for k, s in enumerate(seeds) if k not in done]
     rows: list[dict] = []
     workers = cfg["workers"]
+    if cfg.get("engine") == "compiled":
+        from ecs.compiled import warm
+
+        # load (the first time: compile, about two minutes) the kernel once, before the
+        # clock starts; forked workers share it
+        cfg["engine_load_s"] = round(warm(), 3)
     t0 = time.perf_counter()
     bar = _Progress(len(jobs), enabled=progress)
     pool = None
@@ -321,6 +327,7 @@ def summarise(rows: list[dict], wall: float, cfg: dict[str, Any]) -> dict[str, A
         "seed": cfg["seed"],
         "workers": cfg["workers"],
         "engine": cfg.get("engine", "python"),
+        "engine_load_s": cfg.get("engine_load_s", 0.0),
         "wall_s": round(wall, 3),
         "games_per_s": round(len(rows) / wall, 2) if wall > 0 else None,
         "turns_mean": round(float(np.mean(turns)), 2) if turns else None,
@@ -399,6 +406,12 @@ def main(args: argparse.Namespace) -> int:
         return 2
     if args.engine != "python" and not why:
         cfg["engine"] = "compiled"
+        if not args.json:
+            print(
+                "compiled engine: loading the game kernel (the very first run compiles it, "
+                "about two minutes)",
+                file=sys.stderr,
+            )
     if args.replays:
         Path(args.replays).mkdir(parents=True, exist_ok=True)
     out = open(args.out, "a" if args.resume else "w") if args.out else None

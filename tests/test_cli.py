@@ -91,3 +91,19 @@ def test_simulate_bad_input() -> None:
     assert r.returncode == 2 and "no such deck" in r.stderr
     r = melee("simulate", "--agents", "genius", "--games", "1")
     assert r.returncode == 2 and "unknown agent" in r.stderr
+
+
+def test_simulate_engines() -> None:
+    """auto picks the compiled engine for random agents in free-for-all and the Python
+    engine otherwise; asking for the compiled engine where it can't play is exit 2."""
+    base = ("simulate", "--games", "3", "--workers", "1", "--json", "--no-db", "--seed", "2")
+    auto = json.loads(melee(*base).stdout)
+    assert auto["engine"] == "compiled" and auto["games"] == 3
+    py = json.loads(melee(*base, "--engine", "python").stdout)
+    assert py["engine"] == "python" and py["games"] == 3
+    heur = json.loads(melee(*base, "--agents", "heuristic").stdout)
+    assert heur["engine"] == "python"
+    gm = json.loads(melee(*base, "--variant", "grand-melee", "--players", "8").stdout)
+    assert gm["engine"] == "python"
+    r = melee(*base, "--engine", "compiled", "--range", "1")
+    assert r.returncode == 2 and "compiled engine can't play" in r.stderr and "range" in r.stderr
