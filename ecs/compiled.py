@@ -478,8 +478,14 @@ class Batch:
         self.LIVE[gi, : len(live)] = live
         S[k.S_NLIVE] = len(live)
         S[k.S_TOKENS] = int(o.token[:n].any())
-        cards = np.unique(o.card[:n][o.card[:n] >= 0])
-        ct = compiled_cards(g.db).ct  # which trigger events and statics this game can meet
+        ct = compiled_cards(g.db).ct
+        bf = o.zone[:n] == 2
+        cards = np.maximum(o.card[:n], 0)
+        S[k.S_NSTATBF] = int((bf & (o.card[:n] >= 0) & (ct[cards, k.C_STATIC] != 0)).sum())
+        state_trig = (ct[cards, k.C_TRIGMASK] >> k.W_LIFE_AT_LEAST) & 1
+        S[k.S_NSTATETRIG] = int((bf & (o.card[:n] >= 0) & (state_trig != 0)).sum())
+        S[k.S_COUNTERS] = int(o.counters[:n, :2].any())
+        cards = np.unique(o.card[:n][o.card[:n] >= 0])  # trigger events and statics it can meet
         S[k.S_TRIGKINDS] = np.bitwise_or.reduce(ct[cards, k.C_TRIGMASK]) if len(cards) else 0
         S[k.S_STATICS] = np.bitwise_or.reduce(ct[cards, k.C_STATIC]) if len(cards) else 0
         self.PL[gi, :, k.P_HA_VER] = -1
@@ -548,7 +554,7 @@ def _setup(
     used = np.unique(cards)
     S[k.S_TRIGKINDS] = np.bitwise_or.reduce(ct[used, k.C_TRIGMASK])
     S[k.S_STATICS] = np.bitwise_or.reduce(ct[used, k.C_STATIC])
-    batch.RNG[gi, 0] = np.uint64(rng_seed)
+    batch.RNG[gi, 0] = np.uint64(rng_seed)  # (nothing is on the battlefield yet)
 
 
 def _check_game(g) -> None:

@@ -50,8 +50,8 @@ from numba import njit
     S_FSSTEP, S_CLEANUP_AGAIN, S_PEND, S_PPLAYER, S_PCOUNT, S_NSTK, S_NEFF, S_NSH, S_NTRG,
     S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
     S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
-    S_STATICS, S_NLIVE, S_TOKENS, SF,
-) = range(39)  # fmt: skip
+    S_STATICS, S_NLIVE, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN, SF,
+) = range(43)  # fmt: skip
 
 # zones, steps (ecs/constants.py)
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, EXILE, STACK, COMMAND, GONE = range(8)
@@ -341,6 +341,10 @@ def move(st, cd, i, zone, controller):
     o = st.o
     touch(st)
     old = o[i, F_ZONE]
+    if old == BATTLEFIELD and zone != BATTLEFIELD:
+        _bf_count(st, cd, i, -1)
+    elif zone == BATTLEFIELD and old != BATTLEFIELD:
+        _bf_count(st, cd, i, 1)
     if old == LIBRARY:
         lib_remove(st, o[i, F_OWNER], i)
     if old == STACK:
@@ -386,6 +390,19 @@ def move(st, cd, i, zone, controller):
         live_remove(st, i)
     elif _is_live_zone(zone) and not _is_live_zone(old):
         live_insert(st, i)
+
+
+@njit(cache=True)
+def _bf_count(st, cd, i, d):
+    """Battlefield counts that let the layers and the state triggers skip work: permanents
+    with static abilities, permanents with state triggers (603.8)."""
+    c = st.o[i, F_CARD]
+    if c < 0:
+        return
+    if cd.ct[c, C_STATIC]:
+        st.s[S_NSTATBF] += d
+    if (cd.ct[c, C_TRIGMASK] >> W_LIFE_AT_LEAST) & 1:
+        st.s[S_NSTATETRIG] += d
 
 
 @njit(cache=True)
@@ -463,6 +480,10 @@ def recompute(st, cd):
     if not s[S_LDIRTY]:
         return
     s[S_LDIRTY] = 0
+    plain = s[S_NEFF] == 0 and s[S_NSTATBF] == 0 and s[S_COUNTERS] == 0
+    if plain and s[S_WASPLAIN]:
+        return  # nothing modifies anything: every live object has its printed values
+    s[S_WASPLAIN] = 1 if plain else 0
     n = s[S_N]
     for i in st.live[: st.s[S_NLIVE]]:
         c = o[i, F_CARD]
@@ -652,7 +673,7 @@ def _has_trig(o, ct, i, when):
 def state_triggers(st, cd):
     """603.8: "when you have 20 or more life" triggers once while it is pending."""
     o, s = st.o, st.s
-    if not (s[S_TRIGKINDS] >> W_LIFE_AT_LEAST) & 1:
+    if not s[S_NSTATETRIG]:
         return
     for src in st.live[: st.s[S_NLIVE]]:
         if not _has_trig(o, cd.ct, src, W_LIFE_AT_LEAST):
@@ -807,6 +828,7 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
         if types & T_CREATURE:
             if kw & KW_INFECT:
                 o[target, F_CM1] += amount
+                st.s[S_COUNTERS] = 1
             else:
                 o[target, F_DMG] += amount
             if kw & KW_DEATHTOUCH:
@@ -856,6 +878,7 @@ def _remove_objects(st, cd, p):
         if _is_live_zone(o[i, F_ZONE]):
             live_remove(st, i)
         if o[i, F_ZONE] == BATTLEFIELD:
+            _bf_count(st, cd, i, -1)
             o[i, F_ZONE] = EXILE  # as the Python engine does: attachments stay for the SBAs
             move(st, cd, i, GONE, -1)
         else:
@@ -2247,7 +2270,7 @@ def settle(st, cd, buf):
 def offer_priority(st, cd, buf):
     s = st.s
     s[S_OFFERS] += 1
-    if s[S_SDIRTY] or s[S_NTRG] or (s[S_TRIGKINDS] >> W_LIFE_AT_LEAST) & 1:
+    if s[S_SDIRTY] or s[S_NTRG] or s[S_NSTATETRIG]:
         settle(st, cd, buf)  # (nothing changed and nothing waits: settling would do nothing)
     if s[S_OVER]:
         return
