@@ -21,6 +21,7 @@ import numpy as np
 
 from ecs.cards import CardDB, load_cards
 from ecs.constants import (
+    ATTACK_OPTION,
     BATTLEFIELD,
     C_INTERVENTION,
     C_LOYALTY,
@@ -334,9 +335,9 @@ def supports(
     """None if these games can run compiled, else the reason they can't."""
     if variant not in ("two-player", "free-for-all"):
         return f"variant {variant} (compiled: two-player and free-for-all)"
-    if range_of_influence is not None:
-        return "a limited range of influence"
-    if attack not in (None, "multiple"):
+    if range_of_influence is not None and range_of_influence < 1:
+        return f"range of influence {range_of_influence}"
+    if attack not in (None, *ATTACK_OPTION):
         return f"attack {attack}"
     if mulligans:
         return "mulligans"
@@ -375,11 +376,12 @@ class Batch:
         self.TR = np.zeros((G, trace, 9), dtype=np.int64)
         self.ACTS = np.zeros((G, k.MAX_ACTIONS + 1, 6), dtype=np.int64)
         self.LIVE = np.zeros((G, objects), dtype=np.int64)
+        self.RM = np.ones((G, 2, P, P), dtype=np.int64)  # range (801.2), attack targets
 
     def arrays(self) -> tuple:
         return (
             self.O, self.PL, self.S, self.LIB, self.STK, self.TRG, self.EFF, self.SH,
-            self.XT, self.BQ, self.SEAT, self.RNG, self.TR, self.ACTS, self.LIVE,
+            self.XT, self.BQ, self.SEAT, self.RNG, self.TR, self.ACTS, self.LIVE, self.RM,
         )  # fmt: skip
 
     def load(self, gi: int, game, seed: int) -> None:
@@ -451,6 +453,10 @@ class Batch:
             PL[p, k.P_LIBN] = len(lib)
             self.LIB[gi, p, : len(lib)] = lib
         self.SEAT[gi] = np.argsort(pl.seat, kind="stable")
+        PL[:P, k.P_SEATPOS] = pl.seat
+        PL[:P, k.P_REACH] = pl.reach
+        self.RM[gi, 0] = g.range_mask
+        self.RM[gi, 1] = g.attack_mask
         S = self.S[gi]
         S[:] = 0
         S[k.S_TURN] = g.turn
@@ -472,6 +478,7 @@ class Batch:
         S[k.S_STARTING] = g.starting_player
         S[k.S_POISON_LIMIT] = int(np.asarray(g.poison_limit).ravel()[0])
         S[k.S_NPLAYERS] = P
+        S[k.S_ATTACK_MODE] = g.attack_mode
         S[k.S_NBQ] = len(g.blockers_to_declare)
         S[k.S_VERSION], S[k.S_LDIRTY], S[k.S_SDIRTY] = 1, 1, 1
         live = np.flatnonzero(np.isin(o.zone[:n], (1, 2, 5)))  # hands, battlefield, stack
@@ -504,6 +511,8 @@ def _setup(
     max_turns: int,
     ct: np.ndarray,
     rng_seed: int,
+    reach: int | None = None,
+    attack: str | None = None,
 ) -> None:
     """What ``Game.new`` does before the first turn, without building a Python game:
     the same generator calls in the same order (seats, then each library's shuffle, then
@@ -533,6 +542,8 @@ def _setup(
     PL[:n, k.P_LIFE] = 20
     PL[:n, k.P_ALIVE] = 1
     PL[:, k.P_HA_VER] = -1
+    PL[:n, k.P_SEATPOS] = seat
+    PL[:n, k.P_REACH] = -1 if reach is None else reach
     for p in range(n):
         lib = np.flatnonzero(owners == p).tolist()
         rng.shuffle(lib)
@@ -550,6 +561,7 @@ def _setup(
     S[k.S_ACTIVE] = starting
     S[k.S_POISON_LIMIT] = 10
     S[k.S_NPLAYERS] = n
+    S[k.S_ATTACK_MODE] = ATTACK_OPTION[attack or "multiple"]
     S[k.S_VERSION], S[k.S_LDIRTY], S[k.S_SDIRTY] = 1, 1, 1
     used = np.unique(cards)
     S[k.S_TRIGKINDS] = np.bitwise_or.reduce(ct[used, k.C_TRIGMASK])
@@ -558,12 +570,12 @@ def _setup(
 
 
 def _check_game(g) -> None:
-    if g.variant not in ("two-player", "free-for-all") or (g.pl.reach >= 0).any():
-        raise Unsupported(f"{g.variant} with these options")
+    if g.variant not in ("two-player", "free-for-all"):
+        raise Unsupported(f"{g.variant}")
     if len(set(int(t) for t in g.pl.team)) != g.n_players:
         raise Unsupported("teams")
-    if g.options.attack not in ("multiple", None) or g.deploy:
-        raise Unsupported(f"attack {g.options.attack} / deploy")
+    if g.deploy or g.team_turns:
+        raise Unsupported("deploy creatures / shared team turns")
 
 
 def run_batch(batch: Batch, cards: CompiledCards, max_decisions: int = 1_000_000) -> int:
@@ -586,6 +598,8 @@ def play_compiled(
     progress=None,
     seeds: list[int] | None = None,
     first: int = 0,
+    range_of_influence: int | None = None,
+    attack: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Play ``games`` games with random agents in the compiled engine. Game k (counted
     from ``first``) uses ``decks[(k + i) % len(decks)]`` for player i and seed
@@ -597,7 +611,7 @@ def play_compiled(
 
     variant = variant or ("two-player" if players == 2 else "free-for-all")
     cards = compiled_cards(db)
-    why = supports(variant, decks, cards.db)
+    why = supports(variant, decks, cards.db, range_of_influence, attack)
     if why:
         raise Unsupported(why)
     out = {
@@ -635,6 +649,8 @@ def play_compiled(
                 max_turns,
                 cards.ct,
                 agent_seed(seeds[gk]),
+                range_of_influence,
+                attack,
             )
         t1 = time.perf_counter()
         run_batch(batch, cards)

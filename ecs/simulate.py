@@ -185,7 +185,8 @@ def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> li
     t0 = time.perf_counter()
     res = play_compiled(
         [cfg["deck_cards"][d] for d in decks], n, len(seeds), max_turns=cfg["max_turns"],
-        variant=cfg["variant"], seeds=seeds, first=first,
+        variant=cfg["variant"], seeds=seeds, first=first, range_of_influence=cfg["range"],
+        attack=cfg["attack"],
     )  # fmt: skip
     per_game = (time.perf_counter() - t0) / max(1, len(seeds))
     rows = []

@@ -30,6 +30,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from systems.attack_targets import attack_target_mask
+from systems.range_of_influence import in_range_mask
+
 # ----------------------------------------------------------------- layout
 # object fields
 (
@@ -42,16 +45,17 @@ from numba import njit
 # player fields
 (
     P_LIFE, P_POISON, P_ALIVE, P_LOST, P_WON, P_DRAWN, P_LANDS, P_DREW_EMPTY, P_LIBN,
-    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, PF,
-) = range(14)  # fmt: skip
+    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, PF,
+) = range(16)  # fmt: skip
 # scalars
 (
     S_TURN, S_STEP, S_TODO, S_ACTIVE, S_PRIO, S_PASSES, S_N, S_TSC, S_OVER, S_DECLARED,
     S_FSSTEP, S_CLEANUP_AGAIN, S_PEND, S_PPLAYER, S_PCOUNT, S_NSTK, S_NEFF, S_NSH, S_NTRG,
     S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
     S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
-    S_STATICS, S_NLIVE, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN, SF,
-) = range(43)  # fmt: skip
+    S_STATICS, S_NLIVE, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN,
+    S_ATTACK_MODE, SF,
+) = range(44)  # fmt: skip
 
 # zones, steps (ecs/constants.py)
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, EXILE, STACK, COMMAND, GONE = range(8)
@@ -134,7 +138,7 @@ NO_TARGET = -(10**6)
 ERR_OVERFLOW = 1
 
 GameState = namedtuple(
-    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live"
+    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live rm"
 )  # one game's arrays (views into the batch arrays)
 CardTables = namedtuple("CardTables", "ct ab er instant_abilities")
 """ct: cards (C, CF); ab: abilities and triggers (A, BF); er: effect rows (R, EF);
@@ -217,6 +221,46 @@ def n_alive(st):
 
 
 @njit(cache=True)
+def in_range(st, p, q):
+    """801.2: is player q (still in the game) within p's range of influence?"""
+    return st.rm[0, p, q] == 1 and st.pl[q, P_ALIVE] == 1
+
+
+@njit(cache=True)
+def obj_in_range(st, p, i):
+    """801.2d: an object is in range if its controller is."""
+    return in_range(st, p, st.o[i, F_CTL])
+
+
+@njit(cache=True)
+def snapshot_ranges(st):
+    """801.2c: ranges are fixed as each turn begins (the seats of players still in the
+    game), and with them whom each player may attack (801.3, 802, 803)."""
+    pl = st.pl
+    P = pl.shape[0]
+    seat = np.empty((1, P), np.int64)
+    present = np.empty((1, P), np.bool_)
+    alive = np.empty((1, P), np.bool_)
+    reach = np.empty((1, P), np.int64)
+    team = np.empty((1, P), np.int64)
+    for p in range(P):
+        seat[0, p] = pl[p, P_SEATPOS]
+        present[0, p] = pl[p, P_ALIVE] == 1
+        alive[0, p] = pl[p, P_ALIVE] == 1
+        reach[0, p] = pl[p, P_REACH]
+        team[0, p] = p
+    rmask = np.empty((1, P, P), np.bool_)
+    in_range_mask(seat, present, reach, rmask)
+    amask = np.empty((1, P, P), np.bool_)
+    mode = np.full(1, st.s[S_ATTACK_MODE], np.int64)
+    attack_target_mask(rmask, seat, present, alive, team, mode, np.zeros(1, np.bool_), amask)
+    for p in range(P):
+        for q in range(P):
+            st.rm[0, p, q] = 1 if rmask[0, p, q] else 0
+            st.rm[1, p, q] = 1 if amask[0, p, q] else 0
+
+
+@njit(cache=True)
 def touch(st):
     """Something changed: layers and state-based actions must look again, and cached
     answers (has_action) are stale (the Python engine's ``g.dirty``)."""
@@ -281,15 +325,36 @@ def reset_combat(o, i):
 
 
 @njit(cache=True)
-def stack_remove(st, i):
-    s, stk = st.s, st.stk
-    n = s[S_NSTK]
+def remove_value(arr, n, x):
+    """Remove the first x from arr[:n] keeping the order; returns the new length."""
     for k in range(n):
-        if stk[k] == i:
-            for j in range(k, n - 1):
-                stk[j] = stk[j + 1]
-            s[S_NSTK] = n - 1
-            return
+        if arr[k] == x:
+            arr[k : n - 1] = arr[k + 1 : n].copy()
+            return n - 1
+    return n
+
+
+@njit(cache=True)
+def remove_all(arr, n, x):
+    """Remove every x from arr[:n] keeping the order; returns the new length."""
+    m = 0
+    for k in range(n):
+        if arr[k] != x:
+            arr[m] = arr[k]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def delete_row(tab, k, n):
+    """Delete row k of tab[:n] keeping the order; returns the new length."""
+    tab[k : n - 1] = tab[k + 1 : n].copy()
+    return n - 1
+
+
+@njit(cache=True)
+def stack_remove(st, i):
+    st.s[S_NSTK] = remove_value(st.stk, st.s[S_NSTK], i)
 
 
 @njit(cache=True)
@@ -313,26 +378,12 @@ def live_insert(st, i):
 
 @njit(cache=True)
 def live_remove(st, i):
-    live, s = st.live, st.s
-    n = s[S_NLIVE]
-    for k in range(n):
-        if live[k] == i:
-            for j in range(k, n - 1):
-                live[j] = live[j + 1]
-            s[S_NLIVE] = n - 1
-            return
+    st.s[S_NLIVE] = remove_value(st.live, st.s[S_NLIVE], i)
 
 
 @njit(cache=True)
 def lib_remove(st, p, i):
-    lib, pl = st.lib, st.pl
-    n = pl[p, P_LIBN]
-    for k in range(n):
-        if lib[p, k] == i:
-            for j in range(k, n - 1):
-                lib[p, j] = lib[p, j + 1]
-            pl[p, P_LIBN] = n - 1
-            return
+    st.pl[p, P_LIBN] = remove_value(st.lib[p], st.pl[p, P_LIBN], i)
 
 
 @njit(cache=True)
@@ -426,7 +477,7 @@ def enter_battlefield(st, cd, i, controller, attach_to):
     ctl = o[i, F_CTL]
     for src in st.live[: st.s[S_NLIVE]]:
         if _has_trig(o, cd.ct, src, W_NONTOKEN_ENTERS):
-            queue_trigger(st, cd, src, W_NONTOKEN_ENTERS, -1, 0, ctl)
+            queue_trigger(st, cd, src, W_NONTOKEN_ENTERS, -1, 0, ctl, ctl)
 
 
 @njit(cache=True)
@@ -524,10 +575,11 @@ def recompute(st, cd):
             t = o[src, F_ATT]
             if t >= 0 and o[t, F_ZONE] == BATTLEFIELD:
                 new = o[src, F_CTL]
-                if st.pl[new, P_ALIVE]:
+                if st.pl[new, P_ALIVE] and in_range(st, new, o[t, F_CTL]):
                     o[t, F_CTL] = new
     # layer 6 and 7c: statics, then pumps of resolved spells, then Coat of Arms
     coats = 0
+    coat_src = np.empty(st.s[S_NLIVE] + 1, np.int64)
     for src in st.live[: st.s[S_NLIVE]]:
         if o[src, F_ZONE] != BATTLEFIELD or o[src, F_CARD] < 0:
             continue
@@ -546,9 +598,12 @@ def recompute(st, cd):
         if stc & ST_HASTE_ALL:
             for i in st.live[: st.s[S_NLIVE]]:
                 if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CARD] >= 0:
-                    if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and st.pl[o[i, F_CTL], P_ALIVE]:
+                    if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and obj_in_range(
+                        st, o[src, F_CTL], i
+                    ):
                         o[i, F_KW] |= KW_HASTE
         if stc & ST_COAT:
+            coat_src[coats] = src
             coats += 1
     for k in range(ne):
         if eff[k, X_KIND] == X_PUMP:
@@ -557,15 +612,17 @@ def recompute(st, cd):
                 o[i, F_KW] |= eff[k, X_KW]
                 o[i, F_POW] += eff[k, X_P]
                 o[i, F_TOU] += eff[k, X_T]
-    for _ in range(coats):  # each Coat of Arms counts the creatures (801.11: all in range)
+    for q in range(coats):  # each Coat of Arms: the creatures in its controller's range (801.11)
+        cc = o[coat_src[q], F_CTL]
         for i in st.live[: st.s[S_NLIVE]]:
-            if not _is_bf_creature(o, st.pl, ct, i):
+            if not _is_bf_creature(o, ct, i) or not obj_in_range(st, cc, i):
                 continue
             sub = ct[o[i, F_CARD], C_CSUB]
             m = 0
             for j in st.live[: st.s[S_NLIVE]]:
-                if j != i and _is_bf_creature(o, st.pl, ct, j) and sub & ct[o[j, F_CARD], C_CSUB]:
-                    m += 1
+                if j != i and _is_bf_creature(o, ct, j) and obj_in_range(st, cc, j):
+                    if sub & ct[o[j, F_CARD], C_CSUB]:
+                        m += 1
             o[i, F_POW] += m
             o[i, F_TOU] += m
     for i in st.live[: st.s[S_NLIVE]]:
@@ -584,11 +641,11 @@ def recompute(st, cd):
 
 
 @njit(cache=True)
-def _is_bf_creature(o, pl, ct, i):
+def _is_bf_creature(o, ct, i):
     c = o[i, F_CARD]
     if o[i, F_ZONE] != BATTLEFIELD or c < 0:
         return False
-    return (ct[c, C_TYPES] & T_CREATURE) != 0 and pl[o[i, F_CTL], P_ALIVE] == 1
+    return (ct[c, C_TYPES] & T_CREATURE) != 0
 
 
 @njit(cache=True)
@@ -634,11 +691,14 @@ def _cond_holds(st, cd, src, ctl, ab):
 
 
 @njit(cache=True)
-def queue_trigger(st, cd, src, when, evp, eva, evc):
-    """triggers._queue: every trigger of src's card for this event whose "if" holds."""
+def queue_trigger(st, cd, src, when, evp, eva, evc, involved=-1):
+    """triggers._queue: every trigger of src's card for this event whose "if" holds, if
+    the player the event involves is within the source's controller's range (801.7)."""
     c = st.o[src, F_CARD]
     ct = cd.ct
     ctl = st.o[src, F_CTL]
+    if involved >= 0 and not in_range(st, ctl, involved):
+        return
     for k in range(ct[c, C_NTRIG]):
         ab = ct[c, C_TR0] + k
         if cd.ab[ab, B_WHEN] == when and _cond_holds(st, cd, src, ctl, ab):
@@ -752,7 +812,7 @@ def lose_life(st, cd, p, amount):
         return
     for src in st.live[: st.s[S_NLIVE]]:
         if o[src, F_CTL] == p and _has_trig(o, cd.ct, src, W_YOU_LOSE_LIFE):
-            queue_trigger(st, cd, src, W_YOU_LOSE_LIFE, p, amount, -1)
+            queue_trigger(st, cd, src, W_YOU_LOSE_LIFE, p, amount, -1, p)
 
 
 @njit(cache=True)
@@ -773,8 +833,9 @@ def set_life(st, cd, p, value):
 
 
 @njit(cache=True)
-def prevent(st, target, amount, combat):
-    """615: prevention shields, oldest first."""
+def prevent(st, src_ctl, target, amount, combat):
+    """615: prevention shields, oldest first; a shield naming no recipient works only on
+    damage from and to what is in its controller's range (801.13b)."""
     sh, s = st.sh, st.s
     k = 0
     while k < s[S_NSH]:
@@ -786,16 +847,19 @@ def prevent(st, target, amount, combat):
         if sh[k, H_HASRECIP] and sh[k, H_RECIP] != target:
             k += 1
             continue
+        if not sh[k, H_HASRECIP]:
+            rc = -1 - target if target < 0 else st.o[target, F_CTL]
+            c = sh[k, H_CTL]
+            if (src_ctl >= 0 and not in_range(st, c, src_ctl)) or not in_range(st, c, rc):
+                k += 1
+                continue
         if sh[k, H_AMT] < 0:
             return 0
         used = min(sh[k, H_AMT], amount)
         sh[k, H_AMT] -= used
         amount -= used
         if sh[k, H_AMT] == 0:
-            for j in range(k, s[S_NSH] - 1):
-                for f in range(HF):
-                    sh[j, f] = sh[j + 1, f]
-            s[S_NSH] -= 1
+            s[S_NSH] = delete_row(sh, k, s[S_NSH])
             continue
         k += 1
     return amount
@@ -812,7 +876,7 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
             return 0
     elif o[target, F_ZONE] != BATTLEFIELD:
         return 0
-    amount = prevent(st, target, amount, combat)
+    amount = prevent(st, src_ctl, target, amount, combat)
     if amount <= 0:
         return 0
     touch(st)
@@ -842,7 +906,7 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
         p = -1 - target
         if o[source, F_CARD] >= 0 and p != src_ctl:
             if _has_trig(o, cd.ct, source, W_DMG_OPP):
-                queue_trigger(st, cd, source, W_DMG_OPP, p, amount, -1)
+                queue_trigger(st, cd, source, W_DMG_OPP, p, amount, -1, p)
     return amount
 
 
@@ -907,31 +971,17 @@ def _remove_objects(st, cd, p):
         else:
             q += 1
     k = 0
-    while k < s[S_NTRG]:
+    while k < s[S_NTRG]:  # 800.4d: their triggered abilities never go on the stack
         if st.trg[k, Q_CTL] == p:
-            for j in range(k, s[S_NTRG] - 1):
-                for f in range(QF):
-                    st.trg[j, f] = st.trg[j + 1, f]
-            s[S_NTRG] -= 1
+            s[S_NTRG] = delete_row(st.trg, k, s[S_NTRG])
         else:
             k += 1
-    k = 0
-    while k < s[S_NXT]:
-        if st.xt[k] == p:
-            for j in range(k, s[S_NXT] - 1):
-                st.xt[j] = st.xt[j + 1]
-            s[S_NXT] -= 1
-        else:
-            k += 1
+    s[S_NXT] = remove_all(st.xt, s[S_NXT], p)  # 800.4k: nor do their extra turns begin
 
 
 @njit(cache=True)
 def _eff_delete(st, k):
-    s, eff = st.s, st.eff
-    for j in range(k, s[S_NEFF] - 1):
-        for f in range(XF):
-            eff[j, f] = eff[j + 1, f]
-    s[S_NEFF] -= 1
+    st.s[S_NEFF] = delete_row(st.eff, k, st.s[S_NEFF])
 
 
 @njit(cache=True)
@@ -958,14 +1008,12 @@ def leave_many(st, cd, ps, m):
 @njit(cache=True)
 def _player_left_decision(st, cd, p):
     s = st.s
-    k = 0
-    while k < s[S_NBQ]:
-        if st.bq[k] == p:
-            for j in range(k, s[S_NBQ] - 1):
-                st.bq[j] = st.bq[j + 1]
-            s[S_NBQ] -= 1
-        else:
-            k += 1
+    P = st.pl.shape[0]
+    for a in range(P):  # departed players can't be attacked; seats stay until next turn
+        for b in range(P):
+            if not st.pl[a, P_ALIVE] or not st.pl[b, P_ALIVE]:
+                st.rm[1, a, b] = 0
+    s[S_NBQ] = remove_all(st.bq, s[S_NBQ], p)
     if s[S_OVER] or s[S_PEND] == PEND_NONE or s[S_PPLAYER] != p:
         return
     kind = s[S_PEND]
@@ -1021,19 +1069,21 @@ def win(st, cd, p):
         return
     ps = np.empty(st.pl.shape[0], np.int64)
     m = 0
-    for q in range(st.pl.shape[0]):
-        if q != p and st.pl[q, P_ALIVE] and not cant_lose(st, cd, q):
+    for q in range(st.pl.shape[0]):  # 801.14: the opponents within p's range
+        if q != p and in_range(st, p, q) and not cant_lose(st, cd, q):
             ps[m] = q
             m += 1
     players_lose(st, cd, ps, m)
 
 
 @njit(cache=True)
-def everyone_draws(st, cd):
+def everyone_draws(st, cd, ctl=-1):
+    """The game is a draw for everyone (the turn cap), or for the players within ctl's
+    range (104.4, 801.15)."""
     ps = np.empty(st.pl.shape[0], np.int64)
     m = 0
     for q in range(st.pl.shape[0]):
-        if st.pl[q, P_ALIVE]:
+        if st.pl[q, P_ALIVE] and (ctl < 0 or in_range(st, ctl, q)):
             ps[m] = q
             m += 1
     draw_players(st, cd, ps, m)
@@ -1096,9 +1146,9 @@ def check_sba(st, cd):
         c = o[i, F_CARD]
         t = o[i, F_ATT]
         if ct[c, C_AURA]:
-            ok = t >= 0 and o[t, F_ZONE] == BATTLEFIELD and pl[o[i, F_CTL], P_ALIVE] == 1
+            ok = t >= 0 and o[t, F_ZONE] == BATTLEFIELD  # 801.8: and within range
             if ok:
-                ok = pl[o[t, F_CTL], P_ALIVE] == 1
+                ok = obj_in_range(st, o[i, F_CTL], t)
             if ok and ct[c, C_ENCHANT] == K_CREATURE:
                 ok = (ct[o[t, F_CARD], C_TYPES] & T_CREATURE) != 0
             if not ok:
@@ -1131,6 +1181,7 @@ def check_sba(st, cd):
                     and o[j, F_CARD] >= 0
                     and ct[o[j, F_CARD], C_SUPER] & S_WORLD
                     and o[j, F_TS] > o[i, F_TS]
+                    and obj_in_range(st, o[i, F_CTL], j)  # 801.12
                 ):
                     extra[ne] = i
                     ne += 1
@@ -1144,7 +1195,7 @@ def check_sba(st, cd):
             ok = (
                 o[t, F_ZONE] == BATTLEFIELD
                 and (ct[o[t, F_CARD], C_TYPES] & T_CREATURE) != 0
-                and pl[o[t, F_CTL], P_ALIVE] == 1
+                and obj_in_range(st, o[i, F_CTL], t)  # 801.9
             )
             if not ok:
                 o[i, F_ATT] = -1
@@ -1175,14 +1226,15 @@ def check_sba(st, cd):
 # ----------------------------------------------------------------- targets (115)
 @njit(cache=True)
 def target_ok(st, cd, p, kind, code, source):
-    return _target_ok(st.o, st.pl, cd.ct, st.s[S_N], p, kind, code, source)
+    return _target_ok(st.o, st.pl, cd.ct, st.rm[0], st.s[S_N], p, kind, code, source)
 
 
 @njit(cache=True)
-def _target_ok(o, pl, ct, n, p, kind, code, source):
+def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
+    """115 with 801.4: a target must be within the player's range of influence."""
     if code < 0:
         q = -1 - code
-        if not pl[q, P_ALIVE]:
+        if not pl[q, P_ALIVE] or not rng[p, q]:
             return False
         if kind == K_ANY or kind == K_PLAYER or kind == K_PW_OR_PLAYER:
             return True
@@ -1191,7 +1243,7 @@ def _target_ok(o, pl, ct, n, p, kind, code, source):
         return False
     if code >= n or o[code, F_ZONE] != BATTLEFIELD:
         return False
-    if not pl[o[code, F_CTL], P_ALIVE]:
+    if not pl[o[code, F_CTL], P_ALIVE] or not rng[p, o[code, F_CTL]]:
         return False
     c = o[code, F_CARD]
     t = ct[c, C_TYPES] if c >= 0 else 0
@@ -1216,13 +1268,15 @@ def target_candidates(st, cd, p, kind, source, out, buf):
     m = 0
     if kind != K_PLAYER and kind != K_OPPONENT:
         for i in st.live[: st.s[S_NLIVE]]:
-            if o[i, F_ZONE] == BATTLEFIELD and _target_ok(o, pl, ct, n, p, kind, i, source):
+            if o[i, F_ZONE] == BATTLEFIELD and _target_ok(
+                o, pl, ct, st.rm[0], n, p, kind, i, source
+            ):
                 out[m] = i
                 m += 1
     if kind == K_ANY or kind == K_PLAYER or kind == K_OPPONENT or kind == K_PW_OR_PLAYER:
         k = turn_order_from(st, p, buf)
         for j in range(k):
-            if _target_ok(o, pl, ct, n, p, kind, -1 - buf[j], source):
+            if _target_ok(o, pl, ct, st.rm[0], n, p, kind, -1 - buf[j], source):
                 out[m] = -1 - buf[j]
                 m += 1
     return m
@@ -1514,7 +1568,7 @@ def _ref(st, cd, item, ref, t0, t1, out):
         for i in st.live[: st.s[S_NLIVE]]:
             c = o[i, F_CARD]
             if o[i, F_ZONE] == BATTLEFIELD and c >= 0 and cd.ct[c, C_TYPES] & T_CREATURE:
-                if st.pl[o[i, F_CTL], P_ALIVE] and (ref == R_EACH_CREATURE or o[i, F_CTL] == ctl):
+                if obj_in_range(st, ctl, i) and (ref == R_EACH_CREATURE or o[i, F_CTL] == ctl):
                     out[m] = i
                     m += 1
         return m
@@ -1522,8 +1576,8 @@ def _ref(st, cd, item, ref, t0, t1, out):
         buf = np.empty(st.pl.shape[0], np.int64)
         k = turn_order_from(st, st.s[S_ACTIVE], buf)
         m = 0
-        for j in range(k):
-            if ref == R_EACH_PLAYER or buf[j] != ctl:
+        for j in range(k):  # 801.10: only the players within the controller's range
+            if in_range(st, ctl, buf[j]) and (ref == R_EACH_PLAYER or buf[j] != ctl):
                 out[m] = -1 - buf[j]
                 m += 1
         return m
@@ -1646,7 +1700,7 @@ def run_effects(st, cd, item, e0, en, t0, t1):
             if n:
                 players_lose(st, cd, ps, n)
         elif op == OP_DRAW_GAME:
-            everyone_draws(st, cd)
+            everyone_draws(st, cd, ctl)
         elif op == OP_REMOVE_COUNTER:
             for k in range(m):
                 i = refs[k]
@@ -1790,16 +1844,26 @@ def attack_actions(st, cd, acts):
     for i in st.live[: st.s[S_NLIVE]]:
         if not _is_creature_of(o, cd.ct, i, p) or not can_attack(o, i) or o[i, F_DECL] != NO_TARGET:
             continue
-        for q in range(st.pl.shape[0]):
-            if q != p and st.pl[q, P_ALIVE]:
+        for q in range(st.pl.shape[0]):  # 801.3, 802, 803: the attack-target mask
+            if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
                 m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, -1 - q, NO_TARGET, NO_TARGET)
         for j in st.live[: st.s[S_NLIVE]]:
             c = o[j, F_CARD]
             if c >= 0 and o[j, F_ZONE] == BATTLEFIELD and cd.ct[c, C_TYPES] & T_PLANESWALKER:
                 q = o[j, F_CTL]
-                if q != p and st.pl[q, P_ALIVE]:
+                if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
                     m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, j, NO_TARGET, NO_TARGET)
     return m
+
+
+@njit(cache=True)
+def _has_possible_attacker(st, cd, p):
+    recompute(st, cd)
+    o = st.o
+    for i in st.live[: st.s[S_NLIVE]]:
+        if _is_creature_of(o, cd.ct, i, p) and can_attack(o, i):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -1957,15 +2021,7 @@ def finish_blocks(st, cd):
         o[b, F_DSEQ] = 0
         o[b, F_DECL] = NO_TARGET
     s[S_PEND] = PEND_NONE
-    q = s[S_PPLAYER]
-    k = 0
-    while k < s[S_NBQ]:
-        if st.bq[k] == q:
-            for j in range(k, s[S_NBQ] - 1):
-                st.bq[j] = st.bq[j + 1]
-            s[S_NBQ] -= 1
-        else:
-            k += 1
+    s[S_NBQ] = remove_all(st.bq, s[S_NBQ], s[S_PPLAYER])
 
 
 @njit(cache=True)
@@ -2123,6 +2179,7 @@ def start_turn(st, cd):
     s[S_TURN] += 1
     s[S_ACTIVE] = p
     st.pl[p, P_LANDS] = 0
+    snapshot_ranges(st)
     for i in st.live[: st.s[S_NLIVE]]:
         if o[i, F_CTL] == p:
             o[i, F_LOYUSED] = 0
@@ -2160,7 +2217,7 @@ def begin_step(st, cd):
     elif step == UPKEEP and (s[S_TRIGKINDS] >> W_UPKEEP) & 1:
         for src in st.live[: st.s[S_NLIVE]]:
             if _has_trig(o, cd.ct, src, W_UPKEEP) and o[src, F_CTL] == act:
-                queue_trigger(st, cd, src, W_UPKEEP, act, 0, -1)
+                queue_trigger(st, cd, src, W_UPKEEP, act, 0, -1, act)
     elif step == DRAW:  # 504.1; 103.8 / 800.7 for the first turn
         first = s[S_TURN] == 1 and act == s[S_STARTING]
         skip = first and s[S_NPLAYERS] <= 2
@@ -2168,10 +2225,9 @@ def begin_step(st, cd):
             draw(st, cd, act, 1)
     elif step == DECLARE_ATTACKERS:  # 508.1
         _clear_attack_decl(st)
-        if st.pl[act, P_ALIVE]:
-            s[S_PPLAYER] = act
-            if attack_actions(st, cd, st.acts) > 1:
-                s[S_PEND] = PEND_ATTACK
+        if st.pl[act, P_ALIVE] and _has_possible_attacker(st, cd, act):
+            s[S_PPLAYER] = act  # (even when nobody can be attacked: only "done" then)
+            s[S_PEND] = PEND_ATTACK
     elif step == DECLARE_BLOCKERS:  # 509.1, 802.4: defending players in APNAP order
         _clear_block_decl(st)
         buf = np.empty(st.pl.shape[0], np.int64)
@@ -2428,6 +2484,7 @@ def start_game(st, cd):
     s[S_TURN] = 1
     p = s[S_STARTING]
     st.pl[p, P_LANDS] = 0
+    snapshot_ranges(st)
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
@@ -2474,6 +2531,7 @@ def play_batch(
     TR,
     ACTS,
     LIVE,
+    RM,
     ct,
     ab,
     er,
@@ -2486,7 +2544,7 @@ def play_batch(
     for g in range(OBJ.shape[0]):
         st = GameState(
             OBJ[g], PL[g], S[g], LIB[g], STK[g], TRG[g], EFF[g], SH[g], XT[g], BQ[g], SEAT[g],
-            RNG[g], TR[g], ACTS[g], LIVE[g],
+            RNG[g], TR[g], ACTS[g], LIVE[g], RM[g],
         )  # fmt: skip
         total += play_one(st, cd, max_decisions)
     return total

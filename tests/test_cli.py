@@ -105,5 +105,9 @@ def test_simulate_engines() -> None:
     assert heur["engine"] == "python"
     gm = json.loads(melee(*base, "--variant", "grand-melee", "--players", "8").stdout)
     assert gm["engine"] == "python"
-    r = melee(*base, "--engine", "compiled", "--range", "1")
-    assert r.returncode == 2 and "compiled engine can't play" in r.stderr and "range" in r.stderr
+    r = melee(*base, "--engine", "compiled", "--mulligans")
+    assert (
+        r.returncode == 2 and "compiled engine can't play" in r.stderr and "mulligans" in r.stderr
+    )
+    ranged = json.loads(melee(*base, "--players", "6", "--range", "1", "--attack", "left").stdout)
+    assert ranged["engine"] == "compiled" and ranged["games"] == 3

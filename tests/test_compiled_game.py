@@ -25,7 +25,7 @@ from ecs.compiled import (
     supports,
 )
 from ecs.decks import load_deck, stock_decks
-from ecs.game import Game
+from ecs.game import Game, Options
 from systems import compiled_game as k
 
 DECKS = {d: load_deck(d).main for d in stock_decks()}
@@ -77,13 +77,16 @@ class ScriptedRng:
         return int(row[3])
 
 
-def _new(decks, seed, max_turns=200) -> Game:
+def _new(decks, seed, max_turns=200, reach=None, attack=None) -> Game:
     variant = "two-player" if len(decks) == 2 else "free-for-all"
-    return Game.new(decks, variant=variant, seed=seed, max_turns=max_turns, auto_pass=True)
+    opts = Options(range_of_influence=reach, attack=attack)
+    return Game.new(
+        decks, variant=variant, seed=seed, max_turns=max_turns, auto_pass=True, options=opts
+    )
 
 
-def compiled_trace(decks, seed, max_turns=200):
-    g = _new(decks, seed, max_turns)
+def compiled_trace(decks, seed, max_turns=200, reach=None, attack=None):
+    g = _new(decks, seed, max_turns, reach, attack)
     batch = Batch(1, len(decks), 64 * len(decks) + 256, trace=40_000)
     batch.load(0, g, seed=agent_seed(seed))
     g.close()
@@ -93,10 +96,10 @@ def compiled_trace(decks, seed, max_turns=200):
     return batch, batch.TR[0, :n]
 
 
-def replay(decks, seed, max_turns=200):
-    batch, tr = compiled_trace(decks, seed, max_turns)
+def replay(decks, seed, max_turns=200, reach=None, attack=None):
+    batch, tr = compiled_trace(decks, seed, max_turns, reach, attack)
     assert batch.S[0, k.S_ERROR] == 0
-    py = _new(decks, seed, max_turns)
+    py = _new(decks, seed, max_turns, reach, attack)
     py.rng = ScriptedRng([r for r in tr if r[0] in (k.T_SHUFFLE, k.T_RANDOM)])
     decisions = [r for r in tr if r[0] in PEND]
     for n, r in enumerate(decisions):
@@ -147,24 +150,35 @@ def test_six_player_games_agree(seed):
     assert replay(decks, 200 + seed) > 0
 
 
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_fast_setup_makes_the_same_games_as_game_new(players):
+@pytest.mark.parametrize("players,reach,attack", [(2, None, None), (4, None, None), (5, 1, "left")])
+def test_fast_setup_makes_the_same_games_as_game_new(players, reach, attack):
     """play_compiled deals games without building a Python Game (ecs.compiled._setup):
     the same seats, libraries, starting player, opening hands and so the same games."""
     cc = compiled_cards()
     for seed in range(6):
         decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(players)]
-        batch, tr = compiled_trace(decks, seed)
+        batch, tr = compiled_trace(decks, seed, reach=reach, attack=attack)
         fast = Batch(1, players, 64 * players + 256, trace=40_000)
         ids = [np.array([cc.db.index(c) for c in d]) for d in decks]
         owners = np.concatenate([np.full(len(d), i) for i, d in enumerate(ids)])
         variant = "two-player" if players == 2 else "free-for-all"
         _setup(fast, 0, np.concatenate(ids), owners, variant, players, seed, 200, cc.ct,
-               agent_seed(seed))  # fmt: skip
+               agent_seed(seed), reach, attack)  # fmt: skip
         run_batch(fast, cc)
         assert (fast.TR[0, : fast.S[0, k.S_NTR]] == tr).all()
         assert (fast.PL[0, :, : k.P_HA_VER] == batch.PL[0, :, : k.P_HA_VER]).all()
         assert fast.S[0, k.S_TURN] == batch.S[0, k.S_TURN]
+
+
+@pytest.mark.parametrize(
+    "players,reach,attack",
+    [(5, 1, "left"), (6, 1, "right"), (6, 2, "multiple"), (4, None, "left"), (8, 1, "left")],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_range_of_influence_games_agree(players, reach, attack, seed):
+    """801 (targets, effects, triggers, prevention, layers, SBAs within range) and 803."""
+    decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(players)]
+    assert replay(decks, 300 + seed, reach=reach, attack=attack) > 0
 
 
 def test_turn_cap_is_a_draw_in_both():
@@ -189,8 +203,7 @@ def test_what_runs_compiled():
     assert supports("free-for-all", stock) is None
     assert supports("two-player", stock[:2]) is None
     assert "grand-melee" in supports("grand-melee", stock)
-    assert "range" in supports("free-for-all", stock, range_of_influence=1)
-    assert "attack left" in supports("free-for-all", stock, attack="left")
+    assert supports("free-for-all", stock, range_of_influence=1, attack="left") is None
     assert "Fact or Fiction" in supports("free-for-all", [["Fact or Fiction"] * 40] * 4)
     with pytest.raises(Unsupported, match="mulligans"):
         raise Unsupported(supports("free-for-all", stock, mulligans=True))
