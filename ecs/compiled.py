@@ -359,22 +359,22 @@ STEP_TODO = {"begin": k.TODO_BEGIN, "priority": k.TODO_PRIORITY, "end": k.TODO_E
 class Batch:
     """The arrays of G games (leading axis), sized for ``players`` seats."""
 
-    def __init__(self, G: int, players: int, objects: int, trace: int = 0):
+    def __init__(self, G: int, players: int, objects: int, trace: int = 0, scale: int = 1):
         P = players
         self.O = np.zeros((G, objects, k.OF), dtype=np.int64)
         self.PL = np.zeros((G, P, k.PF), dtype=np.int64)
         self.S = np.zeros((G, k.SF), dtype=np.int64)
-        self.LIB = np.zeros((G, P, 128), dtype=np.int64)
-        self.STK = np.zeros((G, 64), dtype=np.int64)
-        self.TRG = np.zeros((G, 64, k.QF), dtype=np.int64)
-        self.EFF = np.zeros((G, 128, k.XF), dtype=np.int64)
-        self.SH = np.zeros((G, 32, k.HF), dtype=np.int64)
-        self.XT = np.zeros((G, 32), dtype=np.int64)
+        self.LIB = np.zeros((G, P, 128 * scale), dtype=np.int64)
+        self.STK = np.zeros((G, 64 * scale), dtype=np.int64)
+        self.TRG = np.zeros((G, 64 * scale, k.QF), dtype=np.int64)
+        self.EFF = np.zeros((G, 128 * scale, k.XF), dtype=np.int64)
+        self.SH = np.zeros((G, 32 * scale, k.HF), dtype=np.int64)
+        self.XT = np.zeros((G, 32 * scale), dtype=np.int64)
         self.BQ = np.zeros((G, max(P, 1)), dtype=np.int64)
         self.SEAT = np.zeros((G, P), dtype=np.int64)
         self.RNG = np.zeros((G, 1), dtype=np.uint64)
         self.TR = np.zeros((G, trace, 9), dtype=np.int64)
-        self.ACTS = np.zeros((G, k.MAX_ACTIONS + 1, 6), dtype=np.int64)
+        self.ACTS = np.zeros((k.MAX_ACTIONS + 1, 6), dtype=np.int64)  # scratch, one game at a time
         self.LIVE = np.zeros((G, objects), dtype=np.int64)
         self.RM = np.ones((G, 2, P, P), dtype=np.int64)  # range (801.2), attack targets
 
@@ -630,34 +630,19 @@ def play_compiled(
         seeds = [seed + first + j for j in range(games)]
     setup_s = play_s = 0.0
     ids = [np.array([cards.db.index(c) for c in d], dtype=np.int64) for d in decks]
-    for start in range(0, games, chunk):
-        G = min(chunk, games - start)
-        t0 = time.perf_counter()
-        batch = Batch(G, players, max(64 * players + 256, sum(len(d) for d in ids) + 256))
-        for j in range(G):
-            gk = start + j
-            ds = [ids[(first + gk + i) % len(ids)] for i in range(players)]
-            owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(ds)])
-            _setup(
-                batch,
-                j,
-                np.concatenate(ds),
-                owners,
-                variant,
-                players,
-                seeds[gk],
-                max_turns,
-                cards.ct,
-                agent_seed(seeds[gk]),
-                range_of_influence,
-                attack,
-            )
-        t1 = time.perf_counter()
-        run_batch(batch, cards)
-        t2 = time.perf_counter()
-        setup_s += t1 - t0
-        play_s += t2 - t1
-        sl = slice(start, start + G)
+    n_cards = max(
+        sum(len(ids[(first + j + i) % len(ids)]) for i in range(players)) for j in range(len(ids))
+    )
+
+    def deal(batch: Batch, j: int, gk: int) -> None:
+        ds = [ids[(first + gk + i) % len(ids)] for i in range(players)]
+        owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(ds)])
+        _setup(
+            batch, j, np.concatenate(ds), owners, variant, players, seeds[gk], max_turns,
+            cards.ct, agent_seed(seeds[gk]), range_of_influence, attack,
+        )  # fmt: skip
+
+    def collect(batch: Batch, sl) -> None:
         out["turns"][sl] = batch.S[:, k.S_TURN]
         out["decisions"][sl] = batch.S[:, k.S_DECISIONS]
         out["errors"][sl] = batch.S[:, k.S_ERROR]
@@ -669,6 +654,27 @@ def play_compiled(
         out["starting"][sl] = batch.S[:, k.S_STARTING]
         out["seat"][sl] = np.argsort(batch.SEAT, axis=1)  # SEAT lists players by seat
         out["winner"][sl] = np.where(won.sum(1) == 1, won.argmax(1), -1)
+
+    for start in range(0, games, chunk):
+        G = min(chunk, games - start)
+        t0 = time.perf_counter()
+        batch = Batch(G, players, n_cards + 64 * players + 256)
+        for j in range(G):
+            deal(batch, j, start + j)
+        t1 = time.perf_counter()
+        run_batch(batch, cards)
+        collect(batch, slice(start, start + G))
+        for j in np.flatnonzero(batch.S[:, k.S_ERROR]):  # a table filled up: play that
+            for scale in (4, 16):  # game again (the same game: same deal, same draws)
+                big = Batch(1, players, n_cards + scale * (64 * players + 256), scale=scale)
+                deal(big, 0, start + j)
+                run_batch(big, cards)
+                collect(big, slice(start + j, start + j + 1))
+                if not big.S[0, k.S_ERROR]:
+                    break
+        t2 = time.perf_counter()
+        setup_s += t1 - t0
+        play_s += t2 - t1
         if progress is not None:
             progress(G)
     out["setup_s"] = np.float64(setup_s)

@@ -131,7 +131,7 @@ H_CTL, H_RECIP, H_AMT, H_COMBAT, H_HASRECIP, HF = range(6)
 Q_SRC, Q_AB, Q_CTL, Q_EVP, Q_EVA, Q_EVC, QF = range(7)
 # trace rows
 TR_PLAYER, TR_PEND, TR_NLEGAL, TR_KIND, TR_OBJ, TR_ARG, TR_T0, TR_T1, TRF = range(9)
-MAX_ACTIONS = 512
+MAX_ACTIONS = 4096
 MAX_TARGET_COMBOS = 64
 NO_TARGET = -(10**6)
 
@@ -2026,11 +2026,10 @@ def finish_blocks(st, cd):
 
 @njit(cache=True)
 def has_block_option(st, cd, q):
-    tmp = np.empty((MAX_ACTIONS + 1, 6), np.int64)
     s = st.s
     keep = s[S_PPLAYER]
     s[S_PPLAYER] = q
-    m = block_actions(st, cd, tmp)
+    m = block_actions(st, cd, st.acts)  # (no decision is pending: the buffer is free)
     s[S_PPLAYER] = keep
     return m > 1
 
@@ -2504,7 +2503,8 @@ def play_one(st, cd, max_decisions):
         m = legal_actions(st, cd, st.acts)
         if m > MAX_ACTIONS:
             s[S_ERROR] = ERR_OVERFLOW
-            m = MAX_ACTIONS
+            s[S_OVER] = 1
+            break
         j = 0 if m == 1 else rand_below(st.rng, m)
         a = st.acts[j].copy()
         _trace(st, s[S_PEND], s[S_PPLAYER], m, a[0], a[2], a[3], a[4], a[5], j)
@@ -2544,7 +2544,7 @@ def play_batch(
     for g in range(OBJ.shape[0]):
         st = GameState(
             OBJ[g], PL[g], S[g], LIB[g], STK[g], TRG[g], EFF[g], SH[g], XT[g], BQ[g], SEAT[g],
-            RNG[g], TR[g], ACTS[g], LIVE[g], RM[g],
+            RNG[g], TR[g], ACTS, LIVE[g], RM[g],
         )  # fmt: skip
         total += play_one(st, cd, max_decisions)
     return total
