@@ -600,6 +600,7 @@ def play_compiled(
     first: int = 0,
     range_of_influence: int | None = None,
     attack: str | None = None,
+    objects: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Play ``games`` games with random agents in the compiled engine. Game k (counted
     from ``first``) uses ``decks[(k + i) % len(decks)]`` for player i and seed
@@ -607,7 +608,8 @@ def play_compiled(
     Returns per-game arrays: ``winner`` (-1: a draw or no single winner), ``turns``,
     ``won`` / ``lost`` / ``drawn`` / ``life`` / ``seat`` (G, P), ``starting`` (the
     player who took the first turn), ``decisions``, ``errors`` (0 = none), and the
-    seconds spent dealing (``setup_s``) and playing (``play_s``)."""
+    seconds spent dealing (``setup_s``) and playing (``play_s``). ``objects`` sizes the
+    object table (a game that outgrows a table is played again with bigger ones)."""
 
     variant = variant or ("two-player" if players == 2 else "free-for-all")
     cards = compiled_cards(db)
@@ -658,7 +660,7 @@ def play_compiled(
     for start in range(0, games, chunk):
         G = min(chunk, games - start)
         t0 = time.perf_counter()
-        batch = Batch(G, players, n_cards + 64 * players + 256)
+        batch = Batch(G, players, objects or n_cards + 64 * players + 256)
         for j in range(G):
             deal(batch, j, start + j)
         t1 = time.perf_counter()

@@ -214,3 +214,22 @@ def test_every_stock_card_compiles():
     for deck in DECKS.values():
         for name in set(deck):
             assert cc.supported[cc.db.index(name)], cc.why.get(cc.db.index(name))
+
+
+def test_a_full_table_is_flagged_and_the_game_played_again():
+    """A game whose objects outgrow the arrays stops with an error flag; play_compiled
+    plays it again with bigger tables, which gives the same game."""
+    cc = compiled_cards()
+    decks = [DECKS[NAMES[i % 6]] for i in range(4)]
+    ids = [np.array([cc.db.index(c) for c in d]) for d in decks]
+    owners = np.concatenate([np.full(len(d), i) for i, d in enumerate(ids)])
+    small = Batch(1, 4, 240 + 12)  # room for the cards and a dozen more objects
+    _setup(small, 0, np.concatenate(ids), owners, "free-for-all", 4, 3, 200, cc.ct, agent_seed(3))
+    run_batch(small, cc)
+    assert small.S[0, k.S_ERROR] == k.ERR_OVERFLOW and small.S[0, k.S_OVER]
+    big = play_compiled(decks, 4, 1, seeds=[3])
+    assert big["errors"][0] == 0 and big["turns"][0] > small.S[0, k.S_TURN]
+    retried = play_compiled(decks, 4, 1, seeds=[3], objects=240 + 12)  # overflows, then again
+    assert retried["errors"][0] == 0
+    for key in ("life", "turns", "decisions", "won"):
+        assert (big[key] == retried[key]).all()
