@@ -2,8 +2,9 @@
 
 This is the compiled twin of the Python engine (``systems/turn_structure.py`` and the
 systems it calls) for the part of the rules the stock decks need: two-player and
-free-for-all games (806) with no range limit and "attack multiple players" (802),
-priority with auto-pass (117), the stack (405, 608), triggered abilities (603),
+free-for-all games (806) with ranges of influence (801) and every attack option (802,
+803; the range and attack-target kernels of ``systems/range_of_influence.py`` and
+``systems/attack_targets.py`` run as each turn begins), priority with auto-pass (117), the stack (405, 608), triggered abilities (603),
 combat with every keyword of the stock pool (506-511, 702), damage, prevention and
 life (119, 120, 615), layers 2, 6 and 7c (613), state-based actions (704.5), leaving
 the game (800.4a) and winning and losing (104). Cards come compiled from their YAML
@@ -20,7 +21,16 @@ the batch arrays; the kernel loops over it): ``o`` objects (N, OF), ``pl`` playe
 (P, PF), ``s`` scalars, ``lib`` libraries (P, L), ``stk`` the stack, ``trg`` queued
 triggers, ``eff`` continuous effects of resolved spells, ``sh`` prevention shields,
 ``xt`` extra turns, ``bq`` players still to declare blockers, ``seat`` turn order,
-``rng`` the game's generator (splitmix64), ``tr`` the optional decision trace.
+``rng`` the game's generator (splitmix64), ``tr`` the optional decision trace,
+``acts`` the legal-action buffer (shared: games are played one after another),
+``live`` the objects in hands, on the battlefield and on the stack in id order (the
+scans that mirror the Python engine's walk only these), ``rm`` the range and
+attack-target masks.
+
+Speed comes from doing little per step: derived values and state-based actions are
+recomputed only after a change that can affect them (``touch``; ``bump`` for changes
+that can't), the "can this player do anything?" answer is cached per state version,
+and games are dealt in numpy (``ecs.compiled._setup``) rather than through ``Game.new``.
 """
 
 from __future__ import annotations
