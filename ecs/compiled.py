@@ -500,6 +500,24 @@ class Batch:
         self.RNG[gi, 0] = np.uint64(seed)
 
 
+def _collect_python(out: dict, j: int, g) -> None:
+    """Game j's row of ``play_compiled``'s results from a finished Python game."""
+    n = g.n_players
+    out["turns"][j] = g.turn
+    out["won"][j] = g.pl.won
+    out["lost"][j] = g.pl.lost
+    out["drawn"][j] = g.pl.drawn
+    out["life"][j] = g.pl.life
+    out["starting"][j] = g.starting_player
+    out["seat"][j] = g.pl.seat
+    out["decisions"][j] = len(g.history)
+    out["errors"][j] = 0
+    won = np.flatnonzero(g.pl.won)
+    out["winner"][j] = int(won[0]) if len(won) == 1 else -1
+    out["python_finished_mask"][j] = True
+    assert n == len(out["won"][j])
+
+
 def _setup(
     batch: Batch,
     gi: int,
@@ -627,6 +645,7 @@ def play_compiled(
         "lost": np.zeros((games, players), np.bool_),
         "seat": np.zeros((games, players), np.int64),
         "starting": np.zeros(games, np.int64),
+        "python_finished_mask": np.zeros(games, np.bool_),
     }
     if seeds is None:
         seeds = [seed + first + j for j in range(games)]
@@ -674,14 +693,116 @@ def play_compiled(
                 collect(big, slice(start + j, start + j + 1))
                 if not big.S[0, k.S_ERROR]:
                     break
+            else:  # still full: a mandatory loop; the Python engine finishes the game
+                gk = start + j
+                ds = [decks[(first + gk + i) % len(decks)] for i in range(players)]
+                g = finish_in_python(
+                    ds, variant, seeds[gk], max_turns, range_of_influence, attack, cards.db
+                )
+                _collect_python(out, gk, g)
         t2 = time.perf_counter()
         setup_s += t1 - t0
         play_s += t2 - t1
         if progress is not None:
             progress(G)
+    out["python_finished"] = np.int64(out["python_finished_mask"].sum())
     out["setup_s"] = np.float64(setup_s)
     out["play_s"] = np.float64(play_s)
     return out
+
+
+_MASK = (1 << 64) - 1
+
+
+def _rand_below(state: list[int], n: int) -> int:
+    """The kernel's splitmix64 step (``compiled_game.rand_below``) in plain Python."""
+    x = (state[0] + 0x9E3779B97F4A7C15) & _MASK
+    state[0] = x
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z ^= z >> 31
+    return z % n
+
+
+class TraceRng:
+    """Stands in for a Python game's generator: the random events a compiled game
+    recorded (a shuffle replays the kernel's Fisher-Yates from the state it recorded),
+    then, once they run out, an ordinary generator."""
+
+    def __init__(self, events, then: np.random.Generator | None = None):
+        self.events = list(events)
+        self.then = then
+
+    def _next(self, kind: int) -> np.ndarray | None:
+        if not self.events:
+            if self.then is None:
+                raise AssertionError(
+                    "the Python engine drew a random number the compiled one didn't"
+                )
+            return None
+        row = self.events.pop(0)
+        if row[0] != kind:
+            raise AssertionError(f"random event mismatch: {row[0]} vs {kind}")
+        return row
+
+    def shuffle(self, lst: list[int]) -> None:
+        row = self._next(k.T_SHUFFLE)
+        if row is None:
+            self.then.shuffle(lst)
+            return
+        assert row[2] == len(lst)
+        state = [int(row[3]) & _MASK]
+        for j in range(len(lst) - 1, 0, -1):
+            r = _rand_below(state, j + 1)
+            lst[j], lst[r] = lst[r], lst[j]
+
+    def integers(self, n: int) -> int:
+        row = self._next(k.T_RANDOM)
+        if row is None:
+            return int(self.then.integers(n))
+        assert row[2] == n
+        return int(row[3])
+
+
+def finish_in_python(
+    decks: list[list[str]],
+    variant: str,
+    seed: int,
+    max_turns: int,
+    reach: int | None = None,
+    attack: str | None = None,
+    db: CardDB | None = None,
+):
+    """Play game ``seed`` in the compiled engine with a trace, then make the same
+    decisions (and random draws) in the Python engine and let random agents finish it
+    there. For the games the kernel can't finish: the mandatory loops of 104.4b / 801.16
+    (the Python engine detects them, the kernel doesn't). Returns the Python game."""
+    from ecs.agents import RandomAgent, play_game
+    from ecs.game import Game, Options
+
+    cards = compiled_cards(db)
+    P = len(decks)
+    ids = [np.array([cards.db.index(c) for c in d], dtype=np.int64) for d in decks]
+    owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(ids)])
+    n = sum(len(d) for d in ids)
+    batch = Batch(1, P, n + 16 * (64 * P + 256), trace=200_000, scale=16)
+    _setup(batch, 0, np.concatenate(ids), owners, variant, P, seed, max_turns, cards.ct,
+           agent_seed(seed), reach, attack)  # fmt: skip
+    run_batch(batch, cards)
+    tr = batch.TR[0, : min(int(batch.S[0, k.S_NTR]), batch.TR.shape[1])]
+    g = Game.new(
+        decks, variant=variant, seed=seed, max_turns=max_turns, auto_pass=True, db=cards.db,
+        options=Options(range_of_influence=reach, attack=attack),
+    )  # fmt: skip
+    g.rng = TraceRng(
+        [r for r in tr if r[0] in (k.T_SHUFFLE, k.T_RANDOM)], np.random.default_rng(seed)
+    )
+    for r in tr:
+        if r[0] in (k.T_SHUFFLE, k.T_RANDOM) or g.over:
+            continue
+        g.step(g.legal_actions()[int(r[8])])
+    play_game(g, [RandomAgent(agent_seed(seed) + p) for p in range(P)])
+    return g
 
 
 def agent_seed(game_seed: int) -> int:

@@ -87,7 +87,8 @@ def _new(decks, seed, max_turns=200, reach=None, attack=None) -> Game:
 
 def compiled_trace(decks, seed, max_turns=200, reach=None, attack=None):
     g = _new(decks, seed, max_turns, reach, attack)
-    batch = Batch(1, len(decks), 64 * len(decks) + 256, trace=40_000)
+    n = sum(len(d) for d in decks)  # room for long games (play_compiled grows on demand)
+    batch = Batch(1, len(decks), n + 4 * (64 * len(decks) + 256), trace=40_000, scale=4)
     batch.load(0, g, seed=agent_seed(seed))
     g.close()
     run_batch(batch, compiled_cards())
