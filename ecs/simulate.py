@@ -215,7 +215,7 @@ def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> li
             "turns": turns,
             "actions": int(res["decisions"][j]),
             "duration_s": round(per_game, 6),
-            "engine": "compiled",
+            "engine": "compiled+python" if res["python_finished_mask"][j] else "compiled",
         })  # fmt: skip
     return rows
 
