@@ -233,13 +233,18 @@ def n_alive(st):
 @njit(cache=True)
 def in_range(st, p, q):
     """801.2: is player q (still in the game) within p's range of influence?"""
-    return st.rm[0, p, q] == 1 and st.pl[q, P_ALIVE] == 1
+    return _in_range(st.rm, st.pl, p, q)
 
 
 @njit(cache=True)
 def obj_in_range(st, p, i):
     """801.2d: an object is in range if its controller is."""
-    return in_range(st, p, st.o[i, F_CTL])
+    return _in_range(st.rm, st.pl, p, st.o[i, F_CTL])
+
+
+@njit(cache=True)
+def _in_range(rm, pl, p, q):
+    return rm[0, p, q] == 1 and pl[q, P_ALIVE] == 1
 
 
 @njit(cache=True)
@@ -608,8 +613,8 @@ def recompute(st, cd):
         if stc & ST_HASTE_ALL:
             for i in st.live[: st.s[S_NLIVE]]:
                 if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CARD] >= 0:
-                    if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and obj_in_range(
-                        st, o[src, F_CTL], i
+                    if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and _in_range(
+                        st.rm, st.pl, o[src, F_CTL], o[i, F_CTL]
                     ):
                         o[i, F_KW] |= KW_HASTE
         if stc & ST_COAT:
@@ -625,12 +630,16 @@ def recompute(st, cd):
     for q in range(coats):  # each Coat of Arms: the creatures in its controller's range (801.11)
         cc = o[coat_src[q], F_CTL]
         for i in st.live[: st.s[S_NLIVE]]:
-            if not _is_bf_creature(o, ct, i) or not obj_in_range(st, cc, i):
+            if not _is_bf_creature(o, ct, i) or not _in_range(st.rm, st.pl, cc, o[i, F_CTL]):
                 continue
             sub = ct[o[i, F_CARD], C_CSUB]
             m = 0
             for j in st.live[: st.s[S_NLIVE]]:
-                if j != i and _is_bf_creature(o, ct, j) and obj_in_range(st, cc, j):
+                if (
+                    j != i
+                    and _is_bf_creature(o, ct, j)
+                    and _in_range(st.rm, st.pl, cc, o[j, F_CTL])
+                ):
                     if sub & ct[o[j, F_CARD], C_CSUB]:
                         m += 1
             o[i, F_POW] += m
@@ -1273,20 +1282,18 @@ def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
 @njit(cache=True)
 def target_candidates(st, cd, p, kind, source, out, buf):
     """Permanents by object id, then players in turn order from p; returns how many."""
-    o, pl, ct = st.o, st.pl, cd.ct
+    o, pl, ct, rng = st.o, st.pl, cd.ct, st.rm[0]
     n = st.s[S_N]
     m = 0
     if kind != K_PLAYER and kind != K_OPPONENT:
         for i in st.live[: st.s[S_NLIVE]]:
-            if o[i, F_ZONE] == BATTLEFIELD and _target_ok(
-                o, pl, ct, st.rm[0], n, p, kind, i, source
-            ):
+            if o[i, F_ZONE] == BATTLEFIELD and _target_ok(o, pl, ct, rng, n, p, kind, i, source):
                 out[m] = i
                 m += 1
     if kind == K_ANY or kind == K_PLAYER or kind == K_OPPONENT or kind == K_PW_OR_PLAYER:
         k = turn_order_from(st, p, buf)
         for j in range(k):
-            if _target_ok(o, pl, ct, st.rm[0], n, p, kind, -1 - buf[j], source):
+            if _target_ok(o, pl, ct, rng, n, p, kind, -1 - buf[j], source):
                 out[m] = -1 - buf[j]
                 m += 1
     return m
@@ -1578,7 +1585,9 @@ def _ref(st, cd, item, ref, t0, t1, out):
         for i in st.live[: st.s[S_NLIVE]]:
             c = o[i, F_CARD]
             if o[i, F_ZONE] == BATTLEFIELD and c >= 0 and cd.ct[c, C_TYPES] & T_CREATURE:
-                if obj_in_range(st, ctl, i) and (ref == R_EACH_CREATURE or o[i, F_CTL] == ctl):
+                if _in_range(st.rm, st.pl, ctl, o[i, F_CTL]) and (
+                    ref == R_EACH_CREATURE or o[i, F_CTL] == ctl
+                ):
                     out[m] = i
                     m += 1
         return m
