@@ -725,20 +725,26 @@ def queue_trigger(st, cd, src, when, evp, eva, evc, involved=-1):
 
 
 @njit(cache=True)
-def _push_trigger(st, src, ab, ctl, evp, eva, evc):
-    s, trg = st.s, st.trg
-    k = s[S_NTRG]
-    if k >= trg.shape[0]:
+def append_row(s, tab, count, a, b, c, d, e, f, g, h):
+    """Append (a, b, ...) (as many values as ``tab`` has columns) to ``tab[:s[count]]``.
+    A full table stops the game with an error (``play_compiled`` plays it again with
+    bigger tables). Returns whether the row was added."""
+    k = s[count]
+    if k >= tab.shape[0]:
         s[S_ERROR] = ERR_OVERFLOW
         s[S_OVER] = 1
-        return
-    trg[k, Q_SRC] = src
-    trg[k, Q_AB] = ab
-    trg[k, Q_CTL] = ctl
-    trg[k, Q_EVP] = evp
-    trg[k, Q_EVA] = eva
-    trg[k, Q_EVC] = evc
-    s[S_NTRG] = k + 1
+        return False
+    w = tab.shape[1]
+    vals = (a, b, c, d, e, f, g, h)
+    for x in range(w):
+        tab[k, x] = vals[x]
+    s[count] = k + 1
+    return True
+
+
+@njit(cache=True)
+def _push_trigger(st, src, ab, ctl, evp, eva, evc):
+    append_row(st.s, st.trg, S_NTRG, src, ab, ctl, evp, eva, evc, 0, 0)  # Q_* order
 
 
 @njit(cache=True)
@@ -1739,38 +1745,13 @@ def run_effects(st, cd, item, e0, en, t0, t1):
 
 @njit(cache=True)
 def _add_effect(st, kind, i, ctl, ts, dp, dt, kw, newctl):
-    s, eff = st.s, st.eff
-    k = s[S_NEFF]
-    if k >= eff.shape[0]:
-        s[S_ERROR] = ERR_OVERFLOW
-        s[S_OVER] = 1
-        return
-    eff[k, X_KIND] = kind
-    eff[k, X_OBJ] = i
-    eff[k, X_CTL] = ctl
-    eff[k, X_TS] = ts
-    eff[k, X_P] = dp
-    eff[k, X_T] = dt
-    eff[k, X_KW] = kw
-    eff[k, X_NEWCTL] = newctl
-    s[S_NEFF] = k + 1
+    append_row(st.s, st.eff, S_NEFF, kind, i, ctl, ts, dp, dt, kw, newctl)  # X_* order
 
 
 @njit(cache=True)
 def _add_shield(st, ctl, has_recip, recip, amt, combat):
-    s, sh = st.s, st.sh
-    k = s[S_NSH]
-    if k >= sh.shape[0]:
-        s[S_ERROR] = ERR_OVERFLOW
-        s[S_OVER] = 1
-        return
-    stamp(st)
-    sh[k, H_CTL] = ctl
-    sh[k, H_RECIP] = recip
-    sh[k, H_AMT] = amt
-    sh[k, H_COMBAT] = combat
-    sh[k, H_HASRECIP] = has_recip
-    s[S_NSH] = k + 1
+    stamp(st)  # (a shield has a timestamp in the Python engine: keep the count in step)
+    append_row(st.s, st.sh, S_NSH, ctl, recip, amt, combat, has_recip, 0, 0, 0)  # H_* order
 
 
 @njit(cache=True)

@@ -16,6 +16,7 @@ import pytest
 
 from ecs.compiled import (
     Batch,
+    TraceRng,
     Unsupported,
     _setup,
     agent_seed,
@@ -37,44 +38,7 @@ KIND = {
     k.A_ATTACK: "attack", k.A_ATTACK_DONE: "attack_done", k.A_BLOCK: "block",
     k.A_BLOCK_DONE: "block_done", k.A_BLOCK_RESET: "block_reset", k.A_DISCARD: "discard",
 }  # fmt: skip
-MASK = (1 << 64) - 1
-
-
-def _rand_below(state: list[int], n: int) -> int:
-    """The kernel's splitmix64 step, in plain Python."""
-    x = (state[0] + 0x9E3779B97F4A7C15) & MASK
-    state[0] = x
-    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    z ^= z >> 31
-    return z % n
-
-
-class ScriptedRng:
-    """Stands in for the Python game's generator: the random events the compiled game
-    recorded, in order (a shuffle replays the kernel's Fisher-Yates from its state)."""
-
-    def __init__(self, events: list[np.ndarray]):
-        self.events = list(events)
-
-    def _next(self, kind: int) -> np.ndarray:
-        assert self.events, "the Python engine drew a random number the compiled one didn't"
-        row = self.events.pop(0)
-        assert row[0] == kind, f"random event mismatch: {row[0]} vs {kind}"
-        return row
-
-    def shuffle(self, lst: list[int]) -> None:
-        row = self._next(k.T_SHUFFLE)
-        assert row[2] == len(lst)
-        state = [int(row[3]) & MASK]
-        for j in range(len(lst) - 1, 0, -1):
-            r = _rand_below(state, j + 1)
-            lst[j], lst[r] = lst[r], lst[j]
-
-    def integers(self, n: int) -> int:
-        row = self._next(k.T_RANDOM)
-        assert row[2] == n
-        return int(row[3])
+ScriptedRng = TraceRng  # the compiled game's random events, in order (no fallback here)
 
 
 def _new(decks, seed, max_turns=200, reach=None, attack=None) -> Game:
