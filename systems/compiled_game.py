@@ -677,10 +677,16 @@ def has_static(st, cd, p, bit):
 
 @njit(cache=True)
 def _has_static(o, ct, live, p, bit):
+    return _controls(o, ct, live, p, C_STATIC, bit)
+
+
+@njit(cache=True)
+def _controls(o, ct, live, p, col, bits):
+    """Does p control a permanent whose card has any of ``bits`` in column ``col``?"""
     for i in live:
         c = o[i, F_CARD]
         if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p:
-            if ct[c, C_STATIC] & bit:
+            if ct[c, col] & bits:
                 return True
     return False
 
@@ -1928,12 +1934,7 @@ def attackers_of_turn(st, out):
 
 @njit(cache=True)
 def _controls_land_sub(o, ct, live, q, sub):
-    for i in live:
-        c = o[i, F_CARD]
-        if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == q:
-            if ct[c, C_LANDSUB] & sub:
-                return True
-    return False
+    return _controls(o, ct, live, q, C_LANDSUB, sub)
 
 
 @njit(cache=True)
