@@ -1348,56 +1348,39 @@ def pay_cost(st, cd, p, generic, colored):
     (nothing is tapped then)."""
     o = st.o
     live = st.live[: st.s[S_NLIVE]]
-    n = len(live)
     taps = np.empty(16, np.int64)
     nt = 0
     for c in range(6):
-        need = colored[c]
-        x = 0
-        while need > 0:
-            while x < n:
-                i = live[x]
-                cc = o[i, F_CARD]
-                if (
-                    cc >= 0
-                    and o[i, F_ZONE] == BATTLEFIELD
-                    and o[i, F_CTL] == p
-                    and o[i, F_TAPPED] == 0
-                    and cd.ct[cc, C_MANA] == c
-                    and not _in(taps, nt, i)
-                ):
-                    break
-                x += 1
-            if x >= n:
+        for _ in range(colored[c]):
+            i = _next_source(o, cd.ct, live, p, c, taps, nt)
+            if i < 0:
                 return False
-            taps[nt] = live[x]
+            taps[nt] = i
             nt += 1
-            need -= 1
-    g = generic
-    x = 0
-    while g > 0:
-        while x < n:
-            i = live[x]
-            cc = o[i, F_CARD]
-            if (
-                cc >= 0
-                and o[i, F_ZONE] == BATTLEFIELD
-                and o[i, F_CTL] == p
-                and o[i, F_TAPPED] == 0
-                and cd.ct[cc, C_MANA] >= 0
-                and not _in(taps, nt, i)
-            ):
-                break
-            x += 1
-        if x >= n:
+    for _ in range(generic):
+        i = _next_source(o, cd.ct, live, p, -1, taps, nt)
+        if i < 0:
             return False
-        taps[nt] = live[x]
+        taps[nt] = i
         nt += 1
-        g -= 1
     for k in range(nt):
         o[taps[k], F_TAPPED] = 1
     touch(st)
     return True
+
+
+@njit(cache=True)
+def _next_source(o, ct, live, p, colour, taps, nt):
+    """The lowest-id untapped mana source p controls that makes ``colour`` (-1: any
+    colour) and isn't already in taps[:nt]; -1 if there is none."""
+    for i in live:
+        c = o[i, F_CARD]
+        if c < 0 or o[i, F_ZONE] != BATTLEFIELD or o[i, F_CTL] != p or o[i, F_TAPPED]:
+            continue
+        made = ct[c, C_MANA]
+        if made >= 0 and (colour < 0 or made == colour) and not _in(taps, nt, i):
+            return i
+    return -1
 
 
 @njit(cache=True)
@@ -1512,8 +1495,8 @@ def priority_actions(st, cd, p, acts, first_only):
             if ab[a, B_HASLOY]:
                 if o[i, F_LOYUSED] or o[i, F_LOY] + ab[a, B_LOY] < 0:
                     continue
-            if not _payable(st, cd, p, ab[a, B_GENERIC], ab[a, B_W : B_C + 1]):
-                continue
+            if not can_pay(have, ab[a, B_GENERIC], ab[a, B_W : B_C + 1], ab[a, B_MV]):
+                continue  # (plan_payment's check: each colour, then the total)
             m0 = m
             m = _add_combos(
                 st,
@@ -1533,19 +1516,6 @@ def priority_actions(st, cd, p, acts, first_only):
             if first_only and m > m0:
                 return m
     return m
-
-
-@njit(cache=True)
-def _payable(st, cd, p, generic, colored):
-    """plan_payment without paying: enough sources of each colour, then enough left."""
-    have = np.zeros(6, np.int64)
-    total = colour_counts(st, cd, p, have)
-    need = generic
-    for c in range(6):
-        if colored[c] > have[c]:
-            return False
-        need += colored[c]
-    return need <= total
 
 
 @njit(cache=True)
