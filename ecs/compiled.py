@@ -22,12 +22,10 @@ import numpy as np
 from ecs.cards import CardDB, load_cards
 from ecs.constants import (
     ATTACK_OPTION,
-    BATTLEFIELD,
     C_INTERVENTION,
     C_LOYALTY,
     C_M1M1,
     C_P1P1,
-    COLOR_INDEX,
     KW,
     STACK,
     T_CREATURE,
@@ -135,12 +133,10 @@ def _effect_rows(effects, db: CardDB, where: str) -> list[list[int]]:
             rows.append([k.OP_DRAW_GAME, k.R_NONE, 0, 0, 0, 0])
         elif name == "remove_counter" and a.get("kind") == "intervention":
             rows.append([k.OP_REMOVE_COUNTER, _ref(a.get("from", "self"), w), 0, 0, 0, 0])
-        elif name == "gain_life":
+        elif name in ("gain_life", "lose_life"):
+            op = k.OP_GAIN_LIFE if name == "gain_life" else k.OP_LOSE_LIFE
             who = _ref(a.get("who", "controller"), w)
-            rows.append([k.OP_GAIN_LIFE, who, _amount(a["amount"], w), a.get("times", 1), 0, 0])
-        elif name == "lose_life":
-            who = _ref(a.get("who", "controller"), w)
-            rows.append([k.OP_LOSE_LIFE, who, _amount(a["amount"], w), 0, 0, 0])
+            rows.append([op, who, _amount(a["amount"], w), a.get("times", 1), 0, 0])
         else:
             raise Unsupported(f"{w}")
     return rows
@@ -397,13 +393,7 @@ class Batch:
         OB = self.O[gi]
         if n + 64 > OB.shape[0]:
             raise Unsupported("export: too many objects for the batch")
-        OB[:] = 0
-        OB[:, k.F_ATT] = -1
-        OB[:, k.F_ATKP] = -1
-        OB[:, k.F_ATKO] = -1
-        OB[:, k.F_BLOCKING] = -1
-        OB[:, k.F_DECL] = k.NO_TARGET
-        OB[:, k.F_SRC] = -1
+        _blank_objects(OB)
         OB[:n, k.F_CARD] = o.card[:n]
         OB[:n, k.F_ZONE] = o.zone[:n]
         OB[:n, k.F_OWNER] = o.owner[:n]
@@ -540,10 +530,7 @@ def _setup(
     seat = rng.permutation(n) if variant != "two-player" else np.arange(n)
     N = len(cards)
     OB = batch.O[gi]
-    OB[:] = 0
-    for f in (k.F_ATT, k.F_ATKP, k.F_ATKO, k.F_BLOCKING, k.F_SRC):
-        OB[:, f] = -1
-    OB[:, k.F_DECL] = k.NO_TARGET
+    _blank_objects(OB)
     OB[:N, k.F_CARD] = cards
     OB[:N, k.F_TYPES] = ct[cards, k.C_TYPES]
     OB[:N, k.F_ZONE] = 0  # library
@@ -587,13 +574,20 @@ def _setup(
     batch.RNG[gi, 0] = np.uint64(rng_seed)  # (nothing is on the battlefield yet)
 
 
-def _check_game(g) -> None:
-    if g.variant not in ("two-player", "free-for-all"):
-        raise Unsupported(f"{g.variant}")
-    if len(set(int(t) for t in g.pl.team)) != g.n_players:
-        raise Unsupported("teams")
-    if g.deploy or g.team_turns:
-        raise Unsupported("deploy creatures / shared team turns")
+def _blank_objects(OB: np.ndarray) -> None:
+    """Empty object rows: no attachment, combat, declaration or source (as new_object)."""
+    OB[:] = 0
+    for f in (k.F_ATT, k.F_ATKP, k.F_ATKO, k.F_BLOCKING, k.F_SRC):
+        OB[:, f] = -1
+    OB[:, k.F_DECL] = k.NO_TARGET
+
+
+def deal_columns(id_lists: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The card index and owner of every object, player 0's deck first (the ids
+    ``Game.new`` gives them), from each player's list of card indexes."""
+    cards = np.concatenate(id_lists).astype(np.int64)
+    owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(id_lists)])
+    return cards, owners
 
 
 def run_batch(batch: Batch, cards: CompiledCards, max_decisions: int = 1_000_000) -> int:
@@ -656,10 +650,9 @@ def play_compiled(
     )
 
     def deal(batch: Batch, j: int, gk: int) -> None:
-        ds = [ids[(first + gk + i) % len(ids)] for i in range(players)]
-        owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(ds)])
+        cols = deal_columns([ids[(first + gk + i) % len(ids)] for i in range(players)])
         _setup(
-            batch, j, np.concatenate(ds), owners, variant, players, seeds[gk], max_turns,
+            batch, j, *cols, variant, players, seeds[gk], max_turns,
             cards.ct, agent_seed(seeds[gk]), range_of_influence, attack,
         )  # fmt: skip
 
@@ -782,12 +775,10 @@ def finish_in_python(
 
     cards = compiled_cards(db)
     P = len(decks)
-    ids = [np.array([cards.db.index(c) for c in d], dtype=np.int64) for d in decks]
-    owners = np.concatenate([np.full(len(d), i, np.int64) for i, d in enumerate(ids)])
-    n = sum(len(d) for d in ids)
-    batch = Batch(1, P, n + 16 * (64 * P + 256), trace=200_000, scale=16)
-    _setup(batch, 0, np.concatenate(ids), owners, variant, P, seed, max_turns, cards.ct,
-           agent_seed(seed), reach, attack)  # fmt: skip
+    cols = deal_columns([np.array([cards.db.index(c) for c in d]) for d in decks])
+    batch = Batch(1, P, len(cols[0]) + 16 * (64 * P + 256), trace=200_000, scale=16)
+    _setup(batch, 0, *cols, variant, P, seed, max_turns, cards.ct, agent_seed(seed), reach,
+           attack)  # fmt: skip
     run_batch(batch, cards)
     tr = batch.TR[0, : min(int(batch.S[0, k.S_NTR]), batch.TR.shape[1])]
     g = Game.new(
@@ -822,5 +813,5 @@ def warm() -> float:
 
 __all__ = [
     "CompiledCards", "compiled_cards", "supports", "play_compiled", "Batch", "run_batch",
-    "Unsupported", "BATTLEFIELD", "COLOR_INDEX",
+    "Unsupported", "TraceRng", "finish_in_python", "deal_columns",
 ]  # fmt: skip

@@ -21,6 +21,7 @@ from ecs.compiled import (
     _setup,
     agent_seed,
     compiled_cards,
+    deal_columns,
     play_compiled,
     run_batch,
     supports,
@@ -124,10 +125,9 @@ def test_fast_setup_makes_the_same_games_as_game_new(players, reach, attack):
         decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(players)]
         batch, tr = compiled_trace(decks, seed, reach=reach, attack=attack)
         fast = Batch(1, players, 64 * players + 256, trace=40_000)
-        ids = [np.array([cc.db.index(c) for c in d]) for d in decks]
-        owners = np.concatenate([np.full(len(d), i) for i, d in enumerate(ids)])
+        cols = deal_columns([np.array([cc.db.index(c) for c in d]) for d in decks])
         variant = "two-player" if players == 2 else "free-for-all"
-        _setup(fast, 0, np.concatenate(ids), owners, variant, players, seed, 200, cc.ct,
+        _setup(fast, 0, *cols, variant, players, seed, 200, cc.ct,
                agent_seed(seed), reach, attack)  # fmt: skip
         run_batch(fast, cc)
         assert (fast.TR[0, : fast.S[0, k.S_NTR]] == tr).all()
@@ -186,10 +186,9 @@ def test_a_full_table_is_flagged_and_the_game_played_again():
     plays it again with bigger tables, which gives the same game."""
     cc = compiled_cards()
     decks = [DECKS[NAMES[i % 6]] for i in range(4)]
-    ids = [np.array([cc.db.index(c) for c in d]) for d in decks]
-    owners = np.concatenate([np.full(len(d), i) for i, d in enumerate(ids)])
+    cols = deal_columns([np.array([cc.db.index(c) for c in d]) for d in decks])
     small = Batch(1, 4, 240 + 12)  # room for the cards and a dozen more objects
-    _setup(small, 0, np.concatenate(ids), owners, "free-for-all", 4, 3, 200, cc.ct, agent_seed(3))
+    _setup(small, 0, *cols, "free-for-all", 4, 3, 200, cc.ct, agent_seed(3))
     run_batch(small, cc)
     assert small.S[0, k.S_ERROR] == k.ERR_OVERFLOW and small.S[0, k.S_OVER]
     big = play_compiled(decks, 4, 1, seeds=[3])
