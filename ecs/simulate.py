@@ -220,6 +220,24 @@ def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> li
     return rows
 
 
+def _runs(jobs: list, size: int) -> list[tuple[int, list[int]]]:
+    """Jobs (cfg, game, seed) as (first game, seeds) runs of consecutive games, at most
+    ``size`` long (a resumed batch has gaps where games are already stored)."""
+    out: list[tuple[int, list[int]]] = []
+    for _, index, seed in jobs:
+        if out and out[-1][0] + len(out[-1][1]) == index and len(out[-1][1]) < size:
+            out[-1][1].append(seed)
+        else:
+            out.append((index, [seed]))
+    return out
+
+
+def _pool(workers: int):
+    import multiprocessing as mp
+
+    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+
+
 def _compiled_worker(args: tuple[dict[str, Any], int, list[int]]) -> list[dict[str, Any]]:
     return play_compiled_chunk(*args)
 
@@ -246,19 +264,11 @@ def run_batch(
     pool = None
     if cfg.get("engine") == "compiled":  # chunks of consecutive games, one kernel call each
         size = max(1, min(512, -(-len(jobs) // max(1, workers * 4))))
-        chunks = [
-            (cfg, jobs[a][1], [s for _, _, s in jobs[a : a + size]])
-            for a in range(0, len(jobs), size)
-            if all(jobs[a + j][1] == jobs[a][1] + j for j in range(len(jobs[a : a + size])))
-        ]
-        if sum(len(c[2]) for c in chunks) != len(jobs):  # resumed batches with gaps
-            chunks = [(cfg, idx, [s]) for _, idx, s in jobs]
+        chunks = [(cfg, first, seeds) for first, seeds in _runs(jobs, size)]
         if workers <= 1 or len(chunks) == 1:
             it = (row for rs in map(_compiled_worker, chunks) for row in rs)
         else:
-            import multiprocessing as mp
-
-            pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+            pool = _pool(workers)
             it = (row for rs in pool.imap(_compiled_worker, chunks) for row in rs)
     elif cfg.get("backend") == "ray":
         from ecs.distributed import ray_map
@@ -267,9 +277,7 @@ def run_batch(
     elif workers <= 1:
         it = map(_worker, jobs)
     else:
-        import multiprocessing as mp
-
-        pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+        pool = _pool(workers)
         it = pool.imap(_worker, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8) or 1)))
     try:
         for row in it:
