@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ecs.report import add_output_arguments
 from ecs.stats import game_stats
 
 DEFAULT_OUT = "melee-compare"
@@ -51,15 +52,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--games", type=int, default=None, help="games per configuration (overrides)")
     ap.add_argument("--seed", type=int, default=0, help="batch seed, the same for every config")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    ap.add_argument(
-        "--out",
-        nargs="?",
-        const=DEFAULT_OUT,
-        default=None,
-        metavar="DIR",
-        help=f"write compare.md and PNG plots to DIR (without DIR: ./{DEFAULT_OUT})",
-    )
-    ap.add_argument("--json", action="store_true", help="print one JSON object as the summary")
+    add_output_arguments(ap, "compare.md", DEFAULT_OUT)
 
 
 # --- configurations -------------------------------------------------------------------

@@ -38,13 +38,18 @@ class ReportError(Exception):
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("results", help="results store (.duckdb) or JSON-lines file (.jsonl)")
+    add_output_arguments(ap, "summary.md", DEFAULT_OUT)
+
+
+def add_output_arguments(ap: argparse.ArgumentParser, document: str, default_dir: str) -> None:
+    """``--out [DIR]`` (a Markdown document and PNG plots) and ``--json``."""
     ap.add_argument(
         "--out",
         nargs="?",
-        const=DEFAULT_OUT,
+        const=default_dir,
         default=None,
         metavar="DIR",
-        help=f"write summary.md and PNG plots to DIR (without DIR: ./{DEFAULT_OUT})",
+        help=f"write {document} and PNG plots to DIR (without DIR: ./{default_dir})",
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object as the summary")
 
