@@ -31,6 +31,7 @@ from ecs.constants import (
     T_CREATURE,
 )
 from systems import compiled_game as k
+from systems.variants import VARIANTS, turn_cap
 
 TARGET_KINDS = {
     "any": k.K_ANY,
@@ -329,8 +330,8 @@ def supports(
     mulligans: bool = False,
 ) -> str | None:
     """None if these games can run compiled, else the reason they can't."""
-    if variant not in ("two-player", "free-for-all"):
-        return f"variant {variant} (compiled: two-player and free-for-all)"
+    if variant not in ("two-player", "free-for-all", "grand-melee"):
+        return f"variant {variant} (compiled: two-player, free-for-all, grand-melee)"
     if range_of_influence is not None and range_of_influence < 1:
         return f"range of influence {range_of_influence}"
     if attack not in (None, *ATTACK_OPTION):
@@ -373,17 +374,21 @@ class Batch:
         self.ACTS = np.zeros((k.MAX_ACTIONS + 1, 6), dtype=np.int64)  # scratch, one game at a time
         self.LIVE = np.zeros((G, objects), dtype=np.int64)
         self.RM = np.ones((G, 2, P, P), dtype=np.int64)  # range (801.2), attack targets
+        self.MK = np.zeros((G, max(1, P // 4), k.KF + 64 * scale), dtype=np.int64)  # 807.4
 
     def arrays(self) -> tuple:
         return (
             self.O, self.PL, self.S, self.LIB, self.STK, self.TRG, self.EFF, self.SH,
             self.XT, self.BQ, self.SEAT, self.RNG, self.TR, self.ACTS, self.LIVE, self.RM,
+            self.MK,
         )  # fmt: skip
 
     def load(self, gi: int, game, seed: int) -> None:
         """Copy a Python game (at a decision, with nothing on the stack and no effects
         yet: how ``Game.new`` leaves it) into slot ``gi``."""
         g = game
+        if g.markers:
+            raise Unsupported("export: Grand Melee turn markers (deal it with _setup)")
         if g.stack or g.triggers or g.world.has_effects or g.extra_turns:
             raise Unsupported("export: the game must be at its start (empty stack, no effects)")
         if g.pending is None or g.pending.kind not in DECL_PEND or g.attack_decl or g.block_decl:
@@ -527,6 +532,10 @@ def _setup(
     the starting player; systems/variants.py), so slot ``gi`` holds the same game. The
     kernel deals the opening hands and begins the first turn (``start_game``)."""
     rng = np.random.default_rng(seed)
+    rules = VARIANTS[variant]
+    reach = rules.default_range if reach is None else reach  # (as Options defaults them)
+    attack = attack or rules.default_attack
+    gm = variant == "grand-melee"
     seat = rng.permutation(n) if variant != "two-player" else np.arange(n)
     N = len(cards)
     OB = batch.O[gi]
@@ -561,12 +570,13 @@ def _setup(
     S[k.S_STEP] = k.PREGAME
     S[k.S_N] = N
     S[k.S_TSC] = N
-    S[k.S_MAXTURNS] = max_turns
+    S[k.S_MAXTURNS] = turn_cap(variant, n, max_turns)
+    S[k.S_GM] = gm
     S[k.S_STARTING] = starting
     S[k.S_ACTIVE] = starting
     S[k.S_POISON_LIMIT] = 10
     S[k.S_NPLAYERS] = n
-    S[k.S_ATTACK_MODE] = ATTACK_OPTION[attack or "multiple"]
+    S[k.S_ATTACK_MODE] = ATTACK_OPTION[attack]
     S[k.S_VERSION], S[k.S_LDIRTY], S[k.S_SDIRTY] = 1, 1, 1
     used = np.unique(cards)
     S[k.S_TRIGKINDS] = np.bitwise_or.reduce(ct[used, k.C_TRIGMASK])

@@ -277,11 +277,9 @@ class Game:
     def turn_cap(self) -> int:
         """The safety cap on turns (0 = none); in Grand Melee it counts rounds of the table:
         ``max_turns`` turns for each marker the game began with (807.4a)."""
-        if not self.max_turns:
-            return 0
-        if self.variant == "grand-melee":
-            return self.max_turns * max(1, self.n_players // 4)
-        return self.max_turns
+        from systems.variants import turn_cap
+
+        return turn_cap(self.variant, self.n_players, self.max_turns)
 
     def is_active(self, p: int) -> bool:
         """Is p taking the current turn (the active player, or on the active team, 805.4a)?"""

@@ -77,7 +77,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument(
         "--engine", default="auto", choices=["auto", "python", "compiled"],
-        help="compiled: the numba game loop (random agents, two-player / free-for-all); "
+        help="compiled: the numba game loop (random agents; two-player, free-for-all, grand-melee); "
         "auto: compiled when it can play the batch (default)",
     )  # fmt: skip
 
@@ -179,9 +179,11 @@ def compiled_unsupported(cfg: dict[str, Any]) -> str | None:
 def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> list[dict[str, Any]]:
     """Games first .. first + len(seeds) - 1 in the compiled engine, as result rows."""
     from ecs.compiled import play_compiled
+    from systems.variants import turn_cap
 
     n = cfg["players"]
     decks = cfg["decks"]
+    cap = turn_cap(cfg["variant"], n, cfg["max_turns"])
     t0 = time.perf_counter()
     res = play_compiled(
         [cfg["deck_cards"][d] for d in decks], n, len(seeds), max_turns=cfg["max_turns"],
@@ -211,7 +213,7 @@ def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> li
             "losers": sorted(pos[p] for p in range(n) if res["lost"][j, p]),
             "drawn": sorted(pos[p] for p in range(n) if res["drawn"][j, p]),
             "draw": not won,
-            "capped": bool(cfg["max_turns"] and turns >= cfg["max_turns"] and not won),
+            "capped": bool(cap and turns >= cap and not won),
             "turns": turns,
             "actions": int(res["decisions"][j]),
             "duration_s": round(per_game, 6),

@@ -55,8 +55,8 @@ from systems.range_of_influence import in_range_mask
 # player fields
 (
     P_LIFE, P_POISON, P_ALIVE, P_LOST, P_WON, P_DRAWN, P_LANDS, P_DREW_EMPTY, P_LIBN,
-    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, PF,
-) = range(16)  # fmt: skip
+    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, P_DEFERRED, PF,
+) = range(17)  # fmt: skip
 # scalars
 (
     S_TURN, S_STEP, S_TODO, S_ACTIVE, S_PRIO, S_PASSES, S_N, S_TSC, S_OVER, S_DECLARED,
@@ -64,8 +64,17 @@ from systems.range_of_influence import in_range_mask
     S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
     S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
     S_STATICS, S_NLIVE, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN,
-    S_ATTACK_MODE, SF,
-) = range(44)  # fmt: skip
+    S_ATTACK_MODE, S_GM, S_NMARK, S_CUR, SF,
+) = range(47)  # fmt: skip
+# Grand Melee turn markers (807.4): one row each, in marker-number order; the turn
+# fields of SAVED are kept in the row while another marker's turn is loaded into ``s``
+# (turn_markers.save / load), and the row's stack follows from column KF
+SAVED = (
+    S_ACTIVE, S_STEP, S_TODO, S_PRIO, S_PASSES, S_DECLARED, S_FSSTEP, S_CLEANUP_AGAIN,
+    S_PEND, S_PPLAYER, S_PCOUNT,
+)  # fmt: skip
+K_NUMBER, K_HOLDER, K_REMOVAL, K_WAITING, K_THEN_NORMAL, K_NSTK, K_SAVED = range(7)
+KF = K_SAVED + len(SAVED)
 
 # zones, steps (ecs/constants.py)
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, EXILE, STACK, COMMAND, GONE = range(8)
@@ -146,9 +155,10 @@ MAX_TARGET_COMBOS = 64
 NO_TARGET = -(10**6)
 
 ERR_OVERFLOW = 1
+ERR_STALL = 2  # Grand Melee: no marker could make progress (turn_markers.run's guard)
 
 GameState = namedtuple(
-    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live rm"
+    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live rm mk"
 )  # one game's arrays (views into the batch arrays)
 CardTables = namedtuple("CardTables", "ct ab er instant_abilities")
 """ct: cards (C, CF); ab: abilities and triggers (A, BF); er: effect rows (R, EF);
@@ -189,7 +199,7 @@ def _trace(st, kind, player, a, b, c, d, e, f, h):
 
 
 # ----------------------------------------------------------------- players and seats
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_pos(st, p):
     for k in range(st.seat.shape[0]):
         if st.seat[k] == p:
@@ -197,7 +207,7 @@ def _seat_pos(st, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_in_turn_order(st, p):
     n = st.seat.shape[0]
     k0 = _seat_pos(st, p)
@@ -222,7 +232,7 @@ def turn_order_from(st, p, out):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_alive(st):
     k = 0
     for q in range(st.pl.shape[0]):
@@ -230,19 +240,19 @@ def n_alive(st):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def in_range(st, p, q):
     """801.2: is player q (still in the game) within p's range of influence?"""
     return _in_range(st.rm, st.pl, p, q)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def obj_in_range(st, p, i):
     """801.2d: an object is in range if its controller is."""
     return _in_range(st.rm, st.pl, p, st.o[i, F_CTL])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _in_range(rm, pl, p, q):
     return rm[0, p, q] == 1 and pl[q, P_ALIVE] == 1
 
@@ -275,7 +285,7 @@ def snapshot_ranges(st):
             st.rm[1, p, q] = 1 if amask[0, p, q] else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def touch(st):
     """Something changed: layers and state-based actions must look again, and cached
     answers (has_action) are stale (the Python engine's ``g.dirty``)."""
@@ -285,14 +295,14 @@ def touch(st):
     s[S_SDIRTY] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bump(st):
     """A change that can't affect the layers or the state-based actions (tapping,
     untapping, whose turn it is): only cached answers are stale."""
     st.s[S_VERSION] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stamp(st):
     st.s[S_TSC] += 1
     return st.s[S_TSC]
@@ -330,7 +340,7 @@ def new_object(st, cd, card, owner, zone):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_combat(o, i):
     o[i, F_ATKP] = -1
     o[i, F_ATKO] = -1
@@ -367,12 +377,12 @@ def delete_row(tab, k, n):
     return n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stack_remove(st, i):
     st.s[S_NSTK] = remove_value(st.stk, st.s[S_NSTK], i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_live_zone(z):
     return z == HAND or z == BATTLEFIELD or z == STACK
 
@@ -391,7 +401,7 @@ def live_insert(st, i):
     s[S_NLIVE] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def live_remove(st, i):
     st.s[S_NLIVE] = remove_value(st.live, st.s[S_NLIVE], i)
 
@@ -405,8 +415,11 @@ def lib_remove(st, p, i):
 def move(st, cd, i, zone, controller):
     """zones.move: object i changes zones and becomes a new object (400.7)."""
     o = st.o
-    touch(st)
     old = o[i, F_ZONE]
+    if old == LIBRARY and zone == HAND:
+        bump(st)  # a draw: nothing the layers or the state-based actions look at
+    else:
+        touch(st)
     if old == BATTLEFIELD and zone != BATTLEFIELD:
         _bf_count(st, cd, i, -1)
     elif zone == BATTLEFIELD and old != BATTLEFIELD:
@@ -533,36 +546,48 @@ def hand_count(st, p):
 
 
 # ----------------------------------------------------------------- layers (613)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _applies(o, e_ts, i):
     return o[i, F_ZONE] == BATTLEFIELD and o[i, F_TS] < e_ts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def recompute(st, cd):
-    """continuous_effects.recompute: base values, layer 2 (control), 6 and 7c, counters,
-    then control changes (302.6, 506.4)."""
+    """continuous_effects.recompute, when something changed since the last time (the
+    check is inlined: most calls find nothing to do)."""
+    if st.s[S_LDIRTY]:
+        _recompute(st, cd)
+
+
+@njit(cache=True)
+def _recompute(st, cd):
+    """Base values, layer 2 (control), 6 and 7c, counters, then control changes (302.6,
+    506.4)."""
     o, s, eff, ct = st.o, st.s, st.eff, cd.ct
-    if not s[S_LDIRTY]:
-        return
     s[S_LDIRTY] = 0
     plain = s[S_NEFF] == 0 and s[S_NSTATBF] == 0 and s[S_COUNTERS] == 0
     if plain and s[S_WASPLAIN]:
         return  # nothing modifies anything: every live object has its printed values
     s[S_WASPLAIN] = 1 if plain else 0
     n = s[S_N]
+    # base values and counters (613.4c: they add up, so their order doesn't matter), of
+    # permanents only: the layers modify nothing elsewhere, and move() gives an object
+    # leaving the battlefield its printed values
     for i in st.live[: st.s[S_NLIVE]]:
+        if o[i, F_ZONE] != BATTLEFIELD:
+            continue
         c = o[i, F_CARD]
         o[i, F_CTL] = o[i, F_BCTL]
         o[i, F_RESTRICT] = 0
+        d = o[i, F_CP1] - o[i, F_CM1]
         if c < 0:
             o[i, F_KW] = 0
-            o[i, F_POW] = 0
-            o[i, F_TOU] = 0
+            o[i, F_POW] = d
+            o[i, F_TOU] = d
             continue
         o[i, F_KW] = ct[c, C_KW]
-        o[i, F_POW] = ct[c, C_POW]
-        o[i, F_TOU] = ct[c, C_TOU]
+        o[i, F_POW] = ct[c, C_POW] + d
+        o[i, F_TOU] = ct[c, C_TOU] + d
     # layer 2: control effects and "you control enchanted creature", in timestamp order
     ne = s[S_NEFF]
     srcs = np.empty(n, np.int64)
@@ -644,10 +669,6 @@ def recompute(st, cd):
                         m += 1
             o[i, F_POW] += m
             o[i, F_TOU] += m
-    for i in st.live[: st.s[S_NLIVE]]:
-        d = o[i, F_CP1] - o[i, F_CM1]
-        o[i, F_POW] += d
-        o[i, F_TOU] += d
     # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
     for i in st.live[: st.s[S_NLIVE]]:
         if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] != o[i, F_LCTL]:
@@ -659,7 +680,7 @@ def recompute(st, cd):
                 reset_combat(o, i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_bf_creature(o, ct, i):
     c = o[i, F_CARD]
     if o[i, F_ZONE] != BATTLEFIELD or c < 0:
@@ -1031,6 +1052,8 @@ def leave_many(st, cd, ps, m):
         pl[ps[j], P_ALIVE] = 0
     for j in range(k):
         _remove_objects(st, cd, ps[j])
+    if st.s[S_NMARK]:  # 807.4c, 807.4e-g: turn markers of a shrinking table
+        markers_players_left(st, ps, k)
     check_game_over(st)
     for j in range(k):
         _player_left_decision(st, cd, ps[j])
@@ -1121,11 +1144,17 @@ def everyone_draws(st, cd, ctl=-1):
 
 
 # ----------------------------------------------------------------- state-based actions (704)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def check_sba(st, cd):
-    """704.5: every applicable state-based action at once; True if any was performed."""
+    """704.5: every applicable state-based action at once; True if any was performed
+    (nothing to check unless something changed: that test is inlined)."""
     if not st.s[S_SDIRTY]:
         return False
+    return _check_sba(st, cd)
+
+
+@njit(cache=True)
+def _check_sba(st, cd):
     st.s[S_SDIRTY] = 0
     recompute(st, cd)
     o, s, pl, ct = st.o, st.s, st.pl, cd.ct
@@ -1133,8 +1162,15 @@ def check_sba(st, cd):
     P = pl.shape[0]
     acted = False
     nlive = s[S_NLIVE]
+    # one pass over the permanents: lethal damage and zero toughness or loyalty (704.5f-i),
+    # +1/+1 and -1/-1 counters (704.5q), auras (704.5m), the legend rule (704.5j: the
+    # newest stays, a documented default), the world rule (704.5k), equipment on an
+    # illegal permanent (704.5n); what goes to the graveyard goes in that order
     dies = np.empty(nlive + 8, np.int64)
     nd = 0
+    extra = np.empty(3 * nlive + 8, np.int64)  # auras, then legends, then worlds
+    na = nlg = nw = 0
+    lg0, w0 = nlive + 4, 2 * nlive + 8
     for i in st.live[: st.s[S_NLIVE]]:
         if o[i, F_ZONE] != BATTLEFIELD:
             continue
@@ -1158,23 +1194,8 @@ def check_sba(st, cd):
             o[i, F_CP1] -= a
             o[i, F_CM1] -= a
             acted = True
-    losers = np.empty(P, np.int64)
-    nl = 0
-    for p in range(P):
-        zl = pl[p, P_LIFE] <= 0 and not has_static(st, cd, p, ST_NO_LOSS_ZERO)
-        if pl[p, P_ALIVE] and (zl or pl[p, P_DREW_EMPTY] or pl[p, P_POISON] >= s[S_POISON_LIMIT]):
-            losers[nl] = p
-            nl += 1
-    for i in range(n if s[S_TOKENS] else 0):  # 704.5d
-        if o[i, F_TOKEN] and o[i, F_ZONE] != BATTLEFIELD and o[i, F_ZONE] != GONE:
-            o[i, F_ZONE] = GONE
-            acted = True
-    extra = np.empty(2 * nlive + 8, np.int64)
-    ne = 0
-    for i in st.live[: st.s[S_NLIVE]]:  # 704.5m auras, 704.5n equipment
-        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
+        if c < 0:
             continue
-        c = o[i, F_CARD]
         t = o[i, F_ATT]
         if ct[c, C_AURA]:
             ok = t >= 0 and o[t, F_ZONE] == BATTLEFIELD  # 801.8: and within range
@@ -1183,14 +1204,10 @@ def check_sba(st, cd):
             if ok and ct[c, C_ENCHANT] == K_CREATURE:
                 ok = (ct[o[t, F_CARD], C_TYPES] & T_CREATURE) != 0
             if not ok:
-                extra[ne] = i
-                ne += 1
-    # legend rule (704.5j: the newest stays, a documented default) and world rule (704.5k)
-    for i in st.live[: st.s[S_NLIVE]]:
-        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
-            continue
-        c = o[i, F_CARD]
-        if ct[c, C_SUPER] & S_LEGENDARY:
+                extra[na] = i
+                na += 1
+        sup = ct[c, C_SUPER]
+        if sup & S_LEGENDARY:
             for j in st.live[: st.s[S_NLIVE]]:
                 if (
                     j != i
@@ -1199,13 +1216,10 @@ def check_sba(st, cd):
                     and o[j, F_CTL] == o[i, F_CTL]
                     and o[j, F_TS] > o[i, F_TS]
                 ):
-                    extra[ne] = i
-                    ne += 1
+                    extra[lg0 + nlg] = i
+                    nlg += 1
                     break
-    for i in st.live[: st.s[S_NLIVE]]:
-        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
-            continue
-        if ct[o[i, F_CARD], C_SUPER] & S_WORLD:
+        if sup & S_WORLD:
             for j in st.live[: st.s[S_NLIVE]]:
                 if (
                     o[j, F_ZONE] == BATTLEFIELD
@@ -1214,15 +1228,10 @@ def check_sba(st, cd):
                     and o[j, F_TS] > o[i, F_TS]
                     and obj_in_range(st, o[i, F_CTL], j)  # 801.12
                 ):
-                    extra[ne] = i
-                    ne += 1
+                    extra[w0 + nw] = i
+                    nw += 1
                     break
-    for i in st.live[: st.s[S_NLIVE]]:  # equipment on an illegal permanent becomes unattached
-        if o[i, F_ZONE] != BATTLEFIELD or o[i, F_CARD] < 0:
-            continue
-        c = o[i, F_CARD]
-        t = o[i, F_ATT]
-        if ct[c, C_EQUIP_PLUS] and t >= 0:
+        if ct[c, C_EQUIP_PLUS] and t >= 0:  # equipment on an illegal permanent: unattached
             ok = (
                 o[t, F_ZONE] == BATTLEFIELD
                 and (ct[o[t, F_CARD], C_TYPES] & T_CREATURE) != 0
@@ -1231,6 +1240,26 @@ def check_sba(st, cd):
             if not ok:
                 o[i, F_ATT] = -1
                 acted = True
+    ne = na
+    for k in range(nlg):
+        extra[ne] = extra[lg0 + k]
+        ne += 1
+    for k in range(nw):
+        extra[ne] = extra[w0 + k]
+        ne += 1
+    losers = np.empty(P, np.int64)
+    nl = 0
+    for p in range(P):
+        if not pl[p, P_ALIVE]:
+            continue
+        zl = pl[p, P_LIFE] <= 0 and not has_static(st, cd, p, ST_NO_LOSS_ZERO)
+        if zl or pl[p, P_DREW_EMPTY] or pl[p, P_POISON] >= s[S_POISON_LIMIT]:
+            losers[nl] = p
+            nl += 1
+    for i in range(n if s[S_TOKENS] else 0):  # 704.5d
+        if o[i, F_TOKEN] and o[i, F_ZONE] != BATTLEFIELD and o[i, F_ZONE] != GONE:
+            o[i, F_ZONE] = GONE
+            acted = True
     for k in range(nd):
         if o[dies[k], F_ZONE] == BATTLEFIELD:
             move(st, cd, dies[k], GRAVEYARD, -1)
@@ -1260,7 +1289,7 @@ def target_ok(st, cd, p, kind, code, source):
     return _target_ok(st.o, st.pl, cd.ct, st.rm[0], st.s[S_N], p, kind, code, source)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
     """115 with 801.4: a target must be within the player's range of influence."""
     if code < 0:
@@ -1312,7 +1341,7 @@ def target_candidates(st, cd, p, kind, source, out, buf):
 
 
 # ----------------------------------------------------------------- mana (106, 601.2g)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def colour_counts(st, cd, p, have):
     o = st.o
     for c in range(6):
@@ -1365,7 +1394,7 @@ def pay_cost(st, cd, p, generic, colored):
         nt += 1
     for k in range(nt):
         o[taps[k], F_TAPPED] = 1
-    touch(st)
+    bump(st)  # tapping: nothing the layers or the state-based actions look at
     return True
 
 
@@ -1434,7 +1463,7 @@ def _add_combos(st, cd, p, nt, k0, k1, source, acts, m, kind, obj, arg, first_on
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sorcery_timing(st, p):
     s = st.s
     return p == s[S_ACTIVE] and (s[S_STEP] == MAIN1 or s[S_STEP] == MAIN2) and s[S_NSTK] == 0
@@ -1518,7 +1547,7 @@ def priority_actions(st, cd, p, acts, first_only):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_action(st, cd, p, acts):
     """Can p do anything but pass? Cached per state version and timing."""
     pl = st.pl
@@ -1787,7 +1816,7 @@ def resolve_top(st, cd):
 
 
 # ----------------------------------------------------------------- combat (506-511)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_creature_of(o, ct, i, p):
     c = o[i, F_CARD]
     return (
@@ -1798,7 +1827,7 @@ def _is_creature_of(o, ct, i, p):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_attack(o, i):
     if o[i, F_TAPPED] or o[i, F_RESTRICT] & CANT_ATTACK or o[i, F_KW] & KW_DEFENDER:
         return False
@@ -1892,11 +1921,26 @@ def finish_attacks(st):
 
 
 @njit(cache=True)
+def _attacker_now(o, i, gm, act):
+    """Is i attacking in this turn's combat (in Grand Melee, this marker's: its holder's
+    creatures)?"""
+    return o[i, F_ATKP] >= 0 and o[i, F_ZONE] == BATTLEFIELD and (not gm or o[i, F_CTL] == act)
+
+
+@njit(cache=True)
+def _blocker_now(o, i, gm, act):
+    """Is i blocking in this turn's combat (in Grand Melee, one of its attackers)?"""
+    a = o[i, F_BLOCKING]
+    return a >= 0 and o[i, F_ZONE] == BATTLEFIELD and (not gm or _attacker_now(o, a, gm, act))
+
+
+@njit(cache=True)
 def attackers_of_turn(st, out):
     o = st.o
+    gm, act = st.s[S_NMARK] > 0, st.s[S_ACTIVE]
     m = 0
     for i in st.live[: st.s[S_NLIVE]]:
-        if o[i, F_ATKP] >= 0 and o[i, F_ZONE] == BATTLEFIELD:
+        if _attacker_now(o, i, gm, act):
             out[m] = i
             m += 1
     return m
@@ -2023,8 +2067,9 @@ def ask_next_blocker(st, cd):
 @njit(cache=True)
 def needs_first_strike_step(st):
     o = st.o
+    gm, act = st.s[S_NMARK] > 0, st.s[S_ACTIVE]
     for i in st.live[: st.s[S_NLIVE]]:
-        if o[i, F_ZONE] == BATTLEFIELD and (o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0):
+        if _attacker_now(o, i, gm, act) or _blocker_now(o, i, gm, act):
             if o[i, F_KW] & (KW_FIRST_STRIKE | KW_DOUBLE_STRIKE):
                 return True
     return False
@@ -2103,8 +2148,9 @@ def combat_damage(st, cd, step):
         if left > 0 and has_def:
             asg[na, 0], asg[na, 1], asg[na, 2] = a, defender, left
             na += 1
+    gm, act = s[S_NMARK] > 0, s[S_ACTIVE]
     for b in st.live[: st.s[S_NLIVE]]:
-        if not (o[b, F_BLOCKING] >= 0 and o[b, F_ZONE] == BATTLEFIELD):
+        if not _blocker_now(o, b, gm, act):
             continue
         if not _deals_now(st, b, step):
             continue
@@ -2122,10 +2168,23 @@ def combat_damage(st, cd, step):
 
 @njit(cache=True)
 def end_combat(st):
-    o = st.o
-    for i in st.live[: st.s[S_NLIVE]]:
-        reset_combat(o, i)
-        o[i, F_BSEQ] = 0
+    """511.3: creatures are removed from combat (in Grand Melee, those of this marker's
+    combat only: its attackers and their blockers, found before any is reset)."""
+    o, s = st.o, st.s
+    live = st.live[: s[S_NLIVE]]
+    if s[S_NMARK]:
+        act = s[S_ACTIVE]
+        mine = np.zeros(live.shape[0], np.bool_)
+        for k in range(live.shape[0]):
+            mine[k] = _attacker_now(o, live[k], True, act) or _blocker_now(o, live[k], True, act)
+        for k in range(live.shape[0]):
+            if mine[k]:
+                reset_combat(o, live[k])
+                o[live[k], F_BSEQ] = 0
+    else:
+        for i in live:
+            reset_combat(o, i)
+            o[i, F_BSEQ] = 0
     st.s[S_DECLARED] = 0
     st.s[S_FSSTEP] = 0
 
@@ -2134,7 +2193,7 @@ def end_combat(st):
 @njit(cache=True)
 def start_turn(st, cd):
     """A new turn: extra turns first (500.7); the safety cap makes the game a draw."""
-    s, o = st.s, st.o
+    s = st.s
     bump(st)
     if s[S_MAXTURNS] and s[S_TURN] >= s[S_MAXTURNS]:
         everyone_draws(st, cd)
@@ -2146,6 +2205,15 @@ def start_turn(st, cd):
         _pop_extra(st)
     else:
         p = next_in_turn_order(st, s[S_ACTIVE])
+    begin_turn(st, p)
+
+
+@njit(cache=True)
+def begin_turn(st, p):
+    """p's turn begins (turn_structure.start_turn for a given player): one land (305.2),
+    loyalty abilities again (606.3), ranges fixed for the turn (801.2c, 807.4h)."""
+    s, o = st.s, st.o
+    bump(st)
     s[S_TURN] += 1
     s[S_ACTIVE] = p
     st.pl[p, P_LANDS] = 0
@@ -2234,11 +2302,30 @@ def cleanup(st, cd):
             s[S_PCOUNT] = excess
             s[S_TODO] = TODO_BEGIN
             return
-    for i in st.live[: st.s[S_NLIVE]]:
-        o[i, F_DMG] = 0
-        o[i, F_DTHIT] = 0
-    s[S_NEFF] = 0  # every effect of a resolved spell in the stock pool lasts until end of turn
-    s[S_NSH] = 0
+    if s[S_NMARK]:  # Grand Melee: this turn ends for what is within its holder's range
+        rm = st.rm[0, p]
+        for i in st.live[: st.s[S_NLIVE]]:
+            if rm[o[i, F_CTL]]:
+                o[i, F_DMG] = 0
+                o[i, F_DTHIT] = 0
+        k = 0
+        while k < s[S_NEFF]:
+            if rm[st.eff[k, X_CTL]]:
+                _eff_delete(st, k)
+            else:
+                k += 1
+        k = 0
+        while k < s[S_NSH]:
+            if rm[st.sh[k, H_CTL]]:
+                s[S_NSH] = delete_row(st.sh, k, s[S_NSH])
+            else:
+                k += 1
+    else:
+        for i in st.live[: st.s[S_NLIVE]]:
+            o[i, F_DMG] = 0
+            o[i, F_DTHIT] = 0
+        s[S_NEFF] = 0  # every effect of a resolved spell in the stock pool ends this turn
+        s[S_NSH] = 0
     acted = check_sba(st, cd)
     if s[S_NTRG] or acted:
         s[S_TODO] = TODO_PRIORITY
@@ -2256,7 +2343,10 @@ def end_step(st, cd):
             s[S_CLEANUP_AGAIN] = 0
             s[S_TODO] = TODO_BEGIN
             return
-        start_turn(st, cd)
+        if s[S_NMARK]:
+            marker_end_turn(st, cd)  # 807.4c: the marker moves on
+        else:
+            start_turn(st, cd)
         return
     if step == DECLARE_ATTACKERS and not s[S_DECLARED]:
         nxt = END_COMBAT
@@ -2277,6 +2367,348 @@ def end_step(st, cd):
     s[S_TODO] = TODO_BEGIN
 
 
+# ----------------------------------------------------------------- turn markers (807.4, 807.5)
+# The kernel's twin of systems/turn_markers.py, function for function and in the same
+# order of operations (so the same interleaving): markers advance in marker-number
+# order one step at a time; the marker being advanced is "loaded" into the turn
+# scalars (SAVED) and the stack, the others wait in their rows of ``mk``.
+@njit(cache=True, inline="always")
+def marker_save(st):
+    """turn_markers.save: the loaded turn goes back into its marker's row."""
+    s, row = st.s, st.mk[st.s[S_CUR]]
+    for j in range(len(SAVED)):
+        row[K_SAVED + j] = s[SAVED[j]]
+    n = s[S_NSTK]
+    row[K_NSTK] = n
+    row[KF : KF + n] = st.stk[:n]
+
+
+@njit(cache=True, inline="always")
+def marker_load(st, k):
+    """turn_markers.load: marker k's turn becomes the game's turn."""
+    s, row = st.s, st.mk[k]
+    s[S_CUR] = k
+    for j in range(len(SAVED)):
+        s[SAVED[j]] = row[K_SAVED + j]
+    n = row[K_NSTK]
+    s[S_NSTK] = n
+    st.stk[:n] = row[KF : KF + n]
+
+
+@njit(cache=True)
+def marker_count(st):
+    """807.4a: one turn marker for each full four players."""
+    return max(1, n_alive(st) // 4)
+
+
+@njit(cache=True)
+def markers_setup(st, order, m):
+    """807.4b: marker 1 to the starting player, the next to every fourth seat on its
+    left (``order``: the players in turn order from the starting player); every
+    holder's turn begins at once."""
+    s, mk = st.s, st.mk
+    s[S_TURN] = 0
+    M = 0
+    for k in range(marker_count(st)):
+        if 4 * k >= m:
+            break
+        h = order[4 * k]
+        mk[k, :KF] = 0
+        mk[k, K_NUMBER] = k + 1
+        mk[k, K_HOLDER] = h
+        mk[k, K_SAVED + 0] = h  # S_ACTIVE
+        mk[k, K_SAVED + 1] = UNTAP
+        mk[k, K_SAVED + 2] = TODO_BEGIN
+        mk[k, K_SAVED + 3] = h  # S_PRIO
+        mk[k, K_SAVED + 8] = PEND_NONE
+        M += 1
+    s[S_NMARK] = M
+    marker_load(st, 0)
+    for k in range(M):
+        marker_load(st, k)
+        begin_turn(st, mk[k, K_HOLDER])
+        marker_save(st)
+    marker_load(st, 0)
+
+
+@njit(cache=True, inline="always")
+def _eligible(rm, pl, o, stk, nstk, a, q):
+    """807.5a: q gets priority for the loaded marker's stack only if its holder (a), or
+    the controller of an object on that stack, is within q's range of influence (the
+    holder counts even after leaving, as the Python engine has it: ``rm`` is fixed for
+    the turn)."""
+    if not pl[q, P_ALIVE]:
+        return False
+    if rm[0, q, a]:
+        return True
+    for j in range(nstk):
+        c = o[stk[j], F_ICTL]
+        if rm[0, q, c] and pl[c, P_ALIVE]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def eligible(st, q):
+    s = st.s
+    return _eligible(st.rm, st.pl, st.o, st.stk, s[S_NSTK], s[S_ACTIVE], q)
+
+
+@njit(cache=True, inline="always")
+def n_eligible(st):
+    """How many players must pass in succession for this stack (805.5 / 807.5a)."""
+    rm, pl, o, stk, s = st.rm, st.pl, st.o, st.stk, st.s
+    nstk, a = s[S_NSTK], s[S_ACTIVE]
+    k = 0
+    for q in range(pl.shape[0]):
+        if _eligible(rm, pl, o, stk, nstk, a, q):
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def next_eligible(st, p):
+    """The next player after p in turn order who gets priority for this stack (the
+    Python engine's walk of next_in_turn_order from p, one round of the seats)."""
+    rm, pl, o, stk, s, seat = st.rm, st.pl, st.o, st.stk, st.s, st.seat
+    nstk, a = s[S_NSTK], s[S_ACTIVE]
+    n = seat.shape[0]
+    k0 = _seat_pos(st, p)
+    for d in range(1, n + 1):
+        q = seat[(k0 + d) % n]
+        if _eligible(rm, pl, o, stk, nstk, a, q):
+            return q
+    return next_in_turn_order(st, p)
+
+
+@njit(cache=True)
+def _held_near(st, k, p, left):
+    """Does a marker other than k sit with a holder among the three players (still in
+    the game) to p's left (or right)?"""
+    buf = np.empty(st.pl.shape[0], np.int64)
+    m = turn_order_from(st, p, buf)
+    if left:
+        lo, hi = 1, min(4, m)
+    else:
+        lo, hi = max(1, m - 3), m
+    mk = st.mk
+    for x in range(st.s[S_NMARK]):
+        if x == k:
+            continue
+        for j in range(lo, hi):
+            if mk[x, K_HOLDER] == buf[j]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _must_wait(st, k):
+    """807.4d: not while another marker is within the three seats to the holder's left."""
+    return _held_near(st, k, st.mk[k, K_HOLDER], True)
+
+
+@njit(cache=True)
+def _marker_begin(st, k):
+    """Marker k (loaded) begins its holder's turn; a delayed extra turn first (807.4i-j)."""
+    mk, pl = st.mk, st.pl
+    h = mk[k, K_HOLDER]
+    if pl[h, P_DEFERRED] > 0:
+        pl[h, P_DEFERRED] -= 1
+        mk[k, K_THEN_NORMAL] = 1
+    begin_turn(st, h)
+
+
+@njit(cache=True)
+def _wake(st):
+    """Markers waiting under 807.4d begin when no marker is close on their left."""
+    s, mk = st.s, st.mk
+    for k in range(s[S_NMARK]):
+        if mk[k, K_WAITING] and not _must_wait(st, k):
+            mk[k, K_WAITING] = 0
+            if k == s[S_CUR]:
+                _marker_begin(st, k)
+            else:
+                marker_save(st)
+                cur = s[S_CUR]
+                marker_load(st, k)
+                _marker_begin(st, k)
+                marker_save(st)
+                marker_load(st, cur)
+
+
+@njit(cache=True, inline="always")
+def _rotate(st):
+    """The loaded marker's step is over: the next marker (by number) advances."""
+    s, mk = st.s, st.mk
+    M = s[S_NMARK]
+    if M <= 1:
+        if M == 1 and mk[0, K_WAITING]:
+            _wake(st)
+        return
+    marker_save(st)
+    k = (s[S_CUR] + 1) % M
+    every = True
+    for x in range(M):
+        if not mk[x, K_WAITING]:
+            every = False
+    if every:
+        _wake(st)
+    marker_load(st, k)
+
+
+@njit(cache=True)
+def _marker_to_right(st, p, exclude):
+    """The turn marker nearest to p's right (p's own last; -1 if none)."""
+    n, mk, pl = st.s[S_NPLAYERS], st.mk, st.pl
+    seat = pl[p, P_SEATPOS]
+    for d0 in range(1, n + 1):
+        d = d0 % n
+        want = (seat - d) % n
+        for x in range(st.s[S_NMARK] - 1, -1, -1):  # (the last marker at a seat counts)
+            if x != exclude and pl[mk[x, K_HOLDER], P_SEATPOS] == want:
+                return x
+    return -1
+
+
+@njit(cache=True)
+def _marker_remove(st, k):
+    """Marker k leaves the table; extra designations pass to the marker on its right
+    (807.4g)."""
+    s, mk = st.s, st.mk
+    extra = mk[k, K_REMOVAL] - 1
+    right = _marker_to_right(st, mk[k, K_HOLDER], k)
+    M = s[S_NMARK]
+    mk[k : M - 1] = mk[k + 1 : M].copy()
+    M -= 1
+    s[S_NMARK] = M
+    if right > k:
+        right -= 1
+    if extra > 0 and right >= 0:
+        mk[right, K_REMOVAL] += extra
+    if M == 0:
+        return
+    s[S_CUR] = k % M
+    marker_load(st, s[S_CUR])
+
+
+@njit(cache=True)
+def marker_end_turn(st, cd):
+    """The loaded marker's turn ended (after cleanup): remove, keep or pass it (807.4c,
+    807.4g, 807.4i-j)."""
+    s, mk, pl = st.s, st.mk, st.pl
+    k = s[S_CUR]
+    h = mk[k, K_HOLDER]
+    if s[S_MAXTURNS] and s[S_TURN] >= s[S_MAXTURNS]:
+        everyone_draws(st, cd)  # the safety cap counts rounds of every marker
+        return
+    if mk[k, K_THEN_NORMAL]:  # the delayed extra turn is over; the normal turn follows
+        mk[k, K_THEN_NORMAL] = 0
+        if mk[k, K_REMOVAL] == 0 and pl[h, P_ALIVE]:
+            begin_turn(st, h)
+            return
+    if mk[k, K_REMOVAL] > 0:  # 807.4g
+        if _in(st.xt, s[S_NXT], h):  # 807.4j: no marker for it now: before the next turn
+            s[S_NXT] = remove_value(st.xt, s[S_NXT], h)
+            pl[h, P_DEFERRED] += 1
+        _marker_remove(st, k)
+        if s[S_NMARK]:  # marker-number order: the next marker advances next
+            marker_load(st, (k - 1) % s[S_NMARK])
+        _wake(st)
+        return
+    if pl[h, P_ALIVE] and _in(st.xt, s[S_NXT], h):
+        s[S_NXT] = remove_value(st.xt, s[S_NXT], h)
+        left_busy = _held_near(st, k, h, True)
+        if _held_near(st, k, h, False):  # 807.4i: pass it on; the extra turn comes first
+            pl[h, P_DEFERRED] += 1
+        else:  # keep the marker (and wait if another is within three seats to the left)
+            mk[k, K_WAITING] = 1 if left_busy else 0
+            if not left_busy:
+                begin_turn(st, h)
+            _wake(st)
+            return
+    mk[k, K_HOLDER] = next_in_turn_order(st, h)  # 807.4c: pass it to the left
+    mk[k, K_WAITING] = 1 if _must_wait(st, k) else 0
+    if not mk[k, K_WAITING]:
+        _marker_begin(st, k)
+    _wake(st)  # a marker that moved may free one waiting behind it (807.4d)
+
+
+@njit(cache=True)
+def markers_players_left(st, ps, m):
+    """807.4c, 807.4e-g: markers of departed players, and markers designated for removal
+    (turn_markers.players_left)."""
+    s, mk, o = st.s, st.mk, st.o
+    marker_save(st)
+    loaded = mk[s[S_CUR], K_NUMBER]
+    for x in range(s[S_NMARK]):  # what left the game is no longer on any marker's stack
+        n = 0
+        for j in range(mk[x, K_NSTK]):
+            i = mk[x, KF + j]
+            if o[i, F_ZONE] == STACK:
+                mk[x, KF + n] = i
+                n += 1
+        mk[x, K_NSTK] = n
+    # 807.4e-f: departures that reduce the number of markers designate markers for
+    # removal, the one immediately to a departed player's right, lowest number first
+    excess = -marker_count(st)
+    for x in range(s[S_NMARK]):
+        if mk[x, K_REMOVAL] == 0:
+            excess += 1
+    while excess > 0:
+        best, best_any = -1, -1
+        for j in range(m):
+            x = _marker_to_right(st, ps[j], -1)
+            if x < 0:
+                continue
+            if best_any < 0 or mk[x, K_NUMBER] < mk[best_any, K_NUMBER]:
+                best_any = x
+            if mk[x, K_REMOVAL] == 0 and (best < 0 or mk[x, K_NUMBER] < mk[best, K_NUMBER]):
+                best = x
+        if best_any < 0:
+            break
+        mk[best if best >= 0 else best_any, K_REMOVAL] += 1
+        excess -= 1
+    for x in range(s[S_NMARK] - 1, -1, -1):  # 807.4g: not taking a turn: removed at once
+        if x < s[S_NMARK] and mk[x, K_REMOVAL] > 0 and mk[x, K_WAITING]:
+            s[S_CUR] = x
+            _marker_remove(st, x)
+    for x in range(s[S_NMARK]):  # 807.4c: a holder who left before their turn began
+        if mk[x, K_WAITING] and not st.pl[mk[x, K_HOLDER], P_ALIVE]:
+            mk[x, K_HOLDER] = next_in_turn_order(st, mk[x, K_HOLDER])
+            mk[x, K_WAITING] = 1 if _must_wait(st, x) else 0
+    k = 0
+    for x in range(s[S_NMARK]):
+        if mk[x, K_NUMBER] == loaded:
+            k = x
+    if s[S_NMARK]:
+        marker_load(st, k)
+        _wake(st)
+
+
+@njit(cache=True)
+def run_markers(st, cd, buf):
+    """turn_markers.run: advance the simultaneous turns until someone must decide."""
+    s, mk = st.s, st.mk
+    guard = 0
+    while not s[S_OVER] and s[S_PEND] == PEND_NONE:
+        guard += 1
+        if guard > 100_000:
+            s[S_ERROR] = ERR_STALL
+            s[S_OVER] = 1
+            return
+        if mk[s[S_CUR], K_WAITING]:
+            _rotate(st)
+            continue
+        if s[S_TODO] == TODO_PRIORITY:
+            offer_priority(st, cd, buf)
+        elif s[S_TODO] == TODO_BEGIN:
+            begin_step(st, cd)
+        else:
+            end_step(st, cd)
+            if s[S_PEND] == PEND_NONE and not s[S_OVER]:
+                _rotate(st)  # this marker's step is over: the next marker advances its step
+
+
 # ----------------------------------------------------------------- priority (117)
 @njit(cache=True)
 def settle(st, cd, buf):
@@ -2294,29 +2726,38 @@ def settle(st, cd, buf):
 
 @njit(cache=True)
 def offer_priority(st, cd, buf):
+    """117.3: the player with priority decides; under auto-pass one who can do nothing
+    passes at once, and the next is offered priority straight away (what ``run`` would
+    do next: a pass that neither resolves nor ends the step changes nothing else)."""
     s = st.s
-    s[S_OFFERS] += 1
-    if s[S_SDIRTY] or s[S_NTRG] or s[S_NSTATETRIG]:
-        settle(st, cd, buf)  # (nothing changed and nothing waits: settling would do nothing)
-    if s[S_OVER]:
-        return
-    p = s[S_PRIO]
-    if not st.pl[p, P_ALIVE]:
-        p = next_in_turn_order(st, p)
-        s[S_PRIO] = p
-    if not has_action(st, cd, p, st.acts):
+    while True:
+        s[S_OFFERS] += 1
+        if s[S_SDIRTY] or s[S_NTRG] or s[S_NSTATETRIG]:
+            settle(st, cd, buf)  # (nothing changed and nothing waits: it would do nothing)
+        if s[S_OVER]:
+            return
+        p = s[S_PRIO]
+        if not st.pl[p, P_ALIVE]:
+            p = next_in_turn_order(st, p)
+            s[S_PRIO] = p
+        if s[S_NMARK] and not eligible(st, p):  # 807.5a
+            p = next_eligible(st, p)
+            s[S_PRIO] = p
+        if has_action(st, cd, p, st.acts):
+            s[S_PEND] = PEND_PRIORITY
+            s[S_PPLAYER] = p
+            return
         do_pass(st, cd, p)
-        return
-    s[S_PEND] = PEND_PRIORITY
-    s[S_PPLAYER] = p
+        if s[S_PASSES] == 0:  # the stack resolved or the step ended: back to run
+            return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def do_pass(st, cd, p):
     s = st.s
     s[S_PEND] = PEND_NONE
     s[S_PASSES] += 1
-    if s[S_PASSES] >= n_alive(st):
+    if s[S_PASSES] >= (n_eligible(st) if s[S_NMARK] else n_alive(st)):
         s[S_PASSES] = 0
         if s[S_NSTK]:
             resolve_top(st, cd)
@@ -2325,7 +2766,7 @@ def do_pass(st, cd, p):
         else:
             s[S_TODO] = TODO_END
     else:
-        s[S_PRIO] = next_in_turn_order(st, p)
+        s[S_PRIO] = next_eligible(st, p) if s[S_NMARK] else next_in_turn_order(st, p)
         s[S_TODO] = TODO_PRIORITY
 
 
@@ -2333,6 +2774,9 @@ def do_pass(st, cd, p):
 def run(st, cd, buf):
     """Advance until a player must decide something (or the game is over)."""
     s = st.s
+    if s[S_NMARK]:
+        run_markers(st, cd, buf)
+        return
     while not s[S_OVER] and s[S_PEND] == PEND_NONE:
         if s[S_TODO] == TODO_PRIORITY:
             offer_priority(st, cd, buf)
@@ -2451,6 +2895,10 @@ def start_game(st, cd):
     for j in range(m):
         draw(st, cd, buf[j], 7)
     s[S_ACTIVE] = s[S_STARTING]
+    if s[S_GM]:
+        markers_setup(st, buf, m)
+        touch(st)
+        return
     s[S_TURN] = 1
     p = s[S_STARTING]
     st.pl[p, P_LANDS] = 0
@@ -2503,6 +2951,7 @@ def play_batch(
     ACTS,
     LIVE,
     RM,
+    MK,
     ct,
     ab,
     er,
@@ -2515,7 +2964,7 @@ def play_batch(
     for g in range(OBJ.shape[0]):
         st = GameState(
             OBJ[g], PL[g], S[g], LIB[g], STK[g], TRG[g], EFF[g], SH[g], XT[g], BQ[g], SEAT[g],
-            RNG[g], TR[g], ACTS, LIVE[g], RM[g],
+            RNG[g], TR[g], ACTS, LIVE[g], RM[g], MK[g],
         )  # fmt: skip
         total += play_one(st, cd, max_decisions)
     return total

@@ -62,6 +62,14 @@ VARIANTS: dict[str, VariantRules] = {
 }
 
 
+def turn_cap(variant: str, players: int, max_turns: int) -> int:
+    """The safety cap on turns (0 = none). In Grand Melee it counts rounds of the table:
+    ``max_turns`` turns for each turn marker the game begins with (807.4a)."""
+    if variant == "grand-melee":
+        return max_turns * max(1, players // 4)
+    return max_turns
+
+
 def starting_life(variant: str, players: int, teams: int = 2) -> int:
     """103.4: 20 life; a Two-Headed Giant team shares 30, plus 15 for each player a team
     has beyond the second (810.4, 810.11)."""

@@ -94,8 +94,8 @@ def test_simulate_bad_input() -> None:
 
 
 def test_simulate_engines() -> None:
-    """auto picks the compiled engine for random agents in free-for-all and the Python
-    engine otherwise; asking for the compiled engine where it can't play is exit 2."""
+    """auto picks the compiled engine for random agents in free-for-all and Grand Melee
+    and the Python engine otherwise; asking for the compiled engine where it can't play is exit 2."""
     base = ("simulate", "--games", "3", "--workers", "1", "--json", "--no-db", "--seed", "2")
     auto = json.loads(melee(*base).stdout)
     assert auto["engine"] == "compiled" and auto["games"] == 3
@@ -104,7 +104,9 @@ def test_simulate_engines() -> None:
     heur = json.loads(melee(*base, "--agents", "heuristic").stdout)
     assert heur["engine"] == "python"
     gm = json.loads(melee(*base, "--variant", "grand-melee", "--players", "8").stdout)
-    assert gm["engine"] == "python"
+    assert gm["engine"] == "compiled" and gm["games"] == 3
+    hg = json.loads(melee(*base, "--variant", "two-headed-giant", "--players", "4").stdout)
+    assert hg["engine"] == "python"
     r = melee(*base, "--engine", "compiled", "--mulligans")
     assert (
         r.returncode == 2 and "compiled engine can't play" in r.stderr and "mulligans" in r.stderr

@@ -42,30 +42,38 @@ KIND = {
 ScriptedRng = TraceRng  # the compiled game's random events, in order (no fallback here)
 
 
-def _new(decks, seed, max_turns=200, reach=None, attack=None) -> Game:
-    variant = "two-player" if len(decks) == 2 else "free-for-all"
+def _new(decks, seed, max_turns=200, reach=None, attack=None, variant=None) -> Game:
+    variant = variant or ("two-player" if len(decks) == 2 else "free-for-all")
     opts = Options(range_of_influence=reach, attack=attack)
     return Game.new(
         decks, variant=variant, seed=seed, max_turns=max_turns, auto_pass=True, options=opts
     )
 
 
-def compiled_trace(decks, seed, max_turns=200, reach=None, attack=None):
-    g = _new(decks, seed, max_turns, reach, attack)
+def compiled_trace(decks, seed, max_turns=200, reach=None, attack=None, variant=None):
+    """The compiled game and its trace: exported from ``Game.new``'s game at its first
+    decision, or (Grand Melee, whose markers aren't exported) dealt by ``_setup``."""
+    cc = compiled_cards()
     n = sum(len(d) for d in decks)  # room for long games (play_compiled grows on demand)
-    batch = Batch(1, len(decks), n + 4 * (64 * len(decks) + 256), trace=40_000, scale=4)
-    batch.load(0, g, seed=agent_seed(seed))
-    g.close()
-    run_batch(batch, compiled_cards())
+    batch = Batch(1, len(decks), n + 4 * (64 * len(decks) + 256), trace=200_000, scale=4)
+    if variant == "grand-melee":
+        cols = deal_columns([np.array([cc.db.index(c) for c in d]) for d in decks])
+        _setup(batch, 0, *cols, variant, len(decks), seed, max_turns, cc.ct,
+               agent_seed(seed), reach, attack)  # fmt: skip
+    else:
+        g = _new(decks, seed, max_turns, reach, attack, variant)
+        batch.load(0, g, seed=agent_seed(seed))
+        g.close()
+    run_batch(batch, cc)
     n = int(batch.S[0, k.S_NTR])
     assert n < batch.TR.shape[1], "trace too short"
     return batch, batch.TR[0, :n]
 
 
-def replay(decks, seed, max_turns=200, reach=None, attack=None):
-    batch, tr = compiled_trace(decks, seed, max_turns, reach, attack)
+def replay(decks, seed, max_turns=200, reach=None, attack=None, variant=None):
+    batch, tr = compiled_trace(decks, seed, max_turns, reach, attack, variant)
     assert batch.S[0, k.S_ERROR] == 0
-    py = _new(decks, seed, max_turns, reach, attack)
+    py = _new(decks, seed, max_turns, reach, attack, variant)
     py.rng = ScriptedRng([r for r in tr if r[0] in (k.T_SHUFFLE, k.T_RANDOM)])
     decisions = [r for r in tr if r[0] in PEND]
     for n, r in enumerate(decisions):
@@ -146,6 +154,25 @@ def test_range_of_influence_games_agree(players, reach, attack, seed):
     assert replay(decks, 300 + seed, reach=reach, attack=attack) > 0
 
 
+@pytest.mark.parametrize("players", [4, 5, 8, 9, 12, 16])
+@pytest.mark.parametrize("seed", range(2))
+def test_grand_melee_games_agree(players, seed):
+    """807: turn markers (one per four players, 807.4a-b), simultaneous turns advanced in
+    the documented interleaving, one stack per marker with priority only within range
+    (807.5a), markers passed left, waiting (807.4d) and removed as players leave
+    (807.4e-g); range 1 and attack left by default (807.2-807.3)."""
+    decks = [DECKS[NAMES[(seed + i) % 6]] for i in range(players)]
+    assert replay(decks, 500 + seed, variant="grand-melee") > 0
+
+
+def test_grand_melee_turn_cap_counts_rounds():
+    """The safety cap counts max_turns turns for each marker the game began with."""
+    decks = [DECKS[NAMES[i % 6]] for i in range(8)]
+    replay(decks, 7, max_turns=3, variant="grand-melee")
+    res = play_compiled(decks, 8, 2, seed=7, max_turns=3, variant="grand-melee")
+    assert (res["turns"] == 6).all() and res["drawn"].any()
+
+
 def test_turn_cap_is_a_draw_in_both():
     decks = [DECKS["big-green"], DECKS["white-fliers"]]
     replay(decks, 5, max_turns=3)
@@ -167,7 +194,8 @@ def test_what_runs_compiled():
     stock = [DECKS[n] for n in NAMES]
     assert supports("free-for-all", stock) is None
     assert supports("two-player", stock[:2]) is None
-    assert "grand-melee" in supports("grand-melee", stock)
+    assert supports("grand-melee", stock) is None
+    assert "two-headed-giant" in supports("two-headed-giant", stock)
     assert supports("free-for-all", stock, range_of_influence=1, attack="left") is None
     assert "Fact or Fiction" in supports("free-for-all", [["Fact or Fiction"] * 40] * 4)
     with pytest.raises(Unsupported, match="mulligans"):
