@@ -218,7 +218,7 @@ def next_in_turn_order(st, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_order_from(st, p, out):
     """Players still in the game in turn order starting with p; returns how many."""
     n = st.seat.shape[0]
@@ -652,21 +652,21 @@ def _recompute(st, cd):
                 o[i, F_KW] |= eff[k, X_KW]
                 o[i, F_POW] += eff[k, X_P]
                 o[i, F_TOU] += eff[k, X_T]
+    seen = np.empty(st.s[S_NLIVE] + 1, np.int64)
     for q in range(coats):  # each Coat of Arms: the creatures in its controller's range (801.11)
         cc = o[coat_src[q], F_CTL]
+        k = 0
         for i in st.live[: st.s[S_NLIVE]]:
-            if not _is_bf_creature(o, ct, i) or not _in_range(st.rm, st.pl, cc, o[i, F_CTL]):
-                continue
+            if _is_bf_creature(o, ct, i) and _in_range(st.rm, st.pl, cc, o[i, F_CTL]):
+                seen[k] = i
+                k += 1
+        for x in range(k):  # (each counts the others that share a creature type with it)
+            i = seen[x]
             sub = ct[o[i, F_CARD], C_CSUB]
             m = 0
-            for j in st.live[: st.s[S_NLIVE]]:
-                if (
-                    j != i
-                    and _is_bf_creature(o, ct, j)
-                    and _in_range(st.rm, st.pl, cc, o[j, F_CTL])
-                ):
-                    if sub & ct[o[j, F_CARD], C_CSUB]:
-                        m += 1
+            for y in range(k):
+                if y != x and sub & ct[o[seen[y], F_CARD], C_CSUB]:
+                    m += 1
             o[i, F_POW] += m
             o[i, F_TOU] += m
     # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
