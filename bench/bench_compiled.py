@@ -39,6 +39,24 @@ def test_compiled_games(benchmark, players):
     assert (res["errors"] == 0).all() and (res["turns"] > 0).all()
 
 
+@pytest.mark.benchmark(group="compiled games")
+@pytest.mark.parametrize("players", [16, 100], ids=["grand-melee-16", "grand-melee-100"])
+def test_compiled_grand_melee(benchmark, players):
+    """807: Grand Melee (range 1, attack left, a turn marker per four players)."""
+    warm()
+    n = 100 if players == 16 else 2
+    counter = iter(range(0, 10**8, n))
+    res = benchmark.pedantic(
+        lambda: play_compiled(DECKS, players, n, seed=next(counter), variant="grand-melee"),
+        rounds=3,
+        iterations=1,
+    )
+    benchmark.extra_info["games_per_round"] = n
+    benchmark.extra_info["games_per_s"] = n / benchmark.stats.stats.mean
+    benchmark.extra_info["turns_mean"] = float(np.mean(res["turns"]))
+    assert (res["errors"] == 0).all() and (res["turns"] > 0).all()
+
+
 @pytest.mark.benchmark(group="compiled first call")
 def test_first_call(benchmark):
     """Loading the kernel from numba's cache (the compile itself happens once)."""

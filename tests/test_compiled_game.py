@@ -165,6 +165,12 @@ def test_grand_melee_games_agree(players, seed):
     assert replay(decks, 500 + seed, variant="grand-melee") > 0
 
 
+def test_a_24_player_grand_melee_agrees():
+    """Six markers round a big table (checked by hand up to 100 players)."""
+    decks = [DECKS[NAMES[i % 6]] for i in range(24)]
+    assert replay(decks, 24, variant="grand-melee") > 0
+
+
 def test_grand_melee_turn_cap_counts_rounds():
     """The safety cap counts max_turns turns for each marker the game began with."""
     decks = [DECKS[NAMES[i % 6]] for i in range(8)]
