@@ -279,10 +279,16 @@ def snapshot_ranges(st):
     amask = np.empty((1, P, P), np.bool_)
     mode = np.full(1, st.s[S_ATTACK_MODE], np.int64)
     attack_target_mask(rmask, seat, present, alive, team, mode, np.zeros(1, np.bool_), amask)
+    changed = False
     for p in range(P):
         for q in range(P):
-            st.rm[0, p, q] = 1 if rmask[0, p, q] else 0
+            r = 1 if rmask[0, p, q] else 0
+            if st.rm[0, p, q] != r:
+                changed = True
+            st.rm[0, p, q] = r
             st.rm[1, p, q] = 1 if amask[0, p, q] else 0
+    if changed:  # what is within range decides what the layers apply to (801.11)
+        touch(st)
 
 
 @njit(cache=True, inline="always")

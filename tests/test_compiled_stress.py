@@ -18,6 +18,12 @@ The xfail test is the disagreement left: the compiled kernel has no mandatory-lo
 detection (104.4b); ``play_compiled`` hands such a game to the Python engine, which
 finishes it from the same decisions. (The other one found, long games running out of
 object rows, is fixed: a game that fills a table is played again with bigger ones.)
+
+Grand Melee games (8 to 16 players, 807.4) are replayed with a spy on the turn-marker
+code, to prove that the seeds go through its rules: extra turns with the marker kept or
+put off, markers removed as players leave, markers waiting and woken. The last test is a
+disagreement found there, now fixed: the kernel kept stale layers when the ranges of
+influence changed as a turn began (Coat of Arms after the seats closed up).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import pytest
 from ecs.compiled import play_compiled
 from ecs.decks import load_deck, parse_decklist, stock_decks
 from systems import compiled_game as k
+from systems import turn_markers
 from tests.test_compiled_game import PEND, ScriptedRng, _new, compiled_trace, replay
 
 DECKLISTS = {
@@ -176,3 +183,144 @@ def test_play_compiled_finishes_a_mandatory_loop_in_the_python_engine():
     res = play_compiled([STRESS[n] for n in names], 2, 1, seeds=[seed])
     assert res["python_finished"] == 1 and res["errors"][0] == 0
     assert res["drawn"][0].all() and res["winner"][0] == -1 and res["turns"][0] == 16
+
+
+# ----------------------------------------------------------------- Grand Melee (807.4)
+# The turn-marker rules of systems/turn_markers.py that the Grand Melee seeds go through
+KEPT = "807.4i: an extra turn keeps the marker (no other marker within three seats right)"
+KEPT_WAITING = "807.4i, 807.4d: the marker is kept for the extra turn, which has to wait"
+DEFERRED = "807.4i-j: an extra turn put off (a marker close on the right), then taken first"
+REMOVED = "807.4e-g: a marker designated for removal as players leave, then removed"
+REMOVED_AT_ONCE = "807.4g: a designated marker whose holder is waiting goes at once"
+WOKEN = "807.4d: a marker passed to a player who must wait, later woken"
+MARKER_RULES = {KEPT, KEPT_WAITING, DEFERRED, REMOVED, REMOVED_AT_ONCE, WOKEN}
+
+
+class TurnMarkerSpy:
+    """Wraps functions of systems/turn_markers.py (with ``monkeypatch``, so only for one
+    test) to see which of the MARKER_RULES a game goes through, each by the code path
+    that carries it out:
+
+    * KEPT: ``end_turn`` takes an extra turn off ``g.extra_turns`` and the holder keeps
+      the marker (KEPT_WAITING: and it waits, ``left_busy``);
+    * DEFERRED: ``end_turn`` takes an extra turn off ``g.extra_turns`` into
+      ``g.deferred_extra`` and passes the marker on (``right_busy``); later ``_begin``
+      sees the deferred turn and sets the marker's ``then_normal``;
+    * REMOVED: ``players_left`` raises a marker's ``removal`` and ``_remove`` removes
+      it (REMOVED_AT_ONCE: inside ``players_left``, its holder waiting);
+    * WOKEN: ``end_turn`` passes a marker to a player for whom ``_must_wait`` holds,
+      and ``_wake`` later starts that player's turn.
+    """
+
+    WRAPPED = ("end_turn", "_begin", "_wake", "players_left", "_remove")
+
+    def __init__(self, monkeypatch):
+        self.seen: set[str] = set()
+        self.put_off: set[int] = set()  # players whose extra turn went to g.deferred_extra
+        self.waiting: dict[int, int] = {}  # marker number -> the holder it was passed to
+        self.designated: set[int] = set()  # numbers of markers designated for removal
+        self.removed: dict[int, bool] = {}  # marker number -> removed inside players_left
+        self.leaving: dict[int, int] | None = None  # removal counts, inside players_left
+        self.orig = {name: getattr(turn_markers, name) for name in self.WRAPPED}
+        for name in self.WRAPPED:
+            monkeypatch.setattr(turn_markers, name, getattr(self, name))
+
+    def rules(self) -> set[str]:
+        rules = set(self.seen)
+        for n in self.designated & set(self.removed):  # designated, then removed
+            rules |= {REMOVED, REMOVED_AT_ONCE} if self.removed[n] else {REMOVED}
+        return rules
+
+    def end_turn(self, g):
+        m = g.markers[g.cur]
+        h = m.holder
+        extra, put_off = g.extra_turns.count(h), g.deferred_extra.get(h, 0)
+        self.orig["end_turn"](g)
+        took_extra = g.extra_turns.count(h) < extra and any(x is m for x in g.markers)
+        if took_extra and m.holder == h:
+            self.seen.add(KEPT_WAITING if m.waiting else KEPT)
+        elif took_extra and g.deferred_extra.get(h, 0) > put_off:
+            self.put_off.add(h)
+        if m.holder != h and m.waiting:
+            self.waiting[m.number] = m.holder
+
+    def _begin(self, g, m):
+        put_off = g.deferred_extra.get(m.holder, 0)
+        self.orig["_begin"](g, m)
+        if put_off and m.then_normal and m.holder in self.put_off:
+            self.seen.add(DEFERRED)
+
+    def _wake(self, g):
+        waiting = [m for m in g.markers if m.waiting and m.number in self.waiting]
+        self.orig["_wake"](g)
+        for m in waiting:
+            if not m.waiting and m.holder == self.waiting.pop(m.number):
+                self.seen.add(WOKEN)
+
+    def players_left(self, g, ps):
+        before = {m.number: m.removal for m in g.markers}
+        self.leaving = {}
+        self.orig["players_left"](g, ps)
+        after = {m.number: m.removal for m in g.markers} | self.leaving
+        self.designated |= {n for n, r in after.items() if r > before.get(n, 0)}
+        self.leaving = None
+
+    def _remove(self, g, k):
+        m = g.markers[k]
+        if self.leaving is not None:
+            self.leaving[m.number] = m.removal
+        self.removed[m.number] = self.leaving is not None
+        self.orig["_remove"](g, k)
+
+
+NAMES = list(STRESS)
+# (players, seed) -> the MARKER_RULES the game goes through; seat i plays the stress deck
+# NAMES[(seed + i) % 12] (Time Walk: steal-and-walk, control-mirror, steal-everything)
+GRAND_MELEE = {
+    (8, 49): {KEPT, DEFERRED, REMOVED, REMOVED_AT_ONCE, WOKEN},
+    (8, 10): {KEPT, DEFERRED, REMOVED, WOKEN},
+    (12, 19): {KEPT, DEFERRED, REMOVED, REMOVED_AT_ONCE, WOKEN},
+    (16, 132): {KEPT, KEPT_WAITING, DEFERRED, REMOVED, WOKEN},
+}
+
+
+def grand_melee_decks(players, seed):
+    return [STRESS[NAMES[(seed + i) % len(NAMES)]] for i in range(players)]
+
+
+def test_grand_melee_seeds_cover_every_turn_marker_rule():
+    assert set().union(*GRAND_MELEE.values()) == MARKER_RULES
+
+
+@pytest.mark.parametrize("players,seed", GRAND_MELEE, ids=[f"{p}p-{s}" for p, s in GRAND_MELEE])
+def test_grand_melee_stress_games_agree(players, seed, monkeypatch):
+    """807.4 with the stress decks, replayed decision by decision in the Python engine
+    while TurnMarkerSpy watches systems/turn_markers.py. The seeds were picked from 650
+    replayed games (300 of 8 players, 200 of 12, 150 of 16). Each of them keeps a marker
+    for an extra turn (807.4i), puts an extra turn off because a marker is close on the
+    right and takes it just before the player's next turn (807.4i-j), designates a
+    marker for removal as players leave and removes it (807.4e-g), and passes markers
+    to players who must wait until the marker on their left moves on (807.4d); of the
+    650, 477 keep a marker, 381 put an extra turn off and 626 remove a marker and wake
+    one. The rarer paths: a designated marker removed at once, its holder waiting
+    (8p-49, 12p-19; 6 of the 650 games), and a marker kept for an extra turn that has to
+    wait for a marker on its left (16p-132; 4 of the 650)."""
+    spy = TurnMarkerSpy(monkeypatch)
+    assert replay(grand_melee_decks(players, seed), seed, variant="grand-melee") > 0
+    assert GRAND_MELEE[players, seed] <= spy.rules()
+
+
+# 8 players, seed 6: player 5 leaves during turn 70; as turn 71 begins the seats close up
+# (801.2c, 807.4h) and players 1 and 6 become neighbours, so player 6's Coat of Arms now
+# counts player 1's Myr tokens (801.11). The Python engine recomputes the layers as the
+# untap step begins (``g.dirty``); the kernel's untap step only bumps its version and
+# snapshot_ranges marked nothing dirty, so its powers and toughnesses stayed stale: on turn
+# 79 player 4 was dealt 16 combat damage in the kernel, 18 in Python. (62 of the 650 games
+# above disagreed so, and free-for-all games with range 1, attack left: 6 players, seeds
+# 16 and 31. Fixed: snapshot_ranges now marks the layers dirty when a range changes.)
+RANGES_CLOSE_UP = (8, 6)
+
+
+def test_grand_melee_coat_of_arms_after_the_seats_close_up_agrees():
+    players, seed = RANGES_CLOSE_UP
+    replay(grand_melee_decks(players, seed), seed, variant="grand-melee")
