@@ -1892,6 +1892,18 @@ def _clear_block_decl(st):
         o[i, F_DECL] = NO_TARGET
 
 
+@njit(cache=True, inline="always")
+def _sort_by(o, order, m, f):
+    """order[:m] by the objects' field f, smallest first (declaration and blocking
+    sequence numbers: no two are equal)."""
+    for x in range(m):
+        for y in range(x + 1, m):
+            if o[order[y], f] < o[order[x], f]:
+                t = order[x]
+                order[x] = order[y]
+                order[y] = t
+
+
 @njit(cache=True)
 def finish_attacks(st):
     o, s = st.o, st.s
@@ -1903,12 +1915,7 @@ def finish_attacks(st):
         if o[i, F_DECL] != NO_TARGET:
             order[m] = i
             m += 1
-    for a in range(m):  # sort by declaration sequence
-        for b in range(a + 1, m):
-            if o[order[b], F_DSEQ] < o[order[a], F_DSEQ]:
-                t = order[a]
-                order[a] = order[b]
-                order[b] = t
+    _sort_by(o, order, m, F_DSEQ)
     for k in range(m):
         i = order[k]
         d = o[i, F_DECL]
@@ -2026,12 +2033,7 @@ def finish_blocks(st, cd):
         if o[b, F_DSEQ] > 0:
             order[m] = b
             m += 1
-    for x in range(m):
-        for y in range(x + 1, m):
-            if o[order[y], F_DSEQ] < o[order[x], F_DSEQ]:
-                t = order[x]
-                order[x] = order[y]
-                order[y] = t
+    _sort_by(o, order, m, F_DSEQ)
     for k in range(m):
         b = order[k]
         a = o[b, F_DECL]
@@ -2125,12 +2127,7 @@ def combat_damage(st, cd, step):
             if o[b, F_ZONE] == BATTLEFIELD and o[b, F_BLOCKING] == a:
                 order[nb] = b
                 nb += 1
-        for x in range(nb):
-            for y in range(x + 1, nb):
-                if o[order[y], F_BSEQ] < o[order[x], F_BSEQ]:
-                    t = order[x]
-                    order[x] = order[y]
-                    order[y] = t
+        _sort_by(o, order, nb, F_BSEQ)
         trample = (o[a, F_KW] & KW_TRAMPLE) != 0
         if nb == 0:
             if trample and has_def:
@@ -2414,25 +2411,20 @@ def markers_setup(st, order, m):
     holder's turn begins at once."""
     s, mk = st.s, st.mk
     s[S_TURN] = 0
-    M = 0
-    for k in range(marker_count(st)):
-        if 4 * k >= m:
-            break
+    M = min(marker_count(st), (m + 3) // 4)
+    s[S_NMARK] = M
+    for k in range(M):  # a fresh turn for each holder (turn_markers.fresh_turn), begun
         h = order[4 * k]
         mk[k, :KF] = 0
         mk[k, K_NUMBER] = k + 1
         mk[k, K_HOLDER] = h
-        mk[k, K_SAVED + 0] = h  # S_ACTIVE
-        mk[k, K_SAVED + 1] = UNTAP
-        mk[k, K_SAVED + 2] = TODO_BEGIN
-        mk[k, K_SAVED + 3] = h  # S_PRIO
-        mk[k, K_SAVED + 8] = PEND_NONE
-        M += 1
-    s[S_NMARK] = M
-    marker_load(st, 0)
-    for k in range(M):
-        marker_load(st, k)
-        begin_turn(st, mk[k, K_HOLDER])
+        s[S_CUR] = k
+        for f in SAVED:
+            s[f] = 0
+        s[S_PEND] = PEND_NONE
+        s[S_PRIO] = h
+        s[S_NSTK] = 0
+        begin_turn(st, h)  # (active player, untap step, todo and passes)
         marker_save(st)
     marker_load(st, 0)
 
