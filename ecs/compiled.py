@@ -87,11 +87,21 @@ def _kw(names, where: str) -> int:
     return sum(KW[n] for n in names)
 
 
+# effects whose argument is just who or what they apply to: one opcode row each
+_REF_ONLY = {
+    "destroy": k.OP_DESTROY, "gain_control": k.OP_GAIN_CONTROL, "untap": k.OP_UNTAP,
+    "extra_turn": k.OP_EXTRA_TURN, "double_life": k.OP_DOUBLE_LIFE,
+    "discard_random": k.OP_DISCARD_RANDOM, "win_game": k.OP_WIN, "lose_game": k.OP_LOSE,
+}  # fmt: skip
+
+
 def _effect_rows(effects, db: CardDB, where: str) -> list[list[int]]:
     rows = []
     for name, a in effects:
         w = f"{where}: {name}"
-        if name == "damage":
+        if name in _REF_ONLY:
+            rows.append([_REF_ONLY[name], _ref(a, w), 0, 0, 0, 0])
+        elif name == "damage":
             rows.append([k.OP_DAMAGE, _ref(a["to"], w), _amount(a["amount"], w), 0, 0, 0])
         elif name == "prevent":
             amt = -1 if a.get("amount") == "all" else _amount(a["amount"], w)
@@ -100,36 +110,20 @@ def _effect_rows(effects, db: CardDB, where: str) -> list[list[int]]:
         elif name == "draw":
             who = _ref(a.get("who", "controller"), w)
             rows.append([k.OP_DRAW, who, _amount(a.get("count", 1), w), 0, 0, 0])
-        elif name == "destroy":
-            rows.append([k.OP_DESTROY, _ref(a, w), 0, 0, 0, 0])
         elif name == "pump":
             kw = _kw(a.get("keywords", []), w)
             rows.append(
                 [k.OP_PUMP, _ref(a["to"], w), 0, a.get("power", 0), a.get("toughness", 0), kw]
             )
-        elif name == "gain_control":
-            rows.append([k.OP_GAIN_CONTROL, _ref(a, w), 0, 0, 0, 0])
-        elif name == "untap":
-            rows.append([k.OP_UNTAP, _ref(a, w), 0, 0, 0, 0])
-        elif name == "extra_turn":
-            rows.append([k.OP_EXTRA_TURN, _ref(a, w), 0, 0, 0, 0])
-        elif name == "double_life":
-            rows.append([k.OP_DOUBLE_LIFE, _ref(a, w), 0, 0, 0, 0])
         elif name == "life_becomes_lowest":
             rows.append([k.OP_LIFE_LOWEST, k.R_NONE, 0, 0, 0, 0])
         elif name == "shuffle_into_library" and a == "self":
             rows.append([k.OP_SHUFFLE_SELF, k.R_SELF, 0, 0, 0, 0])
-        elif name == "discard_random":
-            rows.append([k.OP_DISCARD_RANDOM, _ref(a, w), 0, 0, 0, 0])
         elif name == "create_token":
             from ecs.cards import token_name
 
             who = a.get("for", "controller")
             rows.append([k.OP_CREATE_TOKEN, _ref(who, w), 0, db.index(token_name(a)), 0, 0])
-        elif name == "win_game":
-            rows.append([k.OP_WIN, _ref(a, w), 0, 0, 0, 0])
-        elif name == "lose_game":
-            rows.append([k.OP_LOSE, _ref(a, w), 0, 0, 0, 0])
         elif name == "draw_game":
             rows.append([k.OP_DRAW_GAME, k.R_NONE, 0, 0, 0, 0])
         elif name == "remove_counter" and a.get("kind") == "intervention":

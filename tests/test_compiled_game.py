@@ -231,14 +231,3 @@ def test_a_full_table_is_flagged_and_the_game_played_again():
     assert retried["errors"][0] == 0
     for key in ("life", "turns", "decisions", "won"):
         assert (big[key] == retried[key]).all()
-
-
-@pytest.mark.parametrize("seed", [16, 31])
-def test_ranges_that_close_up_recompute_the_layers(seed):
-    """801.2c, 801.11: when a player leaves, the seats close up as the next turn begins
-    and what is within range changes; the layers see it (stress decks: Coat of Arms)."""
-    from tests.test_compiled_stress import STRESS
-
-    names = list(STRESS)
-    decks = [STRESS[names[(seed + i) % len(names)]] for i in range(6)]
-    assert replay(decks, seed, reach=1, attack="left") > 0

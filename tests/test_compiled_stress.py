@@ -324,3 +324,11 @@ RANGES_CLOSE_UP = (8, 6)
 def test_grand_melee_coat_of_arms_after_the_seats_close_up_agrees():
     players, seed = RANGES_CLOSE_UP
     replay(grand_melee_decks(players, seed), seed, variant="grand-melee")
+
+
+@pytest.mark.parametrize("seed", [16, 31])
+def test_ranges_that_close_up_recompute_the_layers(seed):
+    """801.2c, 801.11: when a player leaves, the seats close up as the next turn begins
+    and what is within range changes; the layers see it (stress decks: Coat of Arms)."""
+    decks = [STRESS[NAMES[(seed + i) % len(NAMES)]] for i in range(6)]
+    assert replay(decks, seed, reach=1, attack="left") > 0
