@@ -369,12 +369,13 @@ class Batch:
         self.LIVE = np.zeros((G, objects), dtype=np.int64)
         self.RM = np.ones((G, 2, P, P), dtype=np.int64)  # range (801.2), attack targets
         self.MK = np.zeros((G, max(1, P // 4), k.KF + 64 * scale), dtype=np.int64)  # 807.4
+        self.BF = np.zeros((G, objects), dtype=np.int64)  # the permanents, in id order
 
     def arrays(self) -> tuple:
         return (
             self.O, self.PL, self.S, self.LIB, self.STK, self.TRG, self.EFF, self.SH,
             self.XT, self.BQ, self.SEAT, self.RNG, self.TR, self.ACTS, self.LIVE, self.RM,
-            self.MK,
+            self.MK, self.BF,
         )  # fmt: skip
 
     def load(self, gi: int, game, seed: int) -> None:
@@ -476,6 +477,8 @@ class Batch:
         S[k.S_TOKENS] = int(o.token[:n].any())
         ct = compiled_cards(g.db).ct
         bf = o.zone[:n] == 2
+        self.BF[gi, : int(bf.sum())] = np.flatnonzero(bf)
+        S[k.S_NBF] = int(bf.sum())
         cards = np.maximum(o.card[:n], 0)
         S[k.S_NSTATBF] = int((bf & (o.card[:n] >= 0) & (ct[cards, k.C_STATIC] != 0)).sum())
         state_trig = (ct[cards, k.C_TRIGMASK] >> k.W_LIFE_AT_LEAST) & 1

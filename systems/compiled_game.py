@@ -25,7 +25,9 @@ triggers, ``eff`` continuous effects of resolved spells, ``sh`` prevention shiel
 ``acts`` the legal-action buffer (shared: games are played one after another),
 ``live`` the objects in hands, on the battlefield and on the stack in id order (the
 scans that mirror the Python engine's walk only these), ``rm`` the range and
-attack-target masks.
+attack-target masks, ``mk`` the Grand Melee turn markers, ``bf`` the permanents in id
+order (the scans that look at the battlefield only: layers, state-based actions, mana,
+combat).
 
 Speed comes from doing little per step: derived values and state-based actions are
 recomputed only after a change that can affect them (``touch``; ``bump`` for changes
@@ -38,7 +40,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import config, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from systems.attack_targets import attack_target_mask
 from systems.range_of_influence import in_range_mask
@@ -64,8 +68,8 @@ from systems.range_of_influence import in_range_mask
     S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
     S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
     S_STATICS, S_NLIVE, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN,
-    S_ATTACK_MODE, S_GM, S_NMARK, S_CUR, SF,
-) = range(47)  # fmt: skip
+    S_ATTACK_MODE, S_GM, S_NMARK, S_CUR, S_NBF, SF,
+) = range(48)  # fmt: skip
 # Grand Melee turn markers (807.4): one row each, in marker-number order; the turn
 # fields of SAVED are kept in the row while another marker's turn is loaded into ``s``
 # (turn_markers.save / load), and the row's stack follows from column KF
@@ -158,11 +162,42 @@ ERR_OVERFLOW = 1
 ERR_STALL = 2  # Grand Melee: no marker could make progress (turn_markers.run's guard)
 
 GameState = namedtuple(
-    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live rm mk"
+    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live rm mk bf"
 )  # one game's arrays (views into the batch arrays)
 CardTables = namedtuple("CardTables", "ct ab er instant_abilities")
 """ct: cards (C, CF); ab: abilities and triggers (A, BF); er: effect rows (R, EF);
 instant_abilities: does any card have an activated ability without sorcery timing?"""
+
+
+# ----------------------------------------------------------------- borrowed views
+@intrinsic
+def borrowed(typingctx, arr):
+    """A view of ``arr`` that owns no reference (no meminfo), for the batch loop only.
+
+    Every call that passes an array makes numba increment and decrement its reference
+    count atomically; the game state is 17 arrays passed to nearly every function, and
+    that traffic was ~40% of the kernel's time. A view with no meminfo skips it. Safe
+    only while the caller keeps the parent alive: ``play_batch`` holds the batch arrays
+    for the whole loop and no view escapes it."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(arr)(context, builder, value=args[0])
+        out = context.make_array(arr)(context, builder)
+        for field in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(out, field, getattr(src, field))
+        out.meminfo = cgutils.get_null_value(src.meminfo.type)
+        out.parent = cgutils.get_null_value(src.parent.type)
+        return out._getvalue()
+
+    return arr(arr), codegen
+
+
+if config.DISABLE_JIT:  # plain Python (the kernels' twins run this way): the array itself
+
+    def borrowed(arr):  # noqa: F811
+        return arr
 
 
 # ----------------------------------------------------------------- random (splitmix64)
@@ -393,23 +428,37 @@ def _is_live_zone(z):
     return z == HAND or z == BATTLEFIELD or z == STACK
 
 
+@njit(cache=True, inline="always")
+def _insert_ordered(arr, n, i):
+    k = n
+    while k > 0 and arr[k - 1] > i:
+        arr[k] = arr[k - 1]
+        k -= 1
+    arr[k] = i
+    return n + 1
+
+
 @njit(cache=True)
 def live_insert(st, i):
     """Objects in a hand, on the battlefield or on the stack, kept in id order: the
     loops that mirror the Python engine's id-ordered scans walk only these."""
-    live, s = st.live, st.s
-    n = s[S_NLIVE]
-    k = n
-    while k > 0 and live[k - 1] > i:
-        live[k] = live[k - 1]
-        k -= 1
-    live[k] = i
-    s[S_NLIVE] = n + 1
+    st.s[S_NLIVE] = _insert_ordered(st.live, st.s[S_NLIVE], i)
 
 
 @njit(cache=True, inline="always")
 def live_remove(st, i):
     st.s[S_NLIVE] = remove_value(st.live, st.s[S_NLIVE], i)
+
+
+@njit(cache=True)
+def bf_insert(st, i):
+    """The permanents, in id order (the loops that look at the battlefield only)."""
+    st.s[S_NBF] = _insert_ordered(st.bf, st.s[S_NBF], i)
+
+
+@njit(cache=True, inline="always")
+def bf_remove(st, i):
+    st.s[S_NBF] = remove_value(st.bf, st.s[S_NBF], i)
 
 
 @njit(cache=True)
@@ -428,8 +477,10 @@ def move(st, cd, i, zone, controller):
         touch(st)
     if old == BATTLEFIELD and zone != BATTLEFIELD:
         _bf_count(st, cd, i, -1)
+        bf_remove(st, i)
     elif zone == BATTLEFIELD and old != BATTLEFIELD:
         _bf_count(st, cd, i, 1)
+        bf_insert(st, i)
     if old == LIBRARY:
         lib_remove(st, o[i, F_OWNER], i)
     if old == STACK:
@@ -461,7 +512,7 @@ def move(st, cd, i, zone, controller):
         st.lib[owner, n] = i
         st.pl[owner, P_LIBN] = n + 1
     if old == BATTLEFIELD:
-        for j in st.live[: st.s[S_NLIVE]]:
+        for j in st.bf[: st.s[S_NBF]]:
             if o[j, F_ATT] == i:
                 o[j, F_ATT] = -1
             if o[j, F_BLOCKING] == i:
@@ -509,7 +560,7 @@ def enter_battlefield(st, cd, i, controller, attach_to):
         return  # no card in this game has such a trigger
     recompute(st, cd)
     ctl = o[i, F_CTL]
-    for src in st.live[: st.s[S_NLIVE]]:
+    for src in st.bf[: st.s[S_NBF]]:
         if _has_trig(o, cd.ct, src, W_NONTOKEN_ENTERS):
             queue_trigger(st, cd, src, W_NONTOKEN_ENTERS, -1, 0, ctl, ctl)
 
@@ -579,7 +630,7 @@ def _recompute(st, cd):
     # base values and counters (613.4c: they add up, so their order doesn't matter), of
     # permanents only: the layers modify nothing elsewhere, and move() gives an object
     # leaving the battlefield its printed values
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if o[i, F_ZONE] != BATTLEFIELD:
             continue
         c = o[i, F_CARD]
@@ -598,7 +649,7 @@ def _recompute(st, cd):
     ne = s[S_NEFF]
     srcs = np.empty(n, np.int64)
     m = 0
-    for src in st.live[: st.s[S_NLIVE]]:
+    for src in st.bf[: st.s[S_NBF]]:
         if o[src, F_ZONE] == BATTLEFIELD and o[src, F_CARD] >= 0:
             if ct[o[src, F_CARD], C_STATIC] & ST_CONTROL:
                 j = m  # insertion sort by timestamp
@@ -626,7 +677,7 @@ def _recompute(st, cd):
     # layer 6 and 7c: statics, then pumps of resolved spells, then Coat of Arms
     coats = 0
     coat_src = np.empty(st.s[S_NLIVE] + 1, np.int64)
-    for src in st.live[: st.s[S_NLIVE]]:
+    for src in st.bf[: st.s[S_NBF]]:
         if o[src, F_ZONE] != BATTLEFIELD or o[src, F_CARD] < 0:
             continue
         c = o[src, F_CARD]
@@ -642,7 +693,7 @@ def _recompute(st, cd):
             o[t, F_POW] += ct[c, C_PUMP_P]
             o[t, F_TOU] += ct[c, C_PUMP_T]
         if stc & ST_HASTE_ALL:
-            for i in st.live[: st.s[S_NLIVE]]:
+            for i in st.bf[: st.s[S_NBF]]:
                 if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CARD] >= 0:
                     if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and _in_range(
                         st.rm, st.pl, o[src, F_CTL], o[i, F_CTL]
@@ -662,7 +713,7 @@ def _recompute(st, cd):
     for q in range(coats):  # each Coat of Arms: the creatures in its controller's range (801.11)
         cc = o[coat_src[q], F_CTL]
         k = 0
-        for i in st.live[: st.s[S_NLIVE]]:
+        for i in st.bf[: st.s[S_NBF]]:
             if _is_bf_creature(o, ct, i) and _in_range(st.rm, st.pl, cc, o[i, F_CTL]):
                 seen[k] = i
                 k += 1
@@ -676,7 +727,7 @@ def _recompute(st, cd):
             o[i, F_POW] += m
             o[i, F_TOU] += m
     # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] != o[i, F_LCTL]:
             s[S_VERSION] += 1
             s[S_SDIRTY] = 1
@@ -699,7 +750,7 @@ def has_static(st, cd, p, bit):
     """state_based_actions._statics_of: does p control a permanent with this static?"""
     if not st.s[S_STATICS] & bit:
         return False  # no card in this game has it
-    return _has_static(st.o, cd.ct, st.live[: st.s[S_NLIVE]], p, bit)
+    return _has_static(st.o, cd.ct, st.bf[: st.s[S_NBF]], p, bit)
 
 
 @njit(cache=True)
@@ -793,7 +844,7 @@ def state_triggers(st, cd):
     o, s = st.o, st.s
     if not s[S_NSTATETRIG]:
         return
-    for src in st.live[: st.s[S_NLIVE]]:
+    for src in st.bf[: st.s[S_NBF]]:
         if not _has_trig(o, cd.ct, src, W_LIFE_AT_LEAST):
             continue
         c = o[src, F_CARD]
@@ -868,7 +919,7 @@ def lose_life(st, cd, p, amount):
     o = st.o
     if not (st.s[S_TRIGKINDS] >> W_YOU_LOSE_LIFE) & 1:
         return
-    for src in st.live[: st.s[S_NLIVE]]:
+    for src in st.bf[: st.s[S_NBF]]:
         if o[src, F_CTL] == p and _has_trig(o, cd.ct, src, W_YOU_LOSE_LIFE):
             queue_trigger(st, cd, src, W_YOU_LOSE_LIFE, p, amount, -1, p)
 
@@ -1001,6 +1052,7 @@ def _remove_objects(st, cd, p):
             live_remove(st, i)
         if o[i, F_ZONE] == BATTLEFIELD:
             _bf_count(st, cd, i, -1)
+            bf_remove(st, i)
             o[i, F_ZONE] = EXILE  # as the Python engine does: attachments stay for the SBAs
             move(st, cd, i, GONE, -1)
         else:
@@ -1177,7 +1229,7 @@ def _check_sba(st, cd):
     extra = np.empty(3 * nlive + 8, np.int64)  # auras, then legends, then worlds
     na = nlg = nw = 0
     lg0, w0 = nlive + 4, 2 * nlive + 8
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if o[i, F_ZONE] != BATTLEFIELD:
             continue
         c = o[i, F_CARD]
@@ -1214,7 +1266,7 @@ def _check_sba(st, cd):
                 na += 1
         sup = ct[c, C_SUPER]
         if sup & S_LEGENDARY:
-            for j in st.live[: st.s[S_NLIVE]]:
+            for j in st.bf[: st.s[S_NBF]]:
                 if (
                     j != i
                     and o[j, F_ZONE] == BATTLEFIELD
@@ -1226,7 +1278,7 @@ def _check_sba(st, cd):
                     nlg += 1
                     break
         if sup & S_WORLD:
-            for j in st.live[: st.s[S_NLIVE]]:
+            for j in st.bf[: st.s[S_NBF]]:
                 if (
                     o[j, F_ZONE] == BATTLEFIELD
                     and o[j, F_CARD] >= 0
@@ -1327,22 +1379,27 @@ def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
 
 
 @njit(cache=True)
-def target_candidates(st, cd, p, kind, source, out, buf):
-    """Permanents by object id, then players in turn order from p; returns how many."""
+def target_candidates(st, cd, p, kind, source, out, buf, limit):
+    """Permanents by object id, then players in turn order from p; returns how many
+    (the first ``limit`` of them)."""
     o, pl, ct, rng = st.o, st.pl, cd.ct, st.rm[0]
     n = st.s[S_N]
     m = 0
     if kind != K_PLAYER and kind != K_OPPONENT:
-        for i in st.live[: st.s[S_NLIVE]]:
-            if o[i, F_ZONE] == BATTLEFIELD and _target_ok(o, pl, ct, rng, n, p, kind, i, source):
+        for i in st.bf[: st.s[S_NBF]]:
+            if _target_ok(o, pl, ct, rng, n, p, kind, i, source):
                 out[m] = i
                 m += 1
+                if m >= limit:
+                    return m
     if kind == K_ANY or kind == K_PLAYER or kind == K_OPPONENT or kind == K_PW_OR_PLAYER:
         k = turn_order_from(st, p, buf)
         for j in range(k):
             if _target_ok(o, pl, ct, rng, n, p, kind, -1 - buf[j], source):
                 out[m] = -1 - buf[j]
                 m += 1
+                if m >= limit:
+                    return m
     return m
 
 
@@ -1352,7 +1409,7 @@ def colour_counts(st, cd, p, have):
     o = st.o
     for c in range(6):
         have[c] = 0
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         c = o[i, F_CARD]
         if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p and o[i, F_TAPPED] == 0:
             col = cd.ct[c, C_MANA]
@@ -1382,7 +1439,7 @@ def pay_cost(st, cd, p, generic, colored):
     colour, then generic from the lowest-id sources left. Returns False if unpayable
     (nothing is tapped then)."""
     o = st.o
-    live = st.live[: st.s[S_NLIVE]]
+    live = st.bf[: st.s[S_NBF]]
     taps = np.empty(16, np.int64)
     nt = 0
     for c in range(6):
@@ -1444,11 +1501,12 @@ def _add_combos(st, cd, p, nt, k0, k1, source, acts, m, kind, obj, arg, first_on
     """Every combination of distinct targets (at most MAX_TARGET_COMBOS), in product order."""
     if nt == 0:
         return _add(acts, m, kind, p, obj, arg, NO_TARGET, NO_TARGET)
-    n = st.s[S_N] + st.pl.shape[0] + 1
-    c0 = np.empty(n, np.int64)
-    c1 = np.empty(n, np.int64)
+    # (first_only: two candidates of each are enough to find a pair of distinct ones)
+    limit = 2 if first_only else st.s[S_NBF] + st.pl.shape[0]
+    c0 = np.empty(limit, np.int64)
+    c1 = np.empty(limit, np.int64)
     buf = np.empty(st.pl.shape[0], np.int64)
-    n0 = target_candidates(st, cd, p, k0, source, c0, buf)
+    n0 = target_candidates(st, cd, p, k0, source, c0, buf, limit)
     if nt == 1:
         for a in range(n0):
             if a >= MAX_TARGET_COMBOS:
@@ -1457,7 +1515,7 @@ def _add_combos(st, cd, p, nt, k0, k1, source, acts, m, kind, obj, arg, first_on
             if first_only:
                 return m
         return m
-    n1 = target_candidates(st, cd, p, k1, source, c1, buf)
+    n1 = target_candidates(st, cd, p, k1, source, c1, buf, limit)
     k = 0
     for a in range(n0):
         for b in range(n1):
@@ -1515,7 +1573,7 @@ def priority_actions(st, cd, p, acts, first_only):
         )
         if first_only and m > m0:
             return m
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         c = o[i, F_CARD]
         if c < 0 or o[i, F_ZONE] != BATTLEFIELD or o[i, F_CTL] != p or not ct[c, C_HASAB]:
             continue
@@ -1599,7 +1657,7 @@ def _ref(st, cd, item, ref, t0, t1, out):
         return 1
     if ref == R_EACH_CREATURE or ref == R_YOURS:
         m = 0
-        for i in st.live[: st.s[S_NLIVE]]:
+        for i in st.bf[: st.s[S_NBF]]:
             c = o[i, F_CARD]
             if o[i, F_ZONE] == BATTLEFIELD and c >= 0 and cd.ct[c, C_TYPES] & T_CREATURE:
                 if _in_range(st.rm, st.pl, ctl, o[i, F_CTL]) and (
@@ -1852,13 +1910,13 @@ def attack_actions(st, cd, acts):
     m = _add(acts, 0, A_ATTACK_DONE, s[S_PPLAYER], -1, -1, NO_TARGET, NO_TARGET)
     if not st.pl[p, P_ALIVE]:
         return m
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if not _is_creature_of(o, cd.ct, i, p) or not can_attack(o, i) or o[i, F_DECL] != NO_TARGET:
             continue
         for q in range(st.pl.shape[0]):  # 801.3, 802, 803: the attack-target mask
             if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
                 m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, -1 - q, NO_TARGET, NO_TARGET)
-        for j in st.live[: st.s[S_NLIVE]]:
+        for j in st.bf[: st.s[S_NBF]]:
             c = o[j, F_CARD]
             if c >= 0 and o[j, F_ZONE] == BATTLEFIELD and cd.ct[c, C_TYPES] & T_PLANESWALKER:
                 q = o[j, F_CTL]
@@ -1871,7 +1929,7 @@ def attack_actions(st, cd, acts):
 def _has_possible_attacker(st, cd, p):
     recompute(st, cd)
     o = st.o
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if _is_creature_of(o, cd.ct, i, p) and can_attack(o, i):
             return True
     return False
@@ -1952,7 +2010,7 @@ def attackers_of_turn(st, out):
     o = st.o
     gm, act = st.s[S_NMARK] > 0, st.s[S_ACTIVE]
     m = 0
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if _attacker_now(o, i, gm, act):
             out[m] = i
             m += 1
@@ -1994,10 +2052,10 @@ def block_actions(st, cd, acts):
     n = s[S_N]
     # blocks_legal: a menace attacker blocked by exactly one creature so far
     bad = False
-    for a in st.live[: st.s[S_NLIVE]]:
+    for a in st.bf[: st.s[S_NBF]]:
         if o[a, F_KW] & KW_MENACE:
             k = 0
-            for b in st.live[: st.s[S_NLIVE]]:
+            for b in st.bf[: st.s[S_NBF]]:
                 if o[b, F_DSEQ] > 0 and o[b, F_DECL] == a:
                     k += 1
             if k == 1:
@@ -2010,9 +2068,9 @@ def block_actions(st, cd, acts):
         walk = _landwalk_bits(o[atk[k], F_KW])
         if walk and o[atk[k], F_ATKP] >= 0:
             walk_ok[k] = not _controls_land_sub(
-                o, cd.ct, st.live[: st.s[S_NLIVE]], o[atk[k], F_ATKP], walk
+                o, cd.ct, st.bf[: st.s[S_NBF]], o[atk[k], F_ATKP], walk
             )
-    for b in st.live[: st.s[S_NLIVE]]:
+    for b in st.bf[: st.s[S_NBF]]:
         if not _is_creature_of(o, cd.ct, b, q):
             continue
         if o[b, F_TAPPED] or o[b, F_RESTRICT] & CANT_BLOCK or o[b, F_DSEQ] > 0:
@@ -2076,7 +2134,7 @@ def ask_next_blocker(st, cd):
 def needs_first_strike_step(st):
     o = st.o
     gm, act = st.s[S_NMARK] > 0, st.s[S_ACTIVE]
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if _attacker_now(o, i, gm, act) or _blocker_now(o, i, gm, act):
             if o[i, F_KW] & (KW_FIRST_STRIKE | KW_DOUBLE_STRIKE):
                 return True
@@ -2123,7 +2181,7 @@ def combat_damage(st, cd, step):
                 na += 1
             continue
         nb = 0
-        for b in st.live[: st.s[S_NLIVE]]:
+        for b in st.bf[: st.s[S_NBF]]:
             if o[b, F_ZONE] == BATTLEFIELD and o[b, F_BLOCKING] == a:
                 order[nb] = b
                 nb += 1
@@ -2152,7 +2210,7 @@ def combat_damage(st, cd, step):
             asg[na, 0], asg[na, 1], asg[na, 2] = a, defender, left
             na += 1
     gm, act = s[S_NMARK] > 0, s[S_ACTIVE]
-    for b in st.live[: st.s[S_NLIVE]]:
+    for b in st.bf[: st.s[S_NBF]]:
         if not _blocker_now(o, b, gm, act):
             continue
         if not _deals_now(st, b, step):
@@ -2174,7 +2232,7 @@ def end_combat(st):
     """511.3: creatures are removed from combat (in Grand Melee, those of this marker's
     combat only: its attackers and their blockers, found before any is reset)."""
     o, s = st.o, st.s
-    live = st.live[: s[S_NLIVE]]
+    live = st.bf[: s[S_NBF]]
     if s[S_NMARK]:
         act = s[S_ACTIVE]
         mine = np.zeros(live.shape[0], np.bool_)
@@ -2221,7 +2279,7 @@ def begin_turn(st, p):
     s[S_ACTIVE] = p
     st.pl[p, P_LANDS] = 0
     snapshot_ranges(st)
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if o[i, F_CTL] == p:
             o[i, F_LOYUSED] = 0
     s[S_STEP] = UNTAP
@@ -2250,13 +2308,13 @@ def begin_step(st, cd):
     elif step == CLEANUP:
         touch(st)  # damage wears off and "until end of turn" effects end
     if step == UNTAP:  # 502
-        for i in st.live[: st.s[S_NLIVE]]:
+        for i in st.bf[: st.s[S_NBF]]:
             if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == act:
                 o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
         s[S_TODO] = TODO_END
     elif step == UPKEEP and (s[S_TRIGKINDS] >> W_UPKEEP) & 1:
-        for src in st.live[: st.s[S_NLIVE]]:
+        for src in st.bf[: st.s[S_NBF]]:
             if _has_trig(o, cd.ct, src, W_UPKEEP) and o[src, F_CTL] == act:
                 queue_trigger(st, cd, src, W_UPKEEP, act, 0, -1, act)
     elif step == DRAW:  # 504.1; 103.8 / 800.7 for the first turn
@@ -2307,7 +2365,7 @@ def cleanup(st, cd):
             return
     if s[S_NMARK]:  # Grand Melee: this turn ends for what is within its holder's range
         rm = st.rm[0, p]
-        for i in st.live[: st.s[S_NLIVE]]:
+        for i in st.bf[: st.s[S_NBF]]:
             if rm[o[i, F_CTL]]:
                 o[i, F_DMG] = 0
                 o[i, F_DTHIT] = 0
@@ -2324,7 +2382,7 @@ def cleanup(st, cd):
             else:
                 k += 1
     else:
-        for i in st.live[: st.s[S_NLIVE]]:
+        for i in st.bf[: st.s[S_NBF]]:
             o[i, F_DMG] = 0
             o[i, F_DTHIT] = 0
         s[S_NEFF] = 0  # every effect of a resolved spell in the stock pool ends this turn
@@ -2950,6 +3008,7 @@ def play_batch(
     LIVE,
     RM,
     MK,
+    BF,
     ct,
     ab,
     er,
@@ -2957,12 +3016,16 @@ def play_batch(
     max_decisions,
 ):
     """Play every game of the batch (leading axis G) to its end."""
-    cd = CardTables(ct, ab, er, instant_abilities)
+    cd = CardTables(borrowed(ct), borrowed(ab), borrowed(er), instant_abilities)
+    acts = borrowed(ACTS)
     total = 0
     for g in range(OBJ.shape[0]):
         st = GameState(
-            OBJ[g], PL[g], S[g], LIB[g], STK[g], TRG[g], EFF[g], SH[g], XT[g], BQ[g], SEAT[g],
-            RNG[g], TR[g], ACTS, LIVE[g], RM[g], MK[g],
+            borrowed(OBJ[g]), borrowed(PL[g]), borrowed(S[g]), borrowed(LIB[g]),
+            borrowed(STK[g]), borrowed(TRG[g]), borrowed(EFF[g]), borrowed(SH[g]),
+            borrowed(XT[g]), borrowed(BQ[g]), borrowed(SEAT[g]), borrowed(RNG[g]),
+            borrowed(TR[g]), acts, borrowed(LIVE[g]), borrowed(RM[g]), borrowed(MK[g]),
+            borrowed(BF[g]),
         )  # fmt: skip
         total += play_one(st, cd, max_decisions)
     return total

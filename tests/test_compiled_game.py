@@ -171,6 +171,30 @@ def test_a_24_player_grand_melee_agrees():
     assert replay(decks, 24, variant="grand-melee") > 0
 
 
+@pytest.mark.parametrize("variant", ["free-for-all", "grand-melee"])
+def test_object_indexes_follow_the_zones(variant):
+    """The kernel's id-ordered lists (``live``: hands, battlefield, stack; ``bf``: the
+    permanents) say what the zone column says, stopped mid-game after any number of
+    decisions and at the end."""
+    cc = compiled_cards()
+    P, checked = 8, 0
+    for budget in (40, 150, 400, 1_000_000):
+        batch = Batch(4, P, 8 * 60 + 4 * (64 * P + 256), scale=4)
+        for g in range(4):
+            decks = [DECKS[NAMES[(g + i) % 6]] for i in range(P)]
+            cols = deal_columns([np.array([cc.db.index(c) for c in d]) for d in decks])
+            _setup(batch, g, *cols, variant, P, 40 + g, 200, cc.ct, agent_seed(g), None, None)
+        run_batch(batch, cc, max_decisions=budget)
+        for g in range(4):
+            zone = batch.O[g, : batch.S[g, k.S_N], k.F_ZONE]
+            live = np.flatnonzero(np.isin(zone, (k.HAND, k.BATTLEFIELD, k.STACK)))
+            assert list(batch.LIVE[g, : batch.S[g, k.S_NLIVE]]) == list(live)
+            bf = np.flatnonzero(zone == k.BATTLEFIELD)
+            assert list(batch.BF[g, : batch.S[g, k.S_NBF]]) == list(bf)
+            checked += len(bf) > 0
+    assert checked >= 12  # (most of the games have permanents by then)
+
+
 def test_grand_melee_turn_cap_counts_rounds():
     """The safety cap counts max_turns turns for each marker the game began with."""
     decks = [DECKS[NAMES[i % 6]] for i in range(8)]
