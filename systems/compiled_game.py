@@ -23,11 +23,11 @@ triggers, ``eff`` continuous effects of resolved spells, ``sh`` prevention shiel
 ``xt`` extra turns, ``bq`` players still to declare blockers, ``seat`` turn order,
 ``rng`` the game's generator (splitmix64), ``tr`` the optional decision trace,
 ``acts`` the legal-action buffer (shared: games are played one after another),
-``live`` the objects in hands, on the battlefield and on the stack in id order (the
-scans that mirror the Python engine's walk only these), ``rm`` the range and
-attack-target masks, ``mk`` the Grand Melee turn markers, ``bf`` the permanents in id
-order (the scans that look at the battlefield only: layers, state-based actions, mana,
-combat).
+``hand`` each player's hand in id order (P, H; ``P_HANDN`` cards), ``rm`` the range
+and attack-target masks, ``mk`` the Grand Melee turn markers, ``bf`` the permanents in
+id order. The scans that mirror the Python engine's walk of every object in id order
+walk only one of these two lists: the player's hand (lands and spells to play,
+discards) or the battlefield (layers, state-based actions, mana, triggers, combat).
 
 Speed comes from doing little per step: derived values and state-based actions are
 recomputed only after a change that can affect them (``touch``; ``bump`` for changes
@@ -59,17 +59,17 @@ from systems.range_of_influence import in_range_mask
 # player fields
 (
     P_LIFE, P_POISON, P_ALIVE, P_LOST, P_WON, P_DRAWN, P_LANDS, P_DREW_EMPTY, P_LIBN,
-    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, P_DEFERRED, PF,
-) = range(17)  # fmt: skip
+    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, P_DEFERRED, P_HANDN, PF,
+) = range(18)  # fmt: skip
 # scalars
 (
     S_TURN, S_STEP, S_TODO, S_ACTIVE, S_PRIO, S_PASSES, S_N, S_TSC, S_OVER, S_DECLARED,
     S_FSSTEP, S_CLEANUP_AGAIN, S_PEND, S_PPLAYER, S_PCOUNT, S_NSTK, S_NEFF, S_NSH, S_NTRG,
     S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
     S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
-    S_STATICS, S_NLIVE, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN,
+    S_STATICS, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN,
     S_ATTACK_MODE, S_GM, S_NMARK, S_CUR, S_NBF, SF,
-) = range(48)  # fmt: skip
+) = range(47)  # fmt: skip
 # Grand Melee turn markers (807.4): one row each, in marker-number order; the turn
 # fields of SAVED are kept in the row while another marker's turn is loaded into ``s``
 # (turn_markers.save / load), and the row's stack follows from column KF
@@ -162,7 +162,7 @@ ERR_OVERFLOW = 1
 ERR_STALL = 2  # Grand Melee: no marker could make progress (turn_markers.run's guard)
 
 GameState = namedtuple(
-    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts live rm mk bf"
+    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts hand rm mk bf"
 )  # one game's arrays (views into the batch arrays)
 CardTables = namedtuple("CardTables", "ct ab er instant_abilities")
 """ct: cards (C, CF); ab: abilities and triggers (A, BF); er: effect rows (R, EF);
@@ -376,8 +376,10 @@ def new_object(st, cd, card, owner, zone):
     o[i, F_SRC] = -1
     o[i, F_TS] = stamp(st)
     touch(st)
-    if _is_live_zone(zone):
-        live_insert(st, i)
+    if zone == HAND:
+        hand_insert(st, owner, i)
+    elif zone == BATTLEFIELD:
+        bf_insert(st, i)
     return i
 
 
@@ -424,11 +426,6 @@ def stack_remove(st, i):
 
 
 @njit(cache=True, inline="always")
-def _is_live_zone(z):
-    return z == HAND or z == BATTLEFIELD or z == STACK
-
-
-@njit(cache=True, inline="always")
 def _insert_ordered(arr, n, i):
     k = n
     while k > 0 and arr[k - 1] > i:
@@ -439,15 +436,14 @@ def _insert_ordered(arr, n, i):
 
 
 @njit(cache=True)
-def live_insert(st, i):
-    """Objects in a hand, on the battlefield or on the stack, kept in id order: the
-    loops that mirror the Python engine's id-ordered scans walk only these."""
-    st.s[S_NLIVE] = _insert_ordered(st.live, st.s[S_NLIVE], i)
+def hand_insert(st, p, i):
+    """p's hand, in id order (the Python engine's scans of every object, for p's hand)."""
+    st.pl[p, P_HANDN] = _insert_ordered(st.hand[p], st.pl[p, P_HANDN], i)
 
 
 @njit(cache=True, inline="always")
-def live_remove(st, i):
-    st.s[S_NLIVE] = remove_value(st.live, st.s[S_NLIVE], i)
+def hand_remove(st, p, i):
+    st.pl[p, P_HANDN] = remove_value(st.hand[p], st.pl[p, P_HANDN], i)
 
 
 @njit(cache=True)
@@ -483,8 +479,14 @@ def move(st, cd, i, zone, controller):
         bf_insert(st, i)
     if old == LIBRARY:
         lib_remove(st, o[i, F_OWNER], i)
+    if old == HAND and zone != HAND:
+        hand_remove(st, o[i, F_OWNER], i)
+    elif zone == HAND and old != HAND:
+        hand_insert(st, o[i, F_OWNER], i)
     if old == STACK:
         stack_remove(st, i)
+    if o[i, F_TOKEN] and zone != BATTLEFIELD and zone != GONE:
+        st.s[S_TOKENS] = 1  # a token left the battlefield: the next SBA check looks (704.5d)
     o[i, F_ZONE] = zone
     o[i, F_TAPPED] = 0
     o[i, F_DMG] = 0
@@ -502,7 +504,7 @@ def move(st, cd, i, zone, controller):
     o[i, F_BCTL] = owner if controller < 0 else controller
     o[i, F_CTL] = o[i, F_BCTL]
     c = o[i, F_CARD]
-    if c >= 0:  # printed values until the layers look again (only live objects are looked at)
+    if c >= 0:  # printed values until the layers look again (they look at permanents)
         o[i, F_KW] = cd.ct[c, C_KW]
         o[i, F_POW] = cd.ct[c, C_POW]
         o[i, F_TOU] = cd.ct[c, C_TOU]
@@ -522,10 +524,6 @@ def move(st, cd, i, zone, controller):
             st.pl[owner, P_NINSTANT] -= 1
         if zone == HAND:
             st.pl[owner, P_NINSTANT] += 1
-    if _is_live_zone(old) and not _is_live_zone(zone):
-        live_remove(st, i)
-    elif _is_live_zone(zone) and not _is_live_zone(old):
-        live_insert(st, i)
 
 
 @njit(cache=True)
@@ -592,14 +590,9 @@ def shuffle(st, p):
         lib[p, j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_count(st, p):
-    o = st.o
-    k = 0
-    for i in st.live[: st.s[S_NLIVE]]:
-        if o[i, F_ZONE] == HAND and o[i, F_OWNER] == p:
-            k += 1
-    return k
+    return st.pl[p, P_HANDN]
 
 
 # ----------------------------------------------------------------- layers (613)
@@ -624,7 +617,7 @@ def _recompute(st, cd):
     s[S_LDIRTY] = 0
     plain = s[S_NEFF] == 0 and s[S_NSTATBF] == 0 and s[S_COUNTERS] == 0
     if plain and s[S_WASPLAIN]:
-        return  # nothing modifies anything: every live object has its printed values
+        return  # nothing modifies anything: every permanent has its printed values
     s[S_WASPLAIN] = 1 if plain else 0
     n = s[S_N]
     # base values and counters (613.4c: they add up, so their order doesn't matter), of
@@ -676,7 +669,7 @@ def _recompute(st, cd):
                     o[t, F_CTL] = new
     # layer 6 and 7c: statics, then pumps of resolved spells, then Coat of Arms
     coats = 0
-    coat_src = np.empty(st.s[S_NLIVE] + 1, np.int64)
+    coat_src = np.empty(st.s[S_NBF] + 1, np.int64)
     for src in st.bf[: st.s[S_NBF]]:
         if o[src, F_ZONE] != BATTLEFIELD or o[src, F_CARD] < 0:
             continue
@@ -709,7 +702,7 @@ def _recompute(st, cd):
                 o[i, F_KW] |= eff[k, X_KW]
                 o[i, F_POW] += eff[k, X_P]
                 o[i, F_TOU] += eff[k, X_T]
-    seen = np.empty(st.s[S_NLIVE] + 1, np.int64)
+    seen = np.empty(st.s[S_NBF] + 1, np.int64)
     for q in range(coats):  # each Coat of Arms: the creatures in its controller's range (801.11)
         cc = o[coat_src[q], F_CTL]
         k = 0
@@ -754,14 +747,14 @@ def has_static(st, cd, p, bit):
 
 
 @njit(cache=True)
-def _has_static(o, ct, live, p, bit):
-    return _controls(o, ct, live, p, C_STATIC, bit)
+def _has_static(o, ct, perms, p, bit):
+    return _controls(o, ct, perms, p, C_STATIC, bit)
 
 
 @njit(cache=True)
-def _controls(o, ct, live, p, col, bits):
+def _controls(o, ct, perms, p, col, bits):
     """Does p control a permanent whose card has any of ``bits`` in column ``col``?"""
-    for i in live:
+    for i in perms:
         c = o[i, F_CARD]
         if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p:
             if ct[c, col] & bits:
@@ -1048,8 +1041,8 @@ def _remove_objects(st, cd, p):
     for i in range(n):
         if o[i, F_OWNER] != p or o[i, F_ZONE] == GONE:
             continue
-        if _is_live_zone(o[i, F_ZONE]):
-            live_remove(st, i)
+        if o[i, F_ZONE] == HAND:
+            hand_remove(st, p, i)
         if o[i, F_ZONE] == BATTLEFIELD:
             _bf_count(st, cd, i, -1)
             bf_remove(st, i)
@@ -1065,7 +1058,6 @@ def _remove_objects(st, cd, p):
         i = st.stk[q]
         if o[i, F_ICTL] == p and o[i, F_CARD] < 0:
             stack_remove(st, i)
-            live_remove(st, i)
             o[i, F_ZONE] = GONE
         else:
             q += 1
@@ -1219,16 +1211,16 @@ def _check_sba(st, cd):
     n = s[S_N]
     P = pl.shape[0]
     acted = False
-    nlive = s[S_NLIVE]
+    nbf = s[S_NBF]
     # one pass over the permanents: lethal damage and zero toughness or loyalty (704.5f-i),
     # +1/+1 and -1/-1 counters (704.5q), auras (704.5m), the legend rule (704.5j: the
     # newest stays, a documented default), the world rule (704.5k), equipment on an
     # illegal permanent (704.5n); what goes to the graveyard goes in that order
-    dies = np.empty(nlive + 8, np.int64)
+    dies = np.empty(nbf + 8, np.int64)
     nd = 0
-    extra = np.empty(3 * nlive + 8, np.int64)  # auras, then legends, then worlds
+    extra = np.empty(3 * nbf + 8, np.int64)  # auras, then legends, then worlds
     na = nlg = nw = 0
-    lg0, w0 = nlive + 4, 2 * nlive + 8
+    lg0, w0 = nbf + 4, 2 * nbf + 8
     for i in st.bf[: st.s[S_NBF]]:
         if o[i, F_ZONE] != BATTLEFIELD:
             continue
@@ -1314,10 +1306,11 @@ def _check_sba(st, cd):
         if zl or pl[p, P_DREW_EMPTY] or pl[p, P_POISON] >= s[S_POISON_LIMIT]:
             losers[nl] = p
             nl += 1
-    for i in range(n if s[S_TOKENS] else 0):  # 704.5d
+    for i in range(n if s[S_TOKENS] else 0):  # 704.5d (only after a token left: move())
         if o[i, F_TOKEN] and o[i, F_ZONE] != BATTLEFIELD and o[i, F_ZONE] != GONE:
             o[i, F_ZONE] = GONE
             acted = True
+    s[S_TOKENS] = 0
     for k in range(nd):
         if o[dies[k], F_ZONE] == BATTLEFIELD:
             move(st, cd, dies[k], GRAVEYARD, -1)
@@ -1439,18 +1432,18 @@ def pay_cost(st, cd, p, generic, colored):
     colour, then generic from the lowest-id sources left. Returns False if unpayable
     (nothing is tapped then)."""
     o = st.o
-    live = st.bf[: st.s[S_NBF]]
+    perms = st.bf[: st.s[S_NBF]]
     taps = np.empty(16, np.int64)
     nt = 0
     for c in range(6):
         for _ in range(colored[c]):
-            i = _next_source(o, cd.ct, live, p, c, taps, nt)
+            i = _next_source(o, cd.ct, perms, p, c, taps, nt)
             if i < 0:
                 return False
             taps[nt] = i
             nt += 1
     for _ in range(generic):
-        i = _next_source(o, cd.ct, live, p, -1, taps, nt)
+        i = _next_source(o, cd.ct, perms, p, -1, taps, nt)
         if i < 0:
             return False
         taps[nt] = i
@@ -1462,10 +1455,10 @@ def pay_cost(st, cd, p, generic, colored):
 
 
 @njit(cache=True)
-def _next_source(o, ct, live, p, colour, taps, nt):
+def _next_source(o, ct, perms, p, colour, taps, nt):
     """The lowest-id untapped mana source p controls that makes ``colour`` (-1: any
     colour) and isn't already in taps[:nt]; -1 if there is none."""
-    for i in live:
+    for i in perms:
         c = o[i, F_CARD]
         if c < 0 or o[i, F_ZONE] != BATTLEFIELD or o[i, F_CTL] != p or o[i, F_TAPPED]:
             continue
@@ -1548,15 +1541,14 @@ def priority_actions(st, cd, p, acts, first_only):
     have = np.zeros(6, np.int64)
     avail = colour_counts(st, cd, p, have)
     sorc = sorcery_timing(st, p)
+    hand = st.hand[p, : st.pl[p, P_HANDN]]
     if sorc and st.pl[p, P_LANDS] < 1:
-        for i in st.live[: st.s[S_NLIVE]]:
-            if o[i, F_ZONE] == HAND and o[i, F_OWNER] == p and ct[o[i, F_CARD], C_TYPES] & T_LAND:
+        for i in hand:
+            if ct[o[i, F_CARD], C_TYPES] & T_LAND:
                 m = _add(acts, m, A_LAND, p, i, -1, NO_TARGET, NO_TARGET)
                 if first_only:
                     return m
-    for i in st.live[: st.s[S_NLIVE]]:
-        if o[i, F_ZONE] != HAND or o[i, F_OWNER] != p:
-            continue
+    for i in hand:
         c = o[i, F_CARD]
         types = ct[c, C_TYPES]
         if types & T_LAND:
@@ -1765,19 +1757,13 @@ def run_effects(st, cd, item, e0, en, t0, t1):
                     if h:
                         j = rand_below(st.rng, h)
                         _trace(st, T_RANDOM, q, h, j, 0, 0, 0, 0, 0)
-                        for i in st.live[: st.s[S_NLIVE]]:
-                            if o[i, F_ZONE] == HAND and o[i, F_OWNER] == q:
-                                if j == 0:
-                                    move(st, cd, i, GRAVEYARD, -1)
-                                    break
-                                j -= 1
+                        move(st, cd, st.hand[q, j], GRAVEYARD, -1)  # (in id order)
         elif op == OP_CREATE_TOKEN:
             for k in range(m):
                 if refs[k] < 0 and st.pl[-1 - refs[k], P_ALIVE]:
                     q = -1 - refs[k]
                     i = new_object(st, cd, er[r, E_A], q, GONE)
                     o[i, F_TOKEN] = 1
-                    s[S_TOKENS] = 1
                     enter_battlefield(st, cd, i, q, -1)
         elif op == OP_WIN:
             for k in range(m):
@@ -1863,7 +1849,6 @@ def resolve_top(st, cd):
                 move(st, cd, i, GRAVEYARD, -1)
     else:
         stack_remove(st, i)
-        live_remove(st, i)
         o[i, F_ZONE] = GONE
         a = o[i, F_IAB]
         if not fizzle:
@@ -1938,14 +1923,14 @@ def _has_possible_attacker(st, cd, p):
 @njit(cache=True)
 def _clear_attack_decl(st):
     o = st.o
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         o[i, F_DECL] = NO_TARGET
 
 
 @njit(cache=True)
 def _clear_block_decl(st):
     o = st.o
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         o[i, F_DSEQ] = 0
         o[i, F_DECL] = NO_TARGET
 
@@ -1969,7 +1954,7 @@ def finish_attacks(st):
     # in declaration order (the Python engine walks its dict in insertion order)
     order = np.empty(s[S_N], np.int64)
     m = 0
-    for i in st.live[: st.s[S_NLIVE]]:
+    for i in st.bf[: st.s[S_NBF]]:
         if o[i, F_DECL] != NO_TARGET:
             order[m] = i
             m += 1
@@ -2018,8 +2003,8 @@ def attackers_of_turn(st, out):
 
 
 @njit(cache=True)
-def _controls_land_sub(o, ct, live, q, sub):
-    return _controls(o, ct, live, q, C_LANDSUB, sub)
+def _controls_land_sub(o, ct, perms, q, sub):
+    return _controls(o, ct, perms, q, C_LANDSUB, sub)
 
 
 @njit(cache=True)
@@ -2087,7 +2072,7 @@ def finish_blocks(st, cd):
     n = s[S_N]
     order = np.empty(n, np.int64)
     m = 0
-    for b in st.live[: st.s[S_NLIVE]]:
+    for b in st.bf[: st.s[S_NBF]]:
         if o[b, F_DSEQ] > 0:
             order[m] = b
             m += 1
@@ -2232,18 +2217,18 @@ def end_combat(st):
     """511.3: creatures are removed from combat (in Grand Melee, those of this marker's
     combat only: its attackers and their blockers, found before any is reset)."""
     o, s = st.o, st.s
-    live = st.bf[: s[S_NBF]]
+    perms = st.bf[: s[S_NBF]]
     if s[S_NMARK]:
         act = s[S_ACTIVE]
-        mine = np.zeros(live.shape[0], np.bool_)
-        for k in range(live.shape[0]):
-            mine[k] = _attacker_now(o, live[k], True, act) or _blocker_now(o, live[k], True, act)
-        for k in range(live.shape[0]):
+        mine = np.zeros(perms.shape[0], np.bool_)
+        for k in range(perms.shape[0]):
+            mine[k] = _attacker_now(o, perms[k], True, act) or _blocker_now(o, perms[k], True, act)
+        for k in range(perms.shape[0]):
             if mine[k]:
-                reset_combat(o, live[k])
-                o[live[k], F_BSEQ] = 0
+                reset_combat(o, perms[k])
+                o[perms[k], F_BSEQ] = 0
     else:
-        for i in live:
+        for i in perms:
             reset_combat(o, i)
             o[i, F_BSEQ] = 0
     st.s[S_DECLARED] = 0
@@ -2855,10 +2840,9 @@ def legal_actions(st, cd, acts):
         return block_actions(st, cd, acts)
     if pend == PEND_DISCARD:
         m = 0
-        o = st.o
-        for i in st.live[: st.s[S_NLIVE]]:
-            if o[i, F_ZONE] == HAND and o[i, F_OWNER] == s[S_PPLAYER]:
-                m = _add(acts, m, A_DISCARD, s[S_PPLAYER], i, -1, NO_TARGET, NO_TARGET)
+        q = s[S_PPLAYER]
+        for i in st.hand[q, : st.pl[q, P_HANDN]]:
+            m = _add(acts, m, A_DISCARD, q, i, -1, NO_TARGET, NO_TARGET)
         return m
     return 0
 
@@ -3005,7 +2989,7 @@ def play_batch(
     RNG,
     TR,
     ACTS,
-    LIVE,
+    HAND,
     RM,
     MK,
     BF,
@@ -3024,7 +3008,7 @@ def play_batch(
             borrowed(OBJ[g]), borrowed(PL[g]), borrowed(S[g]), borrowed(LIB[g]),
             borrowed(STK[g]), borrowed(TRG[g]), borrowed(EFF[g]), borrowed(SH[g]),
             borrowed(XT[g]), borrowed(BQ[g]), borrowed(SEAT[g]), borrowed(RNG[g]),
-            borrowed(TR[g]), acts, borrowed(LIVE[g]), borrowed(RM[g]), borrowed(MK[g]),
+            borrowed(TR[g]), acts, borrowed(HAND[g]), borrowed(RM[g]), borrowed(MK[g]),
             borrowed(BF[g]),
         )  # fmt: skip
         total += play_one(st, cd, max_decisions)

@@ -173,7 +173,7 @@ def test_a_24_player_grand_melee_agrees():
 
 @pytest.mark.parametrize("variant", ["free-for-all", "grand-melee"])
 def test_object_indexes_follow_the_zones(variant):
-    """The kernel's id-ordered lists (``live``: hands, battlefield, stack; ``bf``: the
+    """The kernel's id-ordered lists (``hand``: each player's hand; ``bf``: the
     permanents) say what the zone column says, stopped mid-game after any number of
     decisions and at the end."""
     cc = compiled_cards()
@@ -187,8 +187,10 @@ def test_object_indexes_follow_the_zones(variant):
         run_batch(batch, cc, max_decisions=budget)
         for g in range(4):
             zone = batch.O[g, : batch.S[g, k.S_N], k.F_ZONE]
-            live = np.flatnonzero(np.isin(zone, (k.HAND, k.BATTLEFIELD, k.STACK)))
-            assert list(batch.LIVE[g, : batch.S[g, k.S_NLIVE]]) == list(live)
+            owner = batch.O[g, : batch.S[g, k.S_N], k.F_OWNER]
+            for p in range(P):
+                hand = np.flatnonzero((zone == k.HAND) & (owner == p))
+                assert list(batch.HAND[g, p, : batch.PL[g, p, k.P_HANDN]]) == list(hand)
             bf = np.flatnonzero(zone == k.BATTLEFIELD)
             assert list(batch.BF[g, : batch.S[g, k.S_NBF]]) == list(bf)
             checked += len(bf) > 0
@@ -218,6 +220,18 @@ def test_same_seed_same_games():
         assert (a[key] == b[key]).all()
     c = play_compiled(decks, 4, 6, seed=12)
     assert not (a["decisions"] == c["decisions"]).all()
+
+
+def test_a_reused_batch_plays_the_same_games():
+    """play_compiled keeps its batch for the next call and deals into slots used before:
+    any chunk size, any order of calls, the same games."""
+    decks = [DECKS[n] for n in NAMES]
+    for players, variant in ((8, "grand-melee"), (4, "free-for-all")):
+        a = play_compiled(decks, players, 7, seed=3, variant=variant, chunk=7)
+        b = play_compiled(decks, players, 7, seed=3, variant=variant, chunk=3)
+        c = play_compiled(decks, players, 7, seed=3, variant=variant, chunk=2)
+        for key in ("turns", "winner", "life", "decisions", "won", "lost"):
+            assert (a[key] == b[key]).all() and (a[key] == c[key]).all(), key
 
 
 def test_what_runs_compiled():
