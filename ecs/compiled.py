@@ -370,6 +370,7 @@ class Batch:
         self.RM = np.ones((G, 2, P, P), dtype=np.int64)  # range (801.2), attack targets
         self.MK = np.zeros((G, max(1, P // 4), k.KF + 64 * scale), dtype=np.int64)  # 807.4
         self.BF = np.zeros((G, objects), dtype=np.int64)  # the permanents, in id order
+        self.HELD = np.zeros((G, objects), dtype=np.int64)  # the same by controller (layers)
 
     def head(self, G: int) -> Batch:
         """The first G slots, as a batch (views: the same memory)."""
@@ -394,7 +395,7 @@ class Batch:
         return (
             self.O, self.PL, self.S, self.LIB, self.STK, self.TRG, self.EFF, self.SH,
             self.XT, self.BQ, self.SEAT, self.RNG, self.TR, self.ACTS, self.HAND, self.RM,
-            self.MK, self.BF,
+            self.MK, self.BF, self.HELD,
         )  # fmt: skip
 
     def load(self, gi: int, game, seed: int) -> None:

@@ -25,7 +25,7 @@ triggers, ``eff`` continuous effects of resolved spells, ``sh`` prevention shiel
 ``acts`` the legal-action buffer (shared: games are played one after another),
 ``hand`` each player's hand in id order (P, H; ``P_HANDN`` cards), ``rm`` the range
 and attack-target masks, ``mk`` the Grand Melee turn markers, ``bf`` the permanents in
-id order. The scans that mirror the Python engine's walk of every object in id order
+id order, ``held`` the same grouped by controller (made with the layers). The scans that mirror the Python engine's walk of every object in id order
 walk only one of these two lists: the player's hand (lands and spells to play,
 discards) or the battlefield (layers, state-based actions, mana, triggers, combat).
 
@@ -59,8 +59,9 @@ from systems.range_of_influence import in_range_mask
 # player fields
 (
     P_LIFE, P_POISON, P_ALIVE, P_LOST, P_WON, P_DRAWN, P_LANDS, P_DREW_EMPTY, P_LIBN,
-    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, P_DEFERRED, P_HANDN, PF,
-) = range(18)  # fmt: skip
+    P_HA_VER, P_HA_SORC, P_HA_VAL, P_NINSTANT, P_SEATPOS, P_REACH, P_DEFERRED, P_HANDN,
+    P_HELD0, P_NHELD, P_ELIG, PF,
+) = range(21)  # fmt: skip
 # scalars
 (
     S_TURN, S_STEP, S_TODO, S_ACTIVE, S_PRIO, S_PASSES, S_N, S_TSC, S_OVER, S_DECLARED,
@@ -162,7 +163,7 @@ ERR_OVERFLOW = 1
 ERR_STALL = 2  # Grand Melee: no marker could make progress (turn_markers.run's guard)
 
 GameState = namedtuple(
-    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts hand rm mk bf"
+    "GameState", "o pl s lib stk trg eff sh xt bq seat rng tr acts hand rm mk bf held"
 )  # one game's arrays (views into the batch arrays)
 CardTables = namedtuple("CardTables", "ct ab er instant_abilities")
 """ct: cards (C, CF); ab: abilities and triggers (A, BF); er: effect rows (R, EF);
@@ -612,20 +613,24 @@ def recompute(st, cd):
 @njit(cache=True)
 def _recompute(st, cd):
     """Base values, layer 2 (control), 6 and 7c, counters, then control changes (302.6,
-    506.4)."""
+    506.4); then the permanents grouped by controller (``held``)."""
     o, s, eff, ct = st.o, st.s, st.eff, cd.ct
     s[S_LDIRTY] = 0
     plain = s[S_NEFF] == 0 and s[S_NSTATBF] == 0 and s[S_COUNTERS] == 0
     if plain and s[S_WASPLAIN]:
-        return  # nothing modifies anything: every permanent has its printed values
+        _group_by_controller(st)  # nothing modifies anything: printed values everywhere
+        return
     s[S_WASPLAIN] = 1 if plain else 0
-    n = s[S_N]
+    bf = st.bf[: s[S_NBF]]
+    nbf = bf.shape[0]
     # base values and counters (613.4c: they add up, so their order doesn't matter), of
     # permanents only: the layers modify nothing elsewhere, and move() gives an object
-    # leaving the battlefield its printed values
-    for i in st.bf[: st.s[S_NBF]]:
-        if o[i, F_ZONE] != BATTLEFIELD:
-            continue
+    # leaving the battlefield its printed values; the same pass finds the permanents
+    # with static abilities (in id order) and the control sources (by timestamp)
+    buf = np.empty(3 * nbf + 3, np.int64)
+    stat, srcs, seen = buf[: nbf + 1], buf[nbf + 1 : 2 * nbf + 2], buf[2 * nbf + 2 :]
+    nstat = m = 0
+    for i in bf:
         c = o[i, F_CARD]
         o[i, F_CTL] = o[i, F_BCTL]
         o[i, F_RESTRICT] = 0
@@ -638,19 +643,19 @@ def _recompute(st, cd):
         o[i, F_KW] = ct[c, C_KW]
         o[i, F_POW] = ct[c, C_POW] + d
         o[i, F_TOU] = ct[c, C_TOU] + d
+        stc = ct[c, C_STATIC]
+        if stc:
+            stat[nstat] = i
+            nstat += 1
+        if stc & ST_CONTROL:
+            j = m  # insertion sort by timestamp
+            while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
+                srcs[j] = srcs[j - 1]
+                j -= 1
+            srcs[j] = i
+            m += 1
     # layer 2: control effects and "you control enchanted creature", in timestamp order
     ne = s[S_NEFF]
-    srcs = np.empty(n, np.int64)
-    m = 0
-    for src in st.bf[: st.s[S_NBF]]:
-        if o[src, F_ZONE] == BATTLEFIELD and o[src, F_CARD] >= 0:
-            if ct[o[src, F_CARD], C_STATIC] & ST_CONTROL:
-                j = m  # insertion sort by timestamp
-                while j > 0 and o[srcs[j - 1], F_TS] > o[src, F_TS]:
-                    srcs[j] = srcs[j - 1]
-                    j -= 1
-                srcs[j] = src
-                m += 1
     k = 0
     for q in range(m + 1):
         limit = o[srcs[q], F_TS] if q < m else (1 << 62)
@@ -669,14 +674,10 @@ def _recompute(st, cd):
                     o[t, F_CTL] = new
     # layer 6 and 7c: statics, then pumps of resolved spells, then Coat of Arms
     coats = 0
-    coat_src = np.empty(st.s[S_NBF] + 1, np.int64)
-    for src in st.bf[: st.s[S_NBF]]:
-        if o[src, F_ZONE] != BATTLEFIELD or o[src, F_CARD] < 0:
-            continue
+    for q in range(nstat):
+        src = stat[q]
         c = o[src, F_CARD]
         stc = ct[c, C_STATIC]
-        if stc == 0:
-            continue
         t = o[src, F_ATT]
         if stc & ST_CANT_ATTACK and t >= 0:
             o[t, F_RESTRICT] |= CANT_ATTACK
@@ -686,14 +687,14 @@ def _recompute(st, cd):
             o[t, F_POW] += ct[c, C_PUMP_P]
             o[t, F_TOU] += ct[c, C_PUMP_T]
         if stc & ST_HASTE_ALL:
-            for i in st.bf[: st.s[S_NBF]]:
-                if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CARD] >= 0:
+            for i in bf:
+                if o[i, F_CARD] >= 0:
                     if ct[o[i, F_CARD], C_TYPES] & T_CREATURE and _in_range(
                         st.rm, st.pl, o[src, F_CTL], o[i, F_CTL]
                     ):
                         o[i, F_KW] |= KW_HASTE
         if stc & ST_COAT:
-            coat_src[coats] = src
+            stat[coats] = src  # (the Coats of Arms, kept where the statics were read)
             coats += 1
     for k in range(ne):
         if eff[k, X_KIND] == X_PUMP:
@@ -702,11 +703,10 @@ def _recompute(st, cd):
                 o[i, F_KW] |= eff[k, X_KW]
                 o[i, F_POW] += eff[k, X_P]
                 o[i, F_TOU] += eff[k, X_T]
-    seen = np.empty(st.s[S_NBF] + 1, np.int64)
     for q in range(coats):  # each Coat of Arms: the creatures in its controller's range (801.11)
-        cc = o[coat_src[q], F_CTL]
+        cc = o[stat[q], F_CTL]
         k = 0
-        for i in st.bf[: st.s[S_NBF]]:
+        for i in bf:
             if _is_bf_creature(o, ct, i) and _in_range(st.rm, st.pl, cc, o[i, F_CTL]):
                 seen[k] = i
                 k += 1
@@ -720,14 +720,44 @@ def _recompute(st, cd):
             o[i, F_POW] += m
             o[i, F_TOU] += m
     # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
-    for i in st.bf[: st.s[S_NBF]]:
-        if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] != o[i, F_LCTL]:
+    for i in bf:
+        if o[i, F_CTL] != o[i, F_LCTL]:
             s[S_VERSION] += 1
             s[S_SDIRTY] = 1
             o[i, F_SICK] = 1
             o[i, F_LCTL] = o[i, F_CTL]
             if o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0:
                 reset_combat(o, i)
+    _group_by_controller(st)
+
+
+@njit(cache=True, inline="always")
+def _group_by_controller(st):
+    """The permanents grouped by controller, each group in id order (``held``, from
+    ``P_HELD0``, ``P_NHELD`` of them): what one player's scans walk. Made with the
+    layers (control is known then), so valid while they are: right after recompute()."""
+    o, pl, held = st.o, st.pl, st.held
+    bf = st.bf[: st.s[S_NBF]]
+    for p in range(pl.shape[0]):
+        pl[p, P_NHELD] = 0
+    for i in bf:
+        pl[o[i, F_CTL], P_NHELD] += 1
+    k = 0
+    for p in range(pl.shape[0]):
+        pl[p, P_HELD0] = k
+        k += pl[p, P_NHELD]
+        pl[p, P_NHELD] = 0
+    for i in bf:
+        p = o[i, F_CTL]
+        held[pl[p, P_HELD0] + pl[p, P_NHELD]] = i
+        pl[p, P_NHELD] += 1
+
+
+@njit(cache=True, inline="always")
+def held_by(st, p):
+    """p's permanents in id order (valid right after recompute(): see _group_by_controller)."""
+    h0 = st.pl[p, P_HELD0]
+    return st.held[h0 : h0 + st.pl[p, P_NHELD]]
 
 
 @njit(cache=True, inline="always")
@@ -1399,12 +1429,13 @@ def target_candidates(st, cd, p, kind, source, out, buf, limit):
 # ----------------------------------------------------------------- mana (106, 601.2g)
 @njit(cache=True, inline="always")
 def colour_counts(st, cd, p, have):
+    """Untapped mana sources of p by colour (after recompute(): p's permanents)."""
     o = st.o
     for c in range(6):
         have[c] = 0
-    for i in st.bf[: st.s[S_NBF]]:
+    for i in held_by(st, p):
         c = o[i, F_CARD]
-        if c >= 0 and o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == p and o[i, F_TAPPED] == 0:
+        if c >= 0 and o[i, F_TAPPED] == 0:
             col = cd.ct[c, C_MANA]
             if col >= 0:
                 have[col] += 1
@@ -1565,9 +1596,9 @@ def priority_actions(st, cd, p, acts, first_only):
         )
         if first_only and m > m0:
             return m
-    for i in st.bf[: st.s[S_NBF]]:
+    for i in held_by(st, p):
         c = o[i, F_CARD]
-        if c < 0 or o[i, F_ZONE] != BATTLEFIELD or o[i, F_CTL] != p or not ct[c, C_HASAB]:
+        if c < 0 or not ct[c, C_HASAB]:
             continue
         for k in range(ct[c, C_NAB]):
             a = ct[c, C_AB0] + k
@@ -1895,7 +1926,7 @@ def attack_actions(st, cd, acts):
     m = _add(acts, 0, A_ATTACK_DONE, s[S_PPLAYER], -1, -1, NO_TARGET, NO_TARGET)
     if not st.pl[p, P_ALIVE]:
         return m
-    for i in st.bf[: st.s[S_NBF]]:
+    for i in held_by(st, p):
         if not _is_creature_of(o, cd.ct, i, p) or not can_attack(o, i) or o[i, F_DECL] != NO_TARGET:
             continue
         for q in range(st.pl.shape[0]):  # 801.3, 802, 803: the attack-target mask
@@ -1914,7 +1945,7 @@ def attack_actions(st, cd, acts):
 def _has_possible_attacker(st, cd, p):
     recompute(st, cd)
     o = st.o
-    for i in st.bf[: st.s[S_NBF]]:
+    for i in held_by(st, p):
         if _is_creature_of(o, cd.ct, i, p) and can_attack(o, i):
             return True
     return False
@@ -2055,7 +2086,7 @@ def block_actions(st, cd, acts):
             walk_ok[k] = not _controls_land_sub(
                 o, cd.ct, st.bf[: st.s[S_NBF]], o[atk[k], F_ATKP], walk
             )
-    for b in st.bf[: st.s[S_NBF]]:
+    for b in held_by(st, q):
         if not _is_creature_of(o, cd.ct, b, q):
             continue
         if o[b, F_TAPPED] or o[b, F_RESTRICT] & CANT_BLOCK or o[b, F_DSEQ] > 0:
@@ -2490,12 +2521,6 @@ def _eligible(rm, pl, o, stk, nstk, a, q):
 
 
 @njit(cache=True, inline="always")
-def eligible(st, q):
-    s = st.s
-    return _eligible(st.rm, st.pl, st.o, st.stk, s[S_NSTK], s[S_ACTIVE], q)
-
-
-@njit(cache=True, inline="always")
 def n_eligible(st):
     """How many players must pass in succession for this stack (805.5 / 807.5a)."""
     rm, pl, o, stk, s = st.rm, st.pl, st.o, st.stk, st.s
@@ -2505,6 +2530,34 @@ def n_eligible(st):
         if _eligible(rm, pl, o, stk, nstk, a, q):
             k += 1
     return k
+
+
+@njit(cache=True, inline="always")
+def _mark_eligible(st):
+    """P_ELIG of every player for the loaded stack (807.5a: as ``eligible``); returns how
+    many. Valid while the stack, the players in the game and the marker stay as they
+    are: within one offer_priority round of passes."""
+    rm, pl, o, stk, s = st.rm, st.pl, st.o, st.stk, st.s
+    nstk, a = s[S_NSTK], s[S_ACTIVE]
+    k = 0
+    for q in range(pl.shape[0]):
+        e = _eligible(rm, pl, o, stk, nstk, a, q)
+        pl[q, P_ELIG] = 1 if e else 0
+        k += pl[q, P_ELIG]
+    return k
+
+
+@njit(cache=True, inline="always")
+def _next_marked(st, p):
+    """next_eligible, from the P_ELIG marks."""
+    seat, pl = st.seat, st.pl
+    n = seat.shape[0]
+    k0 = _seat_pos(st, p)
+    for d in range(1, n + 1):
+        q = seat[(k0 + d) % n]
+        if pl[q, P_ELIG]:
+            return q
+    return next_in_turn_order(st, p)
 
 
 @njit(cache=True, inline="always")
@@ -2770,25 +2823,29 @@ def offer_priority(st, cd, buf):
     """117.3: the player with priority decides; under auto-pass one who can do nothing
     passes at once, and the next is offered priority straight away (what ``run`` would
     do next: a pass that neither resolves nor ends the step changes nothing else)."""
-    s = st.s
+    s, pl = st.s, st.pl
+    need = -1  # how many must pass in succession (worked out again once settle has run)
     while True:
         s[S_OFFERS] += 1
         if s[S_SDIRTY] or s[S_NTRG] or s[S_NSTATETRIG]:
             settle(st, cd, buf)  # (nothing changed and nothing waits: it would do nothing)
+            need = -1
         if s[S_OVER]:
             return
+        if need < 0:  # (passing changes neither the stack nor who is in the game)
+            need = _mark_eligible(st) if s[S_NMARK] else n_alive(st)
         p = s[S_PRIO]
-        if not st.pl[p, P_ALIVE]:
+        if not pl[p, P_ALIVE]:
             p = next_in_turn_order(st, p)
             s[S_PRIO] = p
-        if s[S_NMARK] and not eligible(st, p):  # 807.5a
-            p = next_eligible(st, p)
+        if s[S_NMARK] and not pl[p, P_ELIG]:  # 807.5a
+            p = _next_marked(st, p)
             s[S_PRIO] = p
         if has_action(st, cd, p, st.acts):
             s[S_PEND] = PEND_PRIORITY
             s[S_PPLAYER] = p
             return
-        do_pass(st, cd, p)
+        _passed(st, cd, p, need, True)
         if s[S_PASSES] == 0:  # the stack resolved or the step ended: back to run
             return
 
@@ -2796,9 +2853,18 @@ def offer_priority(st, cd, buf):
 @njit(cache=True, inline="always")
 def do_pass(st, cd, p):
     s = st.s
+    _passed(st, cd, p, n_eligible(st) if s[S_NMARK] else n_alive(st), False)
+
+
+@njit(cache=True, inline="always")
+def _passed(st, cd, p, need, marked):
+    """p passed: once ``need`` players have passed in succession the top of the stack
+    resolves or the step ends (117.4); otherwise the next player gets priority (from
+    the P_ELIG marks if ``marked``)."""
+    s = st.s
     s[S_PEND] = PEND_NONE
     s[S_PASSES] += 1
-    if s[S_PASSES] >= (n_eligible(st) if s[S_NMARK] else n_alive(st)):
+    if s[S_PASSES] >= need:
         s[S_PASSES] = 0
         if s[S_NSTK]:
             resolve_top(st, cd)
@@ -2806,8 +2872,11 @@ def do_pass(st, cd, p):
             s[S_TODO] = TODO_PRIORITY
         else:
             s[S_TODO] = TODO_END
+    elif s[S_NMARK]:
+        s[S_PRIO] = _next_marked(st, p) if marked else next_eligible(st, p)
+        s[S_TODO] = TODO_PRIORITY
     else:
-        s[S_PRIO] = next_eligible(st, p) if s[S_NMARK] else next_in_turn_order(st, p)
+        s[S_PRIO] = next_in_turn_order(st, p)
         s[S_TODO] = TODO_PRIORITY
 
 
@@ -2993,6 +3062,7 @@ def play_batch(
     RM,
     MK,
     BF,
+    HELD,
     ct,
     ab,
     er,
@@ -3009,7 +3079,7 @@ def play_batch(
             borrowed(STK[g]), borrowed(TRG[g]), borrowed(EFF[g]), borrowed(SH[g]),
             borrowed(XT[g]), borrowed(BQ[g]), borrowed(SEAT[g]), borrowed(RNG[g]),
             borrowed(TR[g]), acts, borrowed(HAND[g]), borrowed(RM[g]), borrowed(MK[g]),
-            borrowed(BF[g]),
+            borrowed(BF[g]), borrowed(HELD[g]),
         )  # fmt: skip
         total += play_one(st, cd, max_decisions)
     return total

@@ -177,7 +177,7 @@ def test_object_indexes_follow_the_zones(variant):
     permanents) say what the zone column says, stopped mid-game after any number of
     decisions and at the end."""
     cc = compiled_cards()
-    P, checked = 8, 0
+    P, checked, grouped = 8, 0, 0
     for budget in (40, 150, 400, 1_000_000):
         batch = Batch(4, P, 8 * 60 + 4 * (64 * P + 256), scale=4)
         for g in range(4):
@@ -193,8 +193,15 @@ def test_object_indexes_follow_the_zones(variant):
                 assert list(batch.HAND[g, p, : batch.PL[g, p, k.P_HANDN]]) == list(hand)
             bf = np.flatnonzero(zone == k.BATTLEFIELD)
             assert list(batch.BF[g, : batch.S[g, k.S_NBF]]) == list(bf)
+            if batch.S[g, k.S_LDIRTY] == 0 and not batch.S[g, k.S_OVER]:  # layers fresh
+                ctl = batch.O[g, bf, k.F_CTL]
+                for p in range(P):
+                    h0, nh = batch.PL[g, p, k.P_HELD0], batch.PL[g, p, k.P_NHELD]
+                    assert list(batch.HELD[g, h0 : h0 + nh]) == list(bf[ctl == p])
+                    grouped += 1
             checked += len(bf) > 0
     assert checked >= 12  # (most of the games have permanents by then)
+    assert grouped >= 4 * P  # (most stops are at a decision the layers were looked at for)
 
 
 def test_grand_melee_turn_cap_counts_rounds():
