@@ -69,8 +69,8 @@ from systems.range_of_influence import in_range_mask
     S_NXT, S_NBQ, S_DSEQ, S_MAXTURNS, S_STARTING, S_POISON_LIMIT, S_NPLAYERS, S_NTR,
     S_DECISIONS, S_BSEQ, S_ERROR, S_VERSION, S_LDIRTY, S_SDIRTY, S_OFFERS, S_TRIGKINDS,
     S_STATICS, S_TOKENS, S_NSTATBF, S_NSTATETRIG, S_COUNTERS, S_WASPLAIN,
-    S_ATTACK_MODE, S_GM, S_NMARK, S_CUR, S_NBF, SF,
-) = range(47)  # fmt: skip
+    S_ATTACK_MODE, S_GM, S_NMARK, S_CUR, S_NBF, S_STVER, S_STCUR, SF,
+) = range(49)  # fmt: skip
 # Grand Melee turn markers (807.4): one row each, in marker-number order; the turn
 # fields of SAVED are kept in the row while another marker's turn is loaded into ``s``
 # (turn_markers.save / load), and the row's stack follows from column KF
@@ -468,8 +468,8 @@ def move(st, cd, i, zone, controller):
     """zones.move: object i changes zones and becomes a new object (400.7)."""
     o = st.o
     old = o[i, F_ZONE]
-    if old == LIBRARY and zone == HAND:
-        bump(st)  # a draw: nothing the layers or the state-based actions look at
+    if (old == LIBRARY and zone == HAND) or (old == HAND and zone == STACK):
+        bump(st)  # a draw, a cast: nothing the layers or the state-based actions look at
     else:
         touch(st)
     if old == BATTLEFIELD and zone != BATTLEFIELD:
@@ -865,8 +865,9 @@ def _has_trig(o, ct, i, when):
 def state_triggers(st, cd):
     """603.8: "when you have 20 or more life" triggers once while it is pending."""
     o, s = st.o, st.s
-    if not s[S_NSTATETRIG]:
+    if not s[S_NSTATETRIG] or not _state_triggers_stale(s):
         return
+    pushed = False
     for src in st.bf[: st.s[S_NBF]]:
         if not _has_trig(o, cd.ct, src, W_LIFE_AT_LEAST):
             continue
@@ -886,6 +887,17 @@ def state_triggers(st, cd):
                     pending = True
             if not pending:
                 _push_trigger(st, src, ab, ctl, ctl, 0, -1)
+                pushed = True
+    if not pushed:  # the same state would find nothing again: remember which state
+        s[S_STVER] = s[S_VERSION]
+        s[S_STCUR] = s[S_CUR]
+
+
+@njit(cache=True, inline="always")
+def _state_triggers_stale(s):
+    """Has anything changed (the state version, or the loaded marker and so the stack
+    whose pending triggers count) since state_triggers last found nothing to add?"""
+    return s[S_STVER] != s[S_VERSION] or s[S_STCUR] != s[S_CUR]
 
 
 @njit(cache=True)
@@ -1401,6 +1413,15 @@ def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
     return False
 
 
+@njit(cache=True, inline="always")
+def _few_in_range(st, p):
+    """Are at most a quarter of the players within p's range (Grand Melee's range 1)?"""
+    k = 0
+    for q in range(st.pl.shape[0]):
+        k += st.rm[0, p, q]
+    return 4 * k <= st.pl.shape[0]
+
+
 @njit(cache=True)
 def target_candidates(st, cd, p, kind, source, out, buf, limit):
     """Permanents by object id, then players in turn order from p; returns how many
@@ -1408,7 +1429,27 @@ def target_candidates(st, cd, p, kind, source, out, buf, limit):
     o, pl, ct, rng = st.o, st.pl, cd.ct, st.rm[0]
     n = st.s[S_N]
     m = 0
-    if kind != K_PLAYER and kind != K_OPPONENT:
+    if kind == K_CREATURE_YOURS or (
+        kind != K_PLAYER and kind != K_OPPONENT and _few_in_range(st, p)
+    ):
+        # (called by priority_actions, after recompute(): held_by is valid) the permanents
+        # of the players in p's range (801.4): the ``limit`` lowest ids, in id order
+        for q in range(pl.shape[0]):
+            if not (q == p if kind == K_CREATURE_YOURS else rng[p, q]):
+                continue
+            for i in held_by(st, q):
+                if m == limit and out[m - 1] < i:
+                    continue
+                if _target_ok(o, pl, ct, rng, n, p, kind, i, source):
+                    j = m if m < limit else limit - 1  # (full: the highest id makes room)
+                    while j > 0 and out[j - 1] > i:
+                        out[j] = out[j - 1]
+                        j -= 1
+                    out[j] = i
+                    m = min(m + 1, limit)
+        if m >= limit:
+            return m
+    elif kind != K_PLAYER and kind != K_OPPONENT:
         for i in st.bf[: st.s[S_NBF]]:
             if _target_ok(o, pl, ct, rng, n, p, kind, i, source):
                 out[m] = i
@@ -2827,7 +2868,7 @@ def offer_priority(st, cd, buf):
     need = -1  # how many must pass in succession (worked out again once settle has run)
     while True:
         s[S_OFFERS] += 1
-        if s[S_SDIRTY] or s[S_NTRG] or s[S_NSTATETRIG]:
+        if s[S_SDIRTY] or s[S_NTRG] or (s[S_NSTATETRIG] and _state_triggers_stale(s)):
             settle(st, cd, buf)  # (nothing changed and nothing waits: it would do nothing)
             need = -1
         if s[S_OVER]:
@@ -2921,8 +2962,9 @@ def apply_action(st, cd, a, buf):
     """legal_actions.apply_action for a legal action (the kernel only makes legal ones)."""
     s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
     kind, p, i, arg, t0, t1 = a[0], a[1], a[2], a[3], a[4], a[5]
-    if kind == A_ATTACK_DONE or kind == A_BLOCK_DONE:
-        bump(st)  # attackers tap, attackers become blocked: nothing the layers or SBAs see
+    if kind == A_ATTACK_DONE or kind == A_BLOCK_DONE or kind == A_CAST:
+        bump(st)  # attackers tap, attackers become blocked, a spell goes on the stack and
+        # its cost is paid: nothing the layers or the state-based actions look at
     elif kind != A_PASS and kind != A_ATTACK and kind != A_BLOCK and kind != A_BLOCK_RESET:
         touch(st)
     if kind == A_PASS:
