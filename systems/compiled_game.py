@@ -31,8 +31,12 @@ discards) or the battlefield (layers, state-based actions, mana, triggers, comba
 
 Speed comes from doing little per step: derived values and state-based actions are
 recomputed only after a change that can affect them (``touch``; ``bump`` for changes
-that can't), the "can this player do anything?" answer is cached per state version,
-and games are dealt in numpy (``ecs.compiled._setup``) rather than through ``Game.new``.
+that can't), the "can this player do anything?" answer and the state triggers are
+cached per state version, scans walk short lists (a hand, the permanents, one
+player's permanents, the players in range) instead of every object, ``play_batch``
+passes views that own no reference (``borrowed``: no atomic reference counting on
+the many calls that take the game state), and games are dealt in numpy
+(``ecs.compiled._setup``) rather than through ``Game.new``.
 """
 
 from __future__ import annotations
