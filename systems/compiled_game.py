@@ -2731,6 +2731,22 @@ def _marker_remove(st, k):
 
 
 @njit(cache=True)
+def _remove_waiting_designated(st):
+    """807.4g: a designated marker whose holder isn't taking a turn (waiting) is removed
+    at once, also one that a removal has just designated (highest index first)."""
+    s, mk = st.s, st.mk
+    while True:
+        x = -1
+        for j in range(s[S_NMARK]):
+            if mk[j, K_REMOVAL] > 0 and mk[j, K_WAITING]:
+                x = j
+        if x < 0:
+            return
+        s[S_CUR] = x
+        _marker_remove(st, x)
+
+
+@njit(cache=True)
 def marker_end_turn(st, cd):
     """The loaded marker's turn ended (after cleanup): remove, keep or pass it (807.4c,
     807.4g, 807.4i-j)."""
@@ -2751,7 +2767,14 @@ def marker_end_turn(st, cd):
             pl[h, P_DEFERRED] += 1
         _marker_remove(st, k)
         if s[S_NMARK]:  # marker-number order: the next marker advances next
-            marker_load(st, (k - 1) % s[S_NMARK])
+            nxt = mk[k % s[S_NMARK], K_NUMBER]
+            _remove_waiting_designated(st)  # (designations it passed on)
+            j = 0
+            for x in range(s[S_NMARK] - 1, -1, -1):
+                if mk[x, K_NUMBER] >= nxt:
+                    j = x
+            if s[S_NMARK]:
+                marker_load(st, (j - 1) % s[S_NMARK])
         _wake(st)
         return
     if pl[h, P_ALIVE] and _in(st.xt, s[S_NXT], h):
@@ -2807,10 +2830,7 @@ def markers_players_left(st, ps, m):
             break
         mk[best if best >= 0 else best_any, K_REMOVAL] += 1
         excess -= 1
-    for x in range(s[S_NMARK] - 1, -1, -1):  # 807.4g: not taking a turn: removed at once
-        if x < s[S_NMARK] and mk[x, K_REMOVAL] > 0 and mk[x, K_WAITING]:
-            s[S_CUR] = x
-            _marker_remove(st, x)
+    _remove_waiting_designated(st)  # 807.4g
     for x in range(s[S_NMARK]):  # 807.4c: a holder who left before their turn began
         if mk[x, K_WAITING] and not st.pl[mk[x, K_HOLDER], P_ALIVE]:
             mk[x, K_HOLDER] = next_in_turn_order(st, mk[x, K_HOLDER])

@@ -223,7 +223,11 @@ def end_turn(g: Game) -> None:
         k = g.cur
         _remove(g, k)
         if g.markers:  # keep marker-number order: the next marker advances next
-            load(g, (k - 1) % len(g.markers))
+            nxt = g.markers[k % len(g.markers)].number
+            _remove_waiting_designated(g)  # (designations it passed on)
+            j = next((j for j, x in enumerate(g.markers) if x.number >= nxt), 0)
+            if g.markers:
+                load(g, (j - 1) % len(g.markers))
         _wake(g)
         return
     extra = h in g.extra_turns and g.pl.alive[h]
@@ -294,6 +298,17 @@ def _remove(g: Game, k: int) -> None:
     load(g, g.cur)
 
 
+def _remove_waiting_designated(g: Game) -> None:
+    """807.4g: a designated marker whose holder isn't taking a turn (waiting) is removed
+    at once, also one that a removal has just designated (highest index first)."""
+    while True:
+        ks = [k for k, m in enumerate(g.markers) if m.removal > 0 and m.waiting]
+        if not ks:
+            return
+        g.cur = ks[-1]
+        _remove(g, ks[-1])
+
+
 def _marker_to_right(g: Game, p: int, exclude: TurnMarker | None = None) -> TurnMarker | None:
     """The turn marker nearest to p's right (p's own marker last)."""
     n = g.n_players
@@ -325,11 +340,7 @@ def players_left(g: Game, ps: list[int]) -> None:
             break
         min(undesignated, key=lambda m: m.number).removal += 1
         excess -= 1
-    # 807.4g: a designated marker whose holder isn't taking a turn is removed at once
-    for k in reversed(range(len(g.markers))):
-        if g.markers[k].removal > 0 and g.markers[k].waiting:
-            g.cur = k
-            _remove(g, k)
+    _remove_waiting_designated(g)  # 807.4g
     for m in g.markers:  # 807.4c: a holder who left before their turn began
         if m.waiting and not g.pl.alive[m.holder]:
             m.holder = g.next_in_turn_order(m.holder)

@@ -276,3 +276,42 @@ def test_a_full_table_is_flagged_and_the_game_played_again():
     assert retried["errors"][0] == 0
     for key in ("life", "turns", "decisions", "won"):
         assert (big[key] == retried[key]).all()
+
+
+def _kernel_state(batch: Batch) -> tuple:
+    """Slot 0 of a batch as the kernel's (GameState, CardTables), to call its functions."""
+    arrays = [a if a is batch.ACTS else a[0] for a in batch.arrays()]
+    return k.GameState(*arrays), compiled_cards().tables()
+
+
+def test_807_4g_a_designation_passed_to_a_waiting_marker_removes_it_at_once():
+    """807.4g: a marker designated twice is removed when its turn ends and the marker to
+    its right is designated once; that marker's holder isn't taking a turn (waiting,
+    807.4d), so it is removed immediately. Both engines, from the same table."""
+    decks = [DECKS[NAMES[i % 6]] for i in range(12)]
+    g = _new(decks, 3, variant="grand-melee")
+    from systems import turn_markers
+
+    assert [m.number for m in g.markers] == [1, 2, 3]
+    right = turn_markers._marker_to_right(g, g.markers[0].holder, exclude=g.markers[0])
+    assert right is g.markers[2]  # (the third marker sits four seats to the first's right)
+    turn_markers.save(g)
+    turn_markers.load(g, 0)
+    g.markers[0].removal = 2
+    g.markers[2].waiting = True
+    turn_markers.end_turn(g)
+    assert [m.number for m in g.markers] == [2]
+
+    cc = compiled_cards()
+    batch = Batch(1, 12, sum(len(d) for d in decks) + 4 * (64 * 12 + 256), scale=4)
+    cols = deal_columns([np.array([cc.db.index(c) for c in d]) for d in decks])
+    _setup(batch, 0, *cols, "grand-melee", 12, 3, 200, cc.ct, agent_seed(3))
+    st, cd = _kernel_state(batch)
+    k.start_game(st, cd)
+    assert list(batch.MK[0, :3, k.K_NUMBER]) == [1, 2, 3]
+    k.marker_save(st)
+    k.marker_load(st, 0)
+    batch.MK[0, 0, k.K_REMOVAL] = 2
+    batch.MK[0, 2, k.K_WAITING] = 1
+    k.marker_end_turn(st, cd)
+    assert batch.S[0, k.S_NMARK] == 1 and batch.MK[0, 0, k.K_NUMBER] == 2
