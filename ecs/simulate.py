@@ -258,7 +258,7 @@ def run_batch(
     if cfg.get("engine") == "compiled":
         from ecs.compiled import warm
 
-        # load (the first time: compile, about two minutes) the kernel once, before the
+        # load (the first time: compile, about four minutes) the kernel once, before the
         # clock starts; forked workers share it
         cfg["engine_load_s"] = round(warm(), 3)
     t0 = time.perf_counter()
@@ -420,7 +420,7 @@ def main(args: argparse.Namespace) -> int:
         if not args.json:
             print(
                 "compiled engine: loading the game kernel (the very first run compiles it, "
-                "about two minutes)",
+                "about four minutes)",
                 file=sys.stderr,
             )
     if args.replays:
