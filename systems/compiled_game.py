@@ -1268,8 +1268,6 @@ def _check_sba(st, cd):
     na = nlg = nw = 0
     lg0, w0 = nbf + 4, 2 * nbf + 8
     for i in st.bf[: st.s[S_NBF]]:
-        if o[i, F_ZONE] != BATTLEFIELD:
-            continue
         c = o[i, F_CARD]
         types = ct[c, C_TYPES] if c >= 0 else 0
         creature = types & T_CREATURE
@@ -1307,7 +1305,6 @@ def _check_sba(st, cd):
             for j in st.bf[: st.s[S_NBF]]:
                 if (
                     j != i
-                    and o[j, F_ZONE] == BATTLEFIELD
                     and o[j, F_CARD] == c
                     and o[j, F_CTL] == o[i, F_CTL]
                     and o[j, F_TS] > o[i, F_TS]
@@ -1318,8 +1315,7 @@ def _check_sba(st, cd):
         if sup & S_WORLD:
             for j in st.bf[: st.s[S_NBF]]:
                 if (
-                    o[j, F_ZONE] == BATTLEFIELD
-                    and o[j, F_CARD] >= 0
+                    o[j, F_CARD] >= 0
                     and ct[o[j, F_CARD], C_SUPER] & S_WORLD
                     and o[j, F_TS] > o[i, F_TS]
                     and obj_in_range(st, o[i, F_CTL], j)  # 801.12
@@ -1727,7 +1723,7 @@ def _ref(st, cd, item, ref, t0, t1, out):
         m = 0
         for i in st.bf[: st.s[S_NBF]]:
             c = o[i, F_CARD]
-            if o[i, F_ZONE] == BATTLEFIELD and c >= 0 and cd.ct[c, C_TYPES] & T_CREATURE:
+            if c >= 0 and cd.ct[c, C_TYPES] & T_CREATURE:
                 if _in_range(st.rm, st.pl, ctl, o[i, F_CTL]) and (
                     ref == R_EACH_CREATURE or o[i, F_CTL] == ctl
                 ):
@@ -1979,7 +1975,7 @@ def attack_actions(st, cd, acts):
                 m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, -1 - q, NO_TARGET, NO_TARGET)
         for j in st.bf[: st.s[S_NBF]]:
             c = o[j, F_CARD]
-            if c >= 0 and o[j, F_ZONE] == BATTLEFIELD and cd.ct[c, C_TYPES] & T_PLANESWALKER:
+            if c >= 0 and cd.ct[c, C_TYPES] & T_PLANESWALKER:
                 q = o[j, F_CTL]
                 if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
                     m = _add(acts, m, A_ATTACK, s[S_PPLAYER], i, j, NO_TARGET, NO_TARGET)
@@ -2243,7 +2239,7 @@ def combat_damage(st, cd, step):
             continue
         nb = 0
         for b in st.bf[: st.s[S_NBF]]:
-            if o[b, F_ZONE] == BATTLEFIELD and o[b, F_BLOCKING] == a:
+            if o[b, F_BLOCKING] == a:
                 order[nb] = b
                 nb += 1
         _sort_by(o, order, nb, F_BSEQ)
@@ -2370,7 +2366,7 @@ def begin_step(st, cd):
         touch(st)  # damage wears off and "until end of turn" effects end
     if step == UNTAP:  # 502
         for i in st.bf[: st.s[S_NBF]]:
-            if o[i, F_ZONE] == BATTLEFIELD and o[i, F_CTL] == act:
+            if o[i, F_CTL] == act:
                 o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
         s[S_TODO] = TODO_END
@@ -2566,22 +2562,10 @@ def _eligible(rm, pl, o, stk, nstk, a, q):
 
 
 @njit(cache=True, inline="always")
-def n_eligible(st):
-    """How many players must pass in succession for this stack (805.5 / 807.5a)."""
-    rm, pl, o, stk, s = st.rm, st.pl, st.o, st.stk, st.s
-    nstk, a = s[S_NSTK], s[S_ACTIVE]
-    k = 0
-    for q in range(pl.shape[0]):
-        if _eligible(rm, pl, o, stk, nstk, a, q):
-            k += 1
-    return k
-
-
-@njit(cache=True, inline="always")
 def _mark_eligible(st):
-    """P_ELIG of every player for the loaded stack (807.5a: as ``eligible``); returns how
-    many. Valid while the stack, the players in the game and the marker stay as they
-    are: within one offer_priority round of passes."""
+    """P_ELIG of every player for the loaded stack (807.5a); returns how many, the players
+    who must pass in succession (805.5 / 807.5a). Valid while the stack, the players in
+    the game and the marker stay as they are: within one round of passes."""
     rm, pl, o, stk, s = st.rm, st.pl, st.o, st.stk, st.s
     nstk, a = s[S_NSTK], s[S_ACTIVE]
     k = 0
@@ -2594,28 +2578,15 @@ def _mark_eligible(st):
 
 @njit(cache=True, inline="always")
 def _next_marked(st, p):
-    """next_eligible, from the P_ELIG marks."""
+    """The next player after p in turn order who gets priority for this stack, from the
+    P_ELIG marks (the Python engine's walk of next_in_turn_order from p, one round of
+    the seats)."""
     seat, pl = st.seat, st.pl
     n = seat.shape[0]
     k0 = _seat_pos(st, p)
     for d in range(1, n + 1):
         q = seat[(k0 + d) % n]
         if pl[q, P_ELIG]:
-            return q
-    return next_in_turn_order(st, p)
-
-
-@njit(cache=True, inline="always")
-def next_eligible(st, p):
-    """The next player after p in turn order who gets priority for this stack (the
-    Python engine's walk of next_in_turn_order from p, one round of the seats)."""
-    rm, pl, o, stk, s, seat = st.rm, st.pl, st.o, st.stk, st.s, st.seat
-    nstk, a = s[S_NSTK], s[S_ACTIVE]
-    n = seat.shape[0]
-    k0 = _seat_pos(st, p)
-    for d in range(1, n + 1):
-        q = seat[(k0 + d) % n]
-        if _eligible(rm, pl, o, stk, nstk, a, q):
             return q
     return next_in_turn_order(st, p)
 
@@ -2910,7 +2881,7 @@ def offer_priority(st, cd, buf):
             s[S_PEND] = PEND_PRIORITY
             s[S_PPLAYER] = p
             return
-        _passed(st, cd, p, need, True)
+        _passed(st, cd, p, need)
         if s[S_PASSES] == 0:  # the stack resolved or the step ended: back to run
             return
 
@@ -2918,14 +2889,14 @@ def offer_priority(st, cd, buf):
 @njit(cache=True, inline="always")
 def do_pass(st, cd, p):
     s = st.s
-    _passed(st, cd, p, n_eligible(st) if s[S_NMARK] else n_alive(st), False)
+    _passed(st, cd, p, _mark_eligible(st) if s[S_NMARK] else n_alive(st))
 
 
 @njit(cache=True, inline="always")
-def _passed(st, cd, p, need, marked):
+def _passed(st, cd, p, need):
     """p passed: once ``need`` players have passed in succession the top of the stack
-    resolves or the step ends (117.4); otherwise the next player gets priority (from
-    the P_ELIG marks if ``marked``)."""
+    resolves or the step ends (117.4); otherwise the next player gets priority (in
+    Grand Melee, from the P_ELIG marks of this round)."""
     s = st.s
     s[S_PEND] = PEND_NONE
     s[S_PASSES] += 1
@@ -2938,7 +2909,7 @@ def _passed(st, cd, p, need, marked):
         else:
             s[S_TODO] = TODO_END
     elif s[S_NMARK]:
-        s[S_PRIO] = _next_marked(st, p) if marked else next_eligible(st, p)
+        s[S_PRIO] = _next_marked(st, p)
         s[S_TODO] = TODO_PRIORITY
     else:
         s[S_PRIO] = next_in_turn_order(st, p)
@@ -2952,6 +2923,8 @@ def run(st, cd, buf):
     if s[S_NMARK]:
         run_markers(st, cd, buf)
         return
+    # (run_markers repeats this dispatch on purpose: one inlined or called helper for
+    # both measured 5-10% slower on 16-player Grand Melee)
     while not s[S_OVER] and s[S_PEND] == PEND_NONE:
         if s[S_TODO] == TODO_PRIORITY:
             offer_priority(st, cd, buf)
