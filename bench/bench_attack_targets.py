@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from systems.attack_targets import (
+from ecs.legacy.systems.attack_targets import (
     ATTACK_LEFT,
     ATTACK_MULTIPLE,
     attack_target_mask,
     attack_target_mask_py,
 )
-from systems.range_of_influence import UNLIMITED, range_mask
+from ecs.legacy.systems.range_of_influence import UNLIMITED, range_mask
 
 MODES = {
     "multiple": (ATTACK_MULTIPLE, False),

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from systems.priority_precheck import can_act_kernel, can_act_kernel_py
-from systems.state_based_actions import sba_kernel, sba_kernel_py
+from ecs.legacy.systems.priority_precheck import can_act_kernel, can_act_kernel_py
+from ecs.legacy.systems.state_based_actions import sba_kernel, sba_kernel_py
 
 
 def sba_tables(G: int, N: int, P: int):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from systems.range_of_influence import UNLIMITED, in_range_mask, in_range_mask_py
+from ecs.legacy.systems.range_of_influence import UNLIMITED, in_range_mask, in_range_mask_py
 
 
 def table(G: int, P: int, reach: int, seed: int = 0):

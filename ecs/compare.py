@@ -117,7 +117,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
     range_ = data.get("range")
     if range_ is not None:
         range_ = _int(where, "range", range_, 1)
-    from systems.variants import VARIANTS as _RULES
+    from ecs.legacy.systems.variants import VARIANTS as _RULES
 
     attack = data.get("attack") or (  # the variant's default (left in Grand Melee)
         _RULES[variant].default_attack if variant in _RULES else "multiple"
@@ -166,7 +166,7 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
     on a game); :class:`ConfigError` naming the file if it is refused."""
     from ecs.decks import DeckError, load_deck, stock_decks
     from ecs.game import Game, Options
-    from systems.variants import default_teams
+    from ecs.legacy.systems.variants import default_teams
 
     where = spec["file"]
     decks = spec["decks"] or stock_decks()

@@ -30,8 +30,8 @@ from ecs.constants import (
     STACK,
     T_CREATURE,
 )
-from systems import compiled_game as k
-from systems.variants import VARIANTS, turn_cap
+from ecs.legacy.systems import compiled_game as k
+from ecs.legacy.systems.variants import VARIANTS, turn_cap
 
 TARGET_KINDS = {
     "any": k.K_ANY,

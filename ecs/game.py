@@ -15,9 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from components.objects import ObjectColumns
-from components.players import PlayerColumns
-from components.stack import Decision, StackItem
 from ecs.actions import Action, IllegalAction
 from ecs.cards import CardDB, load_cards
 from ecs.constants import (
@@ -29,6 +26,9 @@ from ecs.constants import (
     PREGAME,
     STEP_NAMES,
 )
+from ecs.legacy.components.objects import ObjectColumns
+from ecs.legacy.components.players import PlayerColumns
+from ecs.legacy.components.stack import Decision, StackItem
 from ecs.world import World
 
 VARIANTS = (
@@ -88,7 +88,7 @@ class Game:
         self.variant = variant
         self.options = options or Options()
         if self.options.attack is None:
-            from systems.variants import VARIANTS as _RULES
+            from ecs.legacy.systems.variants import VARIANTS as _RULES
 
             self.options = replace(self.options, attack=_RULES[variant].default_attack)
         if self.options.attack not in ATTACK_OPTION:
@@ -101,7 +101,7 @@ class Game:
         self.pl = PlayerColumns(n)
         self.pl.seat[:] = np.arange(n)
         self.pl.team[:] = np.asarray(teams if teams is not None else np.arange(n))
-        from systems.variants import VARIANTS as RULES
+        from ecs.legacy.systems.variants import VARIANTS as RULES
 
         self.rules = RULES[variant]
         self.roles: list[str | None] = list(roles) if roles else [None] * n
@@ -277,7 +277,7 @@ class Game:
     def turn_cap(self) -> int:
         """The safety cap on turns (0 = none); in Grand Melee it counts rounds of the table:
         ``max_turns`` turns for each marker the game began with (807.4a)."""
-        from systems.variants import turn_cap
+        from ecs.legacy.systems.variants import turn_cap
 
         return turn_cap(self.variant, self.n_players, self.max_turns)
 
@@ -353,14 +353,14 @@ class Game:
     # ------------------------------------------------------------------ public API
     def legal_actions(self) -> list[Action]:
         """Every action the pending decision allows, in a fixed order."""
-        from systems.legal_actions import legal_actions
+        from ecs.legacy.systems.legal_actions import legal_actions
 
         return legal_actions(self)
 
     def step(self, action: Action) -> None:
         """Apply one action, then advance to the next decision. Illegal actions raise
         :class:`IllegalAction` and change nothing."""
-        from systems.legal_actions import apply_action
+        from ecs.legacy.systems.legal_actions import apply_action
 
         if self.over:
             raise IllegalAction("the game is over")
@@ -477,7 +477,7 @@ class Game:
         """A fresh game from decklists (card names), seated by the variant's rules
         (806.3, 808.2, 809.2, 811.3; ``teams`` = number of teams for team variants),
         with the variant's first player (103.1, 808.4, 809.4); opening hands are drawn."""
-        from systems.variants import default_teams, seat_players, starting_player
+        from ecs.legacy.systems.variants import default_teams, seat_players, starting_player
 
         n = len(decks)
         names = names or [f"P{i + 1}" for i in range(n)]
@@ -508,7 +508,7 @@ class Game:
                 g.library[p].append(i)
             g.rng.shuffle(g.library[p])
         g.starting_player = starting_player(variant, g.pl.seat, g.pl.team, g.roles, g.rng)
-        from systems.turn_structure import start_game
+        from ecs.legacy.systems.turn_structure import start_game
 
         start_game(g, mulligans=mulligans)
         return g
@@ -523,13 +523,13 @@ class Game:
 def apply_variant_ranges(g: Game) -> None:
     """809.3a / 809.6a: Emperor ranges by role, unless the options set one range for all;
     the variant's starting life and poison limit (103.4, 704.5c, 810.4, 810.11)."""
-    from systems.variants import poison_limit, starting_life
+    from ecs.legacy.systems.variants import poison_limit, starting_life
 
     n_teams = len(set(int(t) for t in g.pl.team))
     g.pl.life[:] = starting_life(g.variant, g.n_players, n_teams)
     g.poison_limit[:] = poison_limit(g.variant, g.n_players, n_teams)
     if g.variant == "emperor" and g.options.range_of_influence is None:
-        from systems.variants import emperor_ranges
+        from ecs.legacy.systems.variants import emperor_ranges
 
         g.pl.reach[:] = emperor_ranges(g.pl.seat, g.pl.team, g.roles)
 

@@ -50,7 +50,7 @@ from ecs.constants import (
     STEP_NAMES,
 )
 from ecs.game import VARIANTS, Game, Options
-from systems.variants import starting_life
+from ecs.legacy.systems.variants import starting_life
 
 ZONES = {
     "hand": HAND,
@@ -565,7 +565,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         g.obj.attached_to[i] = resolve_card(g, r)
     # setup permanents: continuous effects apply from the start, and a creature that
     # starts under another player's control (Mind Control) is not summoning sick
-    from systems.continuous_effects import recompute
+    from ecs.legacy.systems.continuous_effects import recompute
 
     recompute(g)
     g.obj.last_controller[: g.obj.n] = g.obj.controller[: g.obj.n]
@@ -586,8 +586,8 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     turn = int(start.get("turn", 1))
     step = STEP_BY_NAME[start.get("step", "precombat-main")]
     g.starting_player = a if turn == 1 else 0
-    from systems.mulligan import begin_mulligans
-    from systems.turn_structure import run, snapshot_ranges
+    from ecs.legacy.systems.mulligan import begin_mulligans
+    from ecs.legacy.systems.turn_structure import run, snapshot_ranges
 
     g.active = a
     g.active_players = [a]
@@ -596,7 +596,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         g.active_players = g.teammates(g.active)
     g.dirty = True
     if step == STEP_BY_NAME["pregame"]:
-        from systems.zones import draw
+        from ecs.legacy.systems.zones import draw
 
         for p in g.turn_order_from(a):
             if not players[p].get("hand"):
@@ -606,7 +606,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     g.turn = turn
     snapshot_ranges(g)
     from ecs.constants import T_BATTLE
-    from systems.zones import choose_protector
+    from ecs.legacy.systems.zones import choose_protector
 
     for i in g.battlefield():
         if g.obj.types[i] & T_BATTLE and g.obj.protector[i] < 0:  # 310.11a default protector
@@ -614,7 +614,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     g.step_no = step
     g.todo = "begin"
     if variant == "grand-melee":  # 807.4b: a marker for each holder, numbered in file order
-        from systems import turn_markers
+        from ecs.legacy.systems import turn_markers
 
         if not isinstance(active, list):
             holders = turn_markers.starting_holders(g, a)
@@ -653,7 +653,7 @@ def resolve_target(g: Game, ref: str) -> int:
 # ------------------------------------------------------------------ running
 def _auto(g: Game, stop, what: str) -> None:
     """Everyone passes / takes defaults until ``stop(g)`` holds."""
-    from systems.legal_actions import legal_actions
+    from ecs.legacy.systems.legal_actions import legal_actions
 
     for _ in range(MAX_AUTO_STEPS):
         if stop(g) or g.over:
@@ -761,7 +761,7 @@ def run_action(g: Game, a: dict, lookahead: Any = None) -> None:
         if not _pending(g, "attack", p):
             taking_turn = g.active == p
             if g.markers:  # Grand Melee: any holder taking a turn now (807.4)
-                from systems.turn_markers import holders_now
+                from ecs.legacy.systems.turn_markers import holders_now
 
                 taking_turn = p in holders_now(g)
             if not taking_turn:

@@ -179,7 +179,7 @@ def compiled_unsupported(cfg: dict[str, Any]) -> str | None:
 def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> list[dict[str, Any]]:
     """Games first .. first + len(seeds) - 1 in the compiled engine, as result rows."""
     from ecs.compiled import play_compiled
-    from systems.variants import turn_cap
+    from ecs.legacy.systems.variants import turn_cap
 
     n = cfg["players"]
     decks = cfg["decks"]
@@ -399,7 +399,7 @@ def main(args: argparse.Namespace) -> int:
     }
     try:
         from ecs.game import SUPPORTED_VARIANTS
-        from systems.variants import default_teams
+        from ecs.legacy.systems.variants import default_teams
 
         if args.variant not in SUPPORTED_VARIANTS:  # a clear error for the others
             Game([f"P{k}" for k in range(players)], variant=args.variant)

@@ -31,7 +31,7 @@ def _active_names(g: Game) -> list[str]:
     """Players taking a turn now: the active player or team, or every holder of a turn
     marker that isn't waiting (807.4)."""
     if g.markers:
-        from systems.turn_markers import holders_now
+        from ecs.legacy.systems.turn_markers import holders_now
 
         return [g.names[p] for p in holders_now(g)]
     return [g.names[p] for p in g.active_players if g.pl.alive[p]]
@@ -69,8 +69,8 @@ def _defender_name(g: Game, i: int, refs: dict[int, str]) -> str | None:
 
 
 def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
-    from systems.combat import attack_defenders
-    from systems.continuous_effects import recompute
+    from ecs.legacy.systems.combat import attack_defenders
+    from ecs.legacy.systems.continuous_effects import recompute
 
     recompute(g)
     o, pl = g.obj, g.pl

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from systems.attack_targets import (
+from ecs.legacy.systems.attack_targets import (
     ATTACK_LEFT,
     ATTACK_MULTIPLE,
     ATTACK_RIGHT,
@@ -21,7 +21,7 @@ from systems.attack_targets import (
     attack_targets,
     attack_targets_one,
 )
-from systems.range_of_influence import UNLIMITED, range_mask, range_mask_one
+from ecs.legacy.systems.range_of_influence import UNLIMITED, range_mask, range_mask_one
 
 IMPLEMENTATIONS = {"numba": attack_target_mask, "python": attack_target_mask_py}
 

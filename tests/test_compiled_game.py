@@ -28,7 +28,7 @@ from ecs.compiled import (
 )
 from ecs.decks import load_deck, stock_decks
 from ecs.game import Game, Options
-from systems import compiled_game as k
+from ecs.legacy.systems import compiled_game as k
 
 DECKS = {d: load_deck(d).main for d in stock_decks()}
 NAMES = sorted(DECKS)
@@ -290,7 +290,7 @@ def test_807_4g_a_designation_passed_to_a_waiting_marker_removes_it_at_once():
     807.4d), so it is removed immediately. Both engines, from the same table."""
     decks = [DECKS[NAMES[i % 6]] for i in range(12)]
     g = _new(decks, 3, variant="grand-melee")
-    from systems import turn_markers
+    from ecs.legacy.systems import turn_markers
 
     assert [m.number for m in g.markers] == [1, 2, 3]
     right = turn_markers._marker_to_right(g, g.markers[0].holder, exclude=g.markers[0])

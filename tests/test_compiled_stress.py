@@ -32,8 +32,8 @@ import pytest
 
 from ecs.compiled import play_compiled
 from ecs.decks import load_deck, parse_decklist, stock_decks
-from systems import compiled_game as k
-from systems import turn_markers
+from ecs.legacy.systems import compiled_game as k
+from ecs.legacy.systems import turn_markers
 from tests.test_compiled_game import PEND, ScriptedRng, _new, compiled_trace, replay
 
 DECKLISTS = {

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from systems.continuous_effects import base_layers, base_layers_py
+from ecs.legacy.systems.continuous_effects import base_layers, base_layers_py
 
 
 @settings(max_examples=40, deadline=None)

@@ -7,8 +7,13 @@ import numpy as np
 from ecs.agents import Observation, RandomAgent
 from ecs.decks import load_deck, stock_decks
 from ecs.game import Game
-from systems.legal_actions import priority_actions
-from systems.priority_precheck import can_act, can_act_kernel, can_act_kernel_py, kernel_args
+from ecs.legacy.systems.legal_actions import priority_actions
+from ecs.legacy.systems.priority_precheck import (
+    can_act,
+    can_act_kernel,
+    can_act_kernel_py,
+    kernel_args,
+)
 
 
 def _args(g: Game):

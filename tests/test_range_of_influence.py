@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from systems.range_of_influence import (
+from ecs.legacy.systems.range_of_influence import (
     UNLIMITED,
     in_range_mask,
     in_range_mask_py,

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from systems.state_based_actions import (
+from ecs.legacy.systems.state_based_actions import (
     DIE_DESTROY,
     DIE_LOYALTY,
     DIE_NONE,

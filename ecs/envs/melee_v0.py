@@ -270,7 +270,7 @@ def build_observation(
     ``legal`` is the pending decision's legal-action list (computed when omitted); it is
     only used when ``me`` is the player who must decide.
     """
-    from systems.continuous_effects import recompute
+    from ecs.legacy.systems.continuous_effects import recompute
 
     recompute(g)
     o, pl = g.obj, g.pl
@@ -523,8 +523,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
             raise ValueError(f"unknown attack option {attack!r} (expected one of {ATTACK_OPTION})")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}")
-        from systems.variants import VARIANTS as RULES
-        from systems.variants import default_teams
+        from ecs.legacy.systems.variants import VARIANTS as RULES
+        from ecs.legacy.systems.variants import default_teams
 
         if players < RULES[variant].min_players:
             raise ValueError(f"{variant} needs at least {RULES[variant].min_players} players")

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from systems.continuous_effects import recompute
-from systems.stack import sorcery_timing
+from ecs.legacy.systems.continuous_effects import recompute
+from ecs.legacy.systems.stack import sorcery_timing
 
 HAND, BATTLEFIELD = 1, 2
 T_LAND = 1

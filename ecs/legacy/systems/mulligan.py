@@ -34,9 +34,9 @@ def begin_mulligans(g: Game) -> None:
 
 
 def continue_mulligans(g: Game) -> None:
-    from components.stack import Decision
-    from systems.turn_structure import first_turn
-    from systems.zones import draw, move, shuffle
+    from ecs.legacy.components.stack import Decision
+    from ecs.legacy.systems.turn_structure import first_turn
+    from ecs.legacy.systems.zones import draw, move, shuffle
 
     g.pending = None
     g.mull_queue = [p for p in g.mull_queue if g.pl.alive[p]]
@@ -75,7 +75,7 @@ def decide(g: Game, p: int, mulligan: bool) -> None:
 
 
 def bottom(g: Game, p: int, i: int) -> None:
-    from systems.zones import move
+    from ecs.legacy.systems.zones import move
 
     d = g.pending
     if d is None or d.kind != "bottom" or d.player != p:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.stack import StackItem
 from ecs.constants import BATTLEFIELD, STACK, T_CREATURE
+from ecs.legacy.components.stack import StackItem
 
 if TYPE_CHECKING:
     from ecs.cards import Ability
@@ -80,7 +80,7 @@ def entered_battlefield(g: Game, i: int) -> None:
                 g.triggers.append((i, ab, int(o.controller[i]), {"object": i}))
     if o.token[i] or not (g.db.types[o.card[i]] & T_CREATURE):
         return
-    from systems.continuous_effects import recompute
+    from ecs.legacy.systems.continuous_effects import recompute
 
     recompute(g)
     ctl = int(o.controller[i])
@@ -155,7 +155,7 @@ def life_lost(g: Game, p: int, amount: int) -> None:
 def has_delayed(g: Game, when: str) -> bool:
     if not g.world.has_effects:
         return False
-    from components.effects import DelayedTrigger
+    from ecs.legacy.components.effects import DelayedTrigger
 
     return any(d.when == when for _, d in g.world.get(DelayedTrigger))
 
@@ -164,7 +164,7 @@ def delayed(g: Game, when: str) -> None:
     """603.7: delayed triggered abilities whose moment has come trigger once, then end."""
     if not g.world.has_effects:
         return
-    from components.effects import DelayedTrigger
+    from ecs.legacy.components.effects import DelayedTrigger
 
     for e, d in g.world.get(DelayedTrigger):
         if d.when == when:
@@ -228,7 +228,7 @@ def choose_trigger_targets(g: Game, p: int, ab: Ability, source: int) -> tuple[i
     """Default target choice for a trigger: the first legal target of each kind (fixed order)."""
     if not ab.targets:
         return ()
-    from systems.stack import target_candidates
+    from ecs.legacy.systems.stack import target_candidates
 
     out = []
     for kind in ab.targets:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from components.effects import ContinuousEffect, PreventionShield
 from ecs.constants import BATTLEFIELD, T_CREATURE
+from ecs.legacy.components.effects import ContinuousEffect, PreventionShield
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -249,7 +249,7 @@ def end_of_turn_cleanup(g: Game) -> None:
     for e, eff in g.world.get(ContinuousEffect):
         if eff.until == "end_of_turn" and mine(eff.controller):
             g.world.delete(e)
-    from components.effects import RedirectShield
+    from ecs.legacy.components.effects import RedirectShield
 
     for comp in (PreventionShield, RedirectShield):
         for e, s in g.world.get(comp):

@@ -32,7 +32,7 @@ from ecs.constants import (
     T_PERMANENT,
     T_PLANESWALKER,
 )
-from systems.mana import plan_payment
+from ecs.legacy.systems.mana import plan_payment
 
 if TYPE_CHECKING:
     from ecs.cards import Ability
@@ -185,7 +185,7 @@ def check_play_land(g: Game, p: int, i: int) -> None:
 
 
 def play_land(g: Game, p: int, i: int) -> None:
-    from systems.zones import enter_battlefield
+    from ecs.legacy.systems.zones import enter_battlefield
 
     check_play_land(g, p, i)
     g.pl.lands_played[p] += 1
@@ -219,7 +219,7 @@ def check_cast(
     kinds = d.spell.targets if d.spell else ()
     check_targets(g, p, kinds, tuple(targets), i, d.name)
     if chooser is not None:  # the opponent who will choose for this spell (801.5a)
-        from systems.choices import opponent_chooser
+        from ecs.legacy.systems.choices import opponent_chooser
 
         opponent_chooser(g, p, chooser)
     return plan_payment(g, p, d.cost, x, pay)
@@ -234,9 +234,9 @@ def cast(
     pay=None,
     chooser: int | None = None,
 ) -> None:
-    from components.stack import StackItem
-    from systems.mana import pay as pay_mana
-    from systems.zones import move
+    from ecs.legacy.components.stack import StackItem
+    from ecs.legacy.systems.mana import pay as pay_mana
+    from ecs.legacy.systems.zones import move
 
     taps, pool = check_cast(g, p, i, tuple(targets), x, pay, chooser)
     d = g.db.defs[g.obj.card[i]]
@@ -247,7 +247,7 @@ def cast(
     if d.spell is not None and d.spell.modes and d.spell.mode_chooser == "opponent":
         # 700.2 / 801.5b: an opponent chooses the mode as the spell is cast; they may pick a
         # mode that refers to things outside their range
-        from systems.choices import Choice, ask, opponent_chooser
+        from ecs.legacy.systems.choices import Choice, ask, opponent_chooser
 
         q = opponent_chooser(g, p, chooser)
 
@@ -318,7 +318,7 @@ def check_activation(
     if ab.life_cost is not None and life_to_pay(g, p, ab) > g.pl.life[p]:
         raise IllegalAction(f"{g.names[p]} can't pay {life_to_pay(g, p, ab)} life (119.4)")
     if ab.life_cost is not None and life_to_pay(g, p, ab) > 0:
-        from systems.damage import cant_lose_life
+        from ecs.legacy.systems.damage import cant_lose_life
 
         if cant_lose_life(g, p):
             raise IllegalAction(f"{g.names[p]} can't lose life, so can pay only 0 life (810.9h)")
@@ -350,7 +350,7 @@ def own_targets(ab: Ability) -> tuple[str, ...]:
 def _opponent_choice_plan(
     g: Game, p: int, ab: Ability, source: int, named
 ) -> tuple[int, list[int]]:
-    from systems.choices import opponent_chooser
+    from ecs.legacy.systems.choices import opponent_chooser
 
     q = opponent_chooser(g, p, named)
     kind = next(k for k, c in zip(ab.targets, ab.chosen_by) if c is not None)
@@ -364,9 +364,9 @@ def _opponent_choice_plan(
 def activate(
     g: Game, p: int, i: int, k: int = 0, targets: tuple[int, ...] = (), pay=None, chooser=None
 ) -> None:
-    from components.stack import StackItem
     from ecs.constants import COLOR_INDEX
-    from systems.mana import pay as pay_mana
+    from ecs.legacy.components.stack import StackItem
+    from ecs.legacy.systems.mana import pay as pay_mana
 
     taps, pool = check_activate(g, p, i, k, tuple(targets), pay, chooser)
     o = g.obj
@@ -381,7 +381,7 @@ def activate(
         o.counters[i, C_LOYALTY] += ab.loyalty
         o.loyalty_used[i] = True
     if ab.life_cost is not None:  # 119.4: paying life is losing it
-        from systems.damage import lose_life
+        from ecs.legacy.systems.damage import lose_life
 
         lose_life(g, p, life_to_pay(g, p, ab))
     j = g.new_object(-1, p, STACK)
@@ -391,7 +391,7 @@ def activate(
     g.passes = 0
     g.dirty = True
     if len(own_targets(ab)) < len(ab.targets):  # 801.5a: an opponent chooses the other target
-        from systems.choices import Choice, ask
+        from ecs.legacy.systems.choices import Choice, ask
 
         q, options = _opponent_choice_plan(g, p, ab, i, chooser)
 
@@ -407,9 +407,9 @@ def activate(
 def resolve_top(g: Game) -> None:
     """608: resolve the top object; a resolution that needs a player's choice pauses
     (``g.pending`` is a ``choose`` decision) and finishes when the choice is made."""
-    from systems.effects import run_effects
-    from systems.triggers import condition_holds
-    from systems.zones import enter_battlefield, move
+    from ecs.legacy.systems.effects import run_effects
+    from ecs.legacy.systems.triggers import condition_holds
+    from ecs.legacy.systems.zones import enter_battlefield, move
 
     i = g.stack[-1]
     item = g.items[i]

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.stack import Decision
 from ecs.constants import (
     BATTLEFIELD,
     BEGIN_COMBAT,
@@ -36,24 +35,25 @@ from ecs.constants import (
     UNTAP,
     UPKEEP,
 )
-from systems import combat, turn_markers
-from systems.attack_targets import attack_targets_one
-from systems.continuous_effects import end_of_turn_cleanup
-from systems.legal_actions import has_action
-from systems.loops import choice_made, mandatory_stop
-from systems.mana import empty_pools
-from systems.mulligan import begin_mulligans
-from systems.priority_precheck import can_act
-from systems.range_of_influence import range_mask_one
-from systems.state_based_actions import check_state_based_actions
-from systems.triggers import (
+from ecs.legacy.components.stack import Decision
+from ecs.legacy.systems import combat, turn_markers
+from ecs.legacy.systems.attack_targets import attack_targets_one
+from ecs.legacy.systems.continuous_effects import end_of_turn_cleanup
+from ecs.legacy.systems.legal_actions import has_action
+from ecs.legacy.systems.loops import choice_made, mandatory_stop
+from ecs.legacy.systems.mana import empty_pools
+from ecs.legacy.systems.mulligan import begin_mulligans
+from ecs.legacy.systems.priority_precheck import can_act
+from ecs.legacy.systems.range_of_influence import range_mask_one
+from ecs.legacy.systems.state_based_actions import check_state_based_actions
+from ecs.legacy.systems.triggers import (
     beginning_of_upkeep,
     delayed,
     has_delayed,
     put_triggers_on_stack,
     state_triggers,
 )
-from systems.zones import draw
+from ecs.legacy.systems.zones import draw
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -148,7 +148,7 @@ def start_turn(g: Game, p: int | None = None) -> None:
     """A new turn begins for p (or whoever is next): 500.7 extra turns, 800.4k."""
     if p is None:
         if g.max_turns and g.turn >= g.turn_cap():
-            from systems.leaving_game import draw_players
+            from ecs.legacy.systems.leaving_game import draw_players
 
             draw_players(g, g.alive_players())  # safety cap: the game is a draw
             return
@@ -361,7 +361,7 @@ def do_pass(g: Game, p: int) -> None:
     if g.passes >= _priority_holders(g):
         g.passes = 0
         if g.stack:
-            from systems.stack import resolve_top
+            from ecs.legacy.systems.stack import resolve_top
 
             resolve_top(g)
             if g.restarted:  # the game restarted (723): the new game's first turn begins
@@ -420,7 +420,7 @@ def player_left_decision(g: Game, p: int) -> None:
         if g.pending is None:
             g.todo = PRIORITY
     elif d.kind in ("mulligan", "bottom"):
-        from systems.mulligan import continue_mulligans
+        from ecs.legacy.systems.mulligan import continue_mulligans
 
         continue_mulligans(g)
     elif d.kind == "discard":

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from components.stack import Decision
 from ecs.actions import IllegalAction
+from ecs.legacy.components.stack import Decision
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -79,7 +79,7 @@ def answer(g: Game, p: int, value: Any) -> None:
 
 def _describe(g: Game, c: Choice, value: Any) -> str:
     if c.kind == "target":
-        from systems.stack import describe
+        from ecs.legacy.systems.stack import describe
 
         return describe(g, value) if isinstance(value, int) else repr(value)
     return repr(value)

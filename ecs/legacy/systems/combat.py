@@ -37,7 +37,7 @@ from ecs.constants import (
     T_CREATURE,
     T_PLANESWALKER,
 )
-from systems.continuous_effects import CANT_ATTACK, CANT_BLOCK, recompute
+from ecs.legacy.systems.continuous_effects import CANT_ATTACK, CANT_BLOCK, recompute
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -267,7 +267,7 @@ def finish_blocks(g: Game, q: int) -> None:
         g.block_order.setdefault(a, []).append(b)
         newly.setdefault(a, []).append(b)
     g.block_decl = {}
-    from systems.triggers import became_blocked
+    from ecs.legacy.systems.triggers import became_blocked
 
     for a, bs in newly.items():
         became_blocked(g, a, bs)
@@ -306,7 +306,7 @@ def _deals_now(g: Game, i: int, step: int) -> bool:
 
 def combat_damage(g: Game, step: int) -> None:
     """510.1-510.2: assign all combat damage, then deal it at once."""
-    from systems.damage import deal_damage
+    from ecs.legacy.systems.damage import deal_damage
 
     recompute(g)
     o = g.obj
@@ -382,6 +382,6 @@ def end_combat(g: Game) -> None:
 
 
 def _desc(g: Game, code: int) -> str:
-    from systems.stack import describe
+    from ecs.legacy.systems.stack import describe
 
     return describe(g, code)

@@ -33,19 +33,19 @@ def leave_many(g: Game, ps: list[int]) -> None:
     for p in ps:
         _remove_objects(g, p)
     if g.markers:  # 807.4c, 807.4e-g: turn markers of a shrinking table
-        from systems import turn_markers
+        from ecs.legacy.systems import turn_markers
 
         turn_markers.players_left(g, ps)
     check_game_over(g)
-    from systems.turn_structure import player_left_decision
+    from ecs.legacy.systems.turn_structure import player_left_decision
 
     for p in ps:
         player_left_decision(g, p)
 
 
 def _remove_objects(g: Game, p: int) -> None:
-    from systems.continuous_effects import end_control_effects_of, recompute
-    from systems.zones import move
+    from ecs.legacy.systems.continuous_effects import end_control_effects_of, recompute
+    from ecs.legacy.systems.zones import move
 
     o = g.obj
     end_control_effects_of(g, p)
@@ -121,7 +121,7 @@ def players_lose(g: Game, ps: list[int]) -> None:
 
 def win(g: Game, p: int) -> None:
     """An effect says p wins: p's opponents within p's range lose instead (801.14)."""
-    from systems.state_based_actions import cant_lose, cant_win
+    from ecs.legacy.systems.state_based_actions import cant_lose, cant_win
 
     if not g.pl.alive[p] or cant_win(g, p):
         return

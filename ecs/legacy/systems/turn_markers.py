@@ -117,7 +117,7 @@ def marker_count(g: Game) -> int:
 
 def setup(g: Game, holders: list[int], step: int) -> None:
     """807.4b: markers 1, 2, ... to the given holders; their turns begin together."""
-    from components.stack import TurnMarkerTag
+    from ecs.legacy.components.stack import TurnMarkerTag
 
     g.markers = []
     for k, h in enumerate(holders):
@@ -167,7 +167,13 @@ def holders_now(g: Game) -> list[int]:
 
 def run(g: Game) -> None:
     """Advance the simultaneous turns until an agent must decide (the interleaving above)."""
-    from systems.turn_structure import BEGIN, PRIORITY, begin_step, end_step, offer_priority
+    from ecs.legacy.systems.turn_structure import (
+        BEGIN,
+        PRIORITY,
+        begin_step,
+        end_step,
+        offer_priority,
+    )
 
     guard = 0
     while not g.over and g.pending is None:
@@ -202,12 +208,12 @@ def _rotate(g: Game) -> None:
 
 def end_turn(g: Game) -> None:
     """The loaded marker's turn ended (after cleanup): remove, keep or pass it (807.4c, g, i)."""
-    from systems.turn_structure import start_turn
+    from ecs.legacy.systems.turn_structure import start_turn
 
     m = g.markers[g.cur]
     h = m.holder
     if g.max_turns and g.turn >= g.turn_cap():
-        from systems.leaving_game import draw_players
+        from ecs.legacy.systems.leaving_game import draw_players
 
         draw_players(g, g.alive_players())  # the safety cap counts rounds of every marker
         return
@@ -252,7 +258,7 @@ def end_turn(g: Game) -> None:
 
 
 def _begin(g: Game, m: TurnMarker) -> None:
-    from systems.turn_structure import start_turn
+    from ecs.legacy.systems.turn_structure import start_turn
 
     h = m.holder
     if g.deferred_extra.get(h):  # 807.4i-j: the extra turn comes first, then the normal one

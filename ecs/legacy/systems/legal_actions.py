@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from ecs.actions import Action, IllegalAction
 from ecs.constants import GRAVEYARD, HAND, T_CREATURE, T_INSTANT, T_LAND
-from systems import combat
-from systems.mana import available_mana, can_pay
-from systems.stack import sorcery_timing, target_candidates
+from ecs.legacy.systems import combat
+from ecs.legacy.systems.mana import available_mana, can_pay
+from ecs.legacy.systems.stack import sorcery_timing, target_candidates
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -51,7 +51,7 @@ def _castable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
 
 
 def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
-    from systems.stack import abilities_of, check_activation, own_targets
+    from ecs.legacy.systems.stack import abilities_of, check_activation, own_targets
 
     where = "graveyard" if g.obj.zone[i] == GRAVEYARD else "battlefield"
     for k, ab in enumerate(abilities_of(g, i)):
@@ -73,7 +73,7 @@ def _activatable(g: Game, p: int, i: int, avail: int, sorcery_ok: bool):
 
 
 def priority_actions(g: Game, p: int, first_only: bool = False) -> list[Action]:
-    from systems.continuous_effects import recompute
+    from ecs.legacy.systems.continuous_effects import recompute
 
     recompute(g)
     out = [Action("pass", p)]
@@ -153,7 +153,7 @@ def legal_actions(g: Game) -> list[Action]:
         out += [Action("block", p, b, a) for b, a in combat.block_options(g, p)]
         return out
     if d.kind == "mulligan":
-        from systems.mulligan import to_bottom
+        from ecs.legacy.systems.mulligan import to_bottom
 
         out = [Action("keep", p)]
         if to_bottom(g, p) + 1 <= 7:
@@ -175,10 +175,10 @@ def legal_actions(g: Game) -> list[Action]:
 
 
 def apply_action(g: Game, a: Action) -> None:
-    from systems import mulligan, stack
-    from systems.leaving_game import concede
-    from systems.turn_structure import BEGIN, PRIORITY, ask_next_blocker, do_pass, run
-    from systems.zones import move
+    from ecs.legacy.systems import mulligan, stack
+    from ecs.legacy.systems.leaving_game import concede
+    from ecs.legacy.systems.turn_structure import BEGIN, PRIORITY, ask_next_blocker, do_pass, run
+    from ecs.legacy.systems.zones import move
 
     p, k = a.player, a.kind
     if not (0 <= p < g.n_players):
@@ -239,7 +239,7 @@ def apply_action(g: Game, a: Action) -> None:
     elif k == "bottom":
         mulligan.bottom(g, p, a.obj)
     elif k == "choose":
-        from systems.choices import answer
+        from ecs.legacy.systems.choices import answer
 
         c = g.choice
         if c is None:

@@ -74,7 +74,7 @@ def choice_made(g: Game) -> None:
 
 
 def end_loop(g: Game) -> None:
-    from systems.leaving_game import draw_players
+    from ecs.legacy.systems.leaving_game import draw_players
 
     o = g.obj
     involved = set()

@@ -31,8 +31,8 @@ from ecs.constants import (
     T_CREATURE,
     T_PLANESWALKER,
 )
-from systems.continuous_effects import recompute
-from systems.zones import move
+from ecs.legacy.systems.continuous_effects import recompute
+from ecs.legacy.systems.zones import move
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -250,7 +250,7 @@ def check_state_based_actions(g: Game) -> bool:
         o.attached_to[i] = -1
         acted = True
     if to_graveyard:  # simultaneous: leave-the-battlefield triggers look back (603.10a)
-        from systems.triggers import _sources
+        from ecs.legacy.systems.triggers import _sources
 
         g.lookback = _sources(g, "another_creature_leaves")
         for i in dict.fromkeys(to_graveyard):
@@ -261,7 +261,7 @@ def check_state_based_actions(g: Game) -> bool:
     losers = [int(p) for p in np.flatnonzero(loses[0]) if not cant_lose(g, int(p))]
     pl.drew_from_empty[:] = False  # 704.5b: a draw from an empty library counts once
     if losers:
-        from systems.leaving_game import players_lose
+        from ecs.legacy.systems.leaving_game import players_lose
 
         players_lose(g, losers)
         acted = True

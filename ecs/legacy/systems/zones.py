@@ -79,7 +79,7 @@ def move(g: Game, i: int, zone: int, controller: int | None = None, top: bool = 
         for lst in g.block_order.values():
             if i in lst:
                 lst.remove(i)
-        from systems.triggers import left_battlefield
+        from ecs.legacy.systems.triggers import left_battlefield
 
         left_battlefield(g, i, last_controller, was_creature)
     g.dirty = True  # a token that left the battlefield ceases to exist as an SBA (704.5d)
@@ -103,7 +103,7 @@ def enter_battlefield(g: Game, i: int, controller: int, attach_to: int = -1) -> 
     if attach_to >= 0:
         o.attached_to[i] = attach_to
     g.dirty = True
-    from systems.triggers import entered_battlefield
+    from ecs.legacy.systems.triggers import entered_battlefield
 
     entered_battlefield(g, i)
 
@@ -111,7 +111,7 @@ def enter_battlefield(g: Game, i: int, controller: int, attach_to: int = -1) -> 
 def choose_protector(g: Game, controller: int) -> int:
     """310.11a: an opponent chosen by the controller, within range (801.5a); by default
     the first in turn order, else the closest opponent to the left (801.5c)."""
-    from systems.choices import opponent_chooser
+    from ecs.legacy.systems.choices import opponent_chooser
 
     try:
         return opponent_chooser(g, controller)

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.effects import ContinuousEffect, PreventionShield, RedirectShield
 from ecs.constants import EXILE, GONE, LIBRARY, STACK
+from ecs.legacy.components.effects import ContinuousEffect, PreventionShield, RedirectShield
 
 if TYPE_CHECKING:
     from ecs.game import Game
 
 
 def restart_game(g: Game, controller: int, keep_exiled_with: int = -1) -> None:
-    from systems.combat import end_combat
-    from systems.turn_structure import start_turn
-    from systems.variants import starting_life
-    from systems.zones import draw, enter_battlefield, move, shuffle
+    from ecs.legacy.systems.combat import end_combat
+    from ecs.legacy.systems.turn_structure import start_turn
+    from ecs.legacy.systems.variants import starting_life
+    from ecs.legacy.systems.zones import draw, enter_battlefield, move, shuffle
 
     o = g.obj
     n = o.n

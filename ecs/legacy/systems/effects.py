@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from components.effects import ContinuousEffect, PreventionShield
 from ecs.actions import is_player_ref, player_ref, ref_player
 from ecs.constants import (
     BATTLEFIELD,
@@ -29,6 +28,7 @@ from ecs.constants import (
     STACK,
     T_CREATURE,
 )
+from ecs.legacy.components.effects import ContinuousEffect, PreventionShield
 
 if TYPE_CHECKING:
     from ecs.game import Game, StackItem
@@ -139,7 +139,7 @@ def run_effects(
 
 
 def _damage(c: Ctx, a: dict) -> None:
-    from systems.damage import deal_damage
+    from ecs.legacy.systems.damage import deal_damage
 
     amount = c.amount(a["amount"])
     src = c.item.source
@@ -148,7 +148,7 @@ def _damage(c: Ctx, a: dict) -> None:
 
 
 def _prevent(c: Ctx, a: dict) -> None:
-    from systems.continuous_effects import add_shield
+    from ecs.legacy.systems.continuous_effects import add_shield
 
     amt = -1 if a.get("amount") == "all" else c.amount(a["amount"])
     recips = c.ref(a["to"]) if "to" in a else [None]
@@ -157,35 +157,35 @@ def _prevent(c: Ctx, a: dict) -> None:
 
 
 def _draw(c: Ctx, a: dict) -> None:
-    from systems.zones import draw
+    from ecs.legacy.systems.zones import draw
 
     for p in c.players(a.get("who", "controller")):
         draw(c.g, p, c.amount(a.get("count", 1)))
 
 
 def _gain_life(c: Ctx, a: dict) -> None:
-    from systems.damage import gain_life
+    from ecs.legacy.systems.damage import gain_life
 
     for p in c.players(a.get("who", "controller")):
         gain_life(c.g, p, c.amount(a["amount"], a.get("times", 1)))
 
 
 def _lose_life(c: Ctx, a: dict) -> None:
-    from systems.damage import lose_life
+    from ecs.legacy.systems.damage import lose_life
 
     for p in c.players(a.get("who", "controller")):
         lose_life(c.g, p, c.amount(a["amount"]))
 
 
 def _destroy(c: Ctx, a: Any) -> None:
-    from systems.zones import destroy
+    from ecs.legacy.systems.zones import destroy
 
     for i in c.objects(a):
         destroy(c.g, i)
 
 
 def _pump(c: Ctx, a: dict) -> None:
-    from systems.continuous_effects import add_effect
+    from ecs.legacy.systems.continuous_effects import add_effect
 
     objs = tuple(i for i in c.objects(a["to"]) if c.g.obj.zone[i] == BATTLEFIELD)
     if not objs:
@@ -200,7 +200,7 @@ def _pump(c: Ctx, a: dict) -> None:
 
 
 def _gain_control(c: Ctx, a: Any) -> None:
-    from systems.continuous_effects import add_effect
+    from ecs.legacy.systems.continuous_effects import add_effect
 
     objs = tuple(i for i in c.objects(a) if c.g.obj.zone[i] == BATTLEFIELD)
     if objs and c.g.pl.alive[c.ctl]:  # 800.4b
@@ -209,7 +209,7 @@ def _gain_control(c: Ctx, a: Any) -> None:
 
 def _give_control(c: Ctx, a: dict) -> None:
     """Target player gains control (deploy creatures, 804.2); no duration."""
-    from systems.continuous_effects import add_effect
+    from ecs.legacy.systems.continuous_effects import add_effect
 
     objs = tuple(i for i in c.objects(a["what"]) if c.g.obj.zone[i] == BATTLEFIELD)
     for p in c.players(a["to"]):
@@ -226,7 +226,7 @@ def _animate(c: Ctx, a: dict) -> None:
     """ "X becomes a P/T creature ...": card types (layer 4), abilities (6), base power and
     toughness (7b); no duration (611.2)."""
     from ecs.constants import TYPE_BITS
-    from systems.continuous_effects import add_effect
+    from ecs.legacy.systems.continuous_effects import add_effect
 
     objs = tuple(i for i in c.objects(a["what"]) if c.g.obj.zone[i] == BATTLEFIELD)
     if not objs:
@@ -257,15 +257,15 @@ def _extra_turn(c: Ctx, a: Any) -> None:
 
 
 def _win(c: Ctx, a: Any) -> None:
-    from systems.leaving_game import win
+    from ecs.legacy.systems.leaving_game import win
 
     for p in c.players(a):
         win(c.g, p)
 
 
 def _lose(c: Ctx, a: Any) -> None:
-    from systems.leaving_game import players_lose
-    from systems.state_based_actions import cant_lose
+    from ecs.legacy.systems.leaving_game import players_lose
+    from ecs.legacy.systems.state_based_actions import cant_lose
 
     ps = [p for p in c.players(a) if not cant_lose(c.g, p)]
     if ps:
@@ -273,13 +273,13 @@ def _lose(c: Ctx, a: Any) -> None:
 
 
 def _draw_game(c: Ctx, a: Any) -> None:
-    from systems.leaving_game import game_draw
+    from ecs.legacy.systems.leaving_game import game_draw
 
     game_draw(c.g, c.ctl)
 
 
 def _create_token(c: Ctx, a: dict) -> None:
-    from systems.zones import create_token
+    from ecs.legacy.systems.zones import create_token
 
     who = a.get("for", "controller")
     ps = c.players(who) if isinstance(who, str) else []
@@ -290,14 +290,14 @@ def _create_token(c: Ctx, a: dict) -> None:
 
 
 def _double_life(c: Ctx, a: Any) -> None:
-    from systems.damage import set_life
+    from ecs.legacy.systems.damage import set_life
 
     for p in c.players(a):  # 701.10d: gain or lose the difference (-4 becomes -8)
         set_life(c.g, p, 2 * int(c.g.pl.life[p]))
 
 
 def _life_becomes_lowest(c: Ctx, a: Any) -> None:
-    from systems.damage import set_life
+    from ecs.legacy.systems.damage import set_life
 
     ps = c.players("each_player")  # 801.11: it sees only players in range
     if ps:
@@ -316,7 +316,7 @@ def _exchange_life(c: Ctx, a: dict) -> None:
     is gone or no longer a legal target, not if a player who can't gain life would get the
     higher total or one who can't lose life the lower, and never between teammates who
     share a life total (810.9e). Heads of different teams exchange their teams' totals."""
-    from systems.damage import cant_gain_life, cant_lose_life, set_life
+    from ecs.legacy.systems.damage import cant_gain_life, cant_lose_life, set_life
 
     g = c.g
     found = [c.players(r) for r in a["players"]]
@@ -351,8 +351,8 @@ def _sacrifice_unless_pay_life(c: Ctx, a: dict) -> None:
 def _ask_payment(amount: int, queue: tuple, start: int, paid: tuple, g: Game) -> None:
     """Ask whether to pay for ``queue[start]`` (a (controller, creature) pair) and go on; a
     controller who can't pay isn't asked. ``paid`` holds the pairs paid for so far."""
-    from systems.choices import Choice, ask
-    from systems.damage import cant_lose_life
+    from ecs.legacy.systems.choices import Choice, ask
+    from ecs.legacy.systems.damage import cant_lose_life
 
     for k in range(start, len(queue)):
         p, i = queue[k]
@@ -370,9 +370,9 @@ def _answered(amount: int, queue: tuple, k: int, paid: tuple, g: Game, pay: int)
 
 
 def _pay_and_sacrifice(g: Game, amount: int, queue: tuple, paid: tuple) -> None:
-    from systems.damage import lose_life
-    from systems.triggers import _sources
-    from systems.zones import move
+    from ecs.legacy.systems.damage import lose_life
+    from ecs.legacy.systems.triggers import _sources
+    from ecs.legacy.systems.zones import move
 
     for p in dict.fromkeys(p for p, _ in paid):
         lose_life(g, p, amount * sum(1 for q, _ in paid if q == p))
@@ -397,7 +397,7 @@ def _redistribute_life(c: Ctx, a: Any) -> None:
     listed."""
     from itertools import islice, permutations
 
-    from systems.choices import Choice, ask
+    from ecs.legacy.systems.choices import Choice, ask
 
     g = c.g
     players = c.players("each_player")
@@ -420,7 +420,7 @@ def _redistribute_life(c: Ctx, a: Any) -> None:
 def _redistribute(players: tuple[int, ...], g: Game, option: tuple[int, ...]) -> None:
     """players[k] gets the life total player ``option[k]`` (a player ref) had before; a
     player who gets their own total back is not affected (their teammate may be)."""
-    from systems.damage import set_life
+    from ecs.legacy.systems.damage import set_life
 
     before = {p: int(g.pl.life[p]) for p in players}
     for p, r in zip(players, option):
@@ -429,7 +429,7 @@ def _redistribute(players: tuple[int, ...], g: Game, option: tuple[int, ...]) ->
 
 
 def _shuffle_into_library(c: Ctx, a: Any) -> None:
-    from systems.zones import move, shuffle
+    from ecs.legacy.systems.zones import move, shuffle
 
     for i in c.objects(a):
         if c.g.obj.zone[i] in (STACK, GRAVEYARD, HAND, BATTLEFIELD):
@@ -438,7 +438,7 @@ def _shuffle_into_library(c: Ctx, a: Any) -> None:
 
 
 def _discard_random(c: Ctx, a: Any) -> None:
-    from systems.zones import move
+    from ecs.legacy.systems.zones import move
 
     for p in c.players(a):
         hand = c.g.hand(p)
@@ -447,7 +447,7 @@ def _discard_random(c: Ctx, a: Any) -> None:
 
 
 def _remove_counter(c: Ctx, a: dict) -> None:
-    from systems.triggers import last_counter_removed
+    from ecs.legacy.systems.triggers import last_counter_removed
 
     k = COUNTER_INDEX[a["kind"]]
     for i in c.objects(a.get("from", "self")):
@@ -466,7 +466,7 @@ def _add_counter(c: Ctx, a: dict) -> None:
 
 def _redirect(c: Ctx, a: dict) -> None:
     """Captain's Maneuver: the next X damage to one target is dealt to another (615-616)."""
-    from components.effects import RedirectShield
+    from ecs.legacy.components.effects import RedirectShield
 
     src, dst = c.ref(a["from"]), c.ref(a["to"])
     if src and dst:
@@ -475,7 +475,7 @@ def _redirect(c: Ctx, a: dict) -> None:
 
 
 def _mill(c: Ctx, a: dict) -> None:
-    from systems.zones import move
+    from ecs.legacy.systems.zones import move
 
     for p in c.players(a.get("who", "controller")):
         for _ in range(c.amount(a.get("count", 1))):
@@ -485,7 +485,7 @@ def _mill(c: Ctx, a: dict) -> None:
 
 def _exile(c: Ctx, a: Any) -> None:
     from ecs.constants import EXILE
-    from systems.zones import move
+    from ecs.legacy.systems.zones import move
 
     what, mark = (a["what"], a.get("with_source")) if isinstance(a, dict) else (a, False)
     for i in c.objects(what):
@@ -498,8 +498,8 @@ def _exile(c: Ctx, a: Any) -> None:
 def _exile_from_hand(c: Ctx, a: dict) -> None:
     """The player exiles a card of their choice from their hand (a choice by that player)."""
     from ecs.constants import EXILE
-    from systems.choices import Choice, ask
-    from systems.zones import move
+    from ecs.legacy.systems.choices import Choice, ask
+    from ecs.legacy.systems.zones import move
 
     src = c.item.source
     for p in c.players(a["who"]):
@@ -519,10 +519,10 @@ def _unearth(c: Ctx, a: Any) -> None:
     """702.84a: return this card from the graveyard to the battlefield; it gains haste;
     exile it at the beginning of the next end step (a delayed trigger, 603.7) or if it
     would leave the battlefield (a replacement effect, 614)."""
-    from components.effects import DelayedTrigger
     from ecs.cards import Ability
-    from systems.continuous_effects import add_effect
-    from systems.zones import enter_battlefield
+    from ecs.legacy.components.effects import DelayedTrigger
+    from ecs.legacy.systems.continuous_effects import add_effect
+    from ecs.legacy.systems.zones import enter_battlefield
 
     g, i = c.g, c.item.source
     if g.obj.zone[i] != GRAVEYARD or not g.pl.alive[c.ctl]:
@@ -539,7 +539,7 @@ def _unearth(c: Ctx, a: Any) -> None:
 
 
 def _restart_game(c: Ctx, a: dict) -> None:
-    from systems.restart import restart_game
+    from ecs.legacy.systems.restart import restart_game
 
     restart_game(c.g, c.ctl, c.item.source if a.get("return_exiled") else -1)
 
@@ -549,8 +549,8 @@ def _fact_or_fiction(c: Ctx, a: Any) -> None:
     the controller puts one pile into their hand and the other into the graveyard."""
     from itertools import combinations
 
-    from systems.choices import Choice, ask, opponent_chooser
-    from systems.zones import move
+    from ecs.legacy.systems.choices import Choice, ask, opponent_chooser
+    from ecs.legacy.systems.zones import move
 
     g, p = c.g, c.ctl
     cards = list(reversed(g.library[p][-int(a) :]))  # top first

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.effects import PreventionShield
 from ecs.actions import is_player_ref, ref_player
 from ecs.constants import (
     BATTLEFIELD,
@@ -25,6 +24,7 @@ from ecs.constants import (
     T_CREATURE,
     T_PLANESWALKER,
 )
+from ecs.legacy.components.effects import PreventionShield
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -85,7 +85,7 @@ def redirect(g: Game, source: int, src_ctl: int, target: int, amount: int, comba
     """Redirection shields (614.9): move up to their amount to the new recipient. The part
     that would affect a player or object outside the source's controller's range does
     nothing (801.13a). Returns the damage left for the original recipient."""
-    from components.effects import RedirectShield
+    from ecs.legacy.components.effects import RedirectShield
 
     if not g.world.has_effects:
         return amount
@@ -150,13 +150,13 @@ def deal_damage(
             had = int(o.counters[target, C_DEFENSE])
             o.counters[target, C_DEFENSE] -= min(amount, had)
             if had > 0 and o.counters[target, C_DEFENSE] == 0:
-                from systems.triggers import defeated
+                from ecs.legacy.systems.triggers import defeated
 
                 defeated(g, target)
     if kw & KW_LIFELINK and src_ctl >= 0:  # 702.15b
         gain_life(g, src_ctl, amount)
     g.dirty = True
-    from systems.triggers import damage_dealt
+    from ecs.legacy.systems.triggers import damage_dealt
 
     damage_dealt(g, source, src_ctl, target, amount, combat)
     g.world.emit("damage", source, target, amount, combat)
@@ -173,7 +173,7 @@ def cant_gain_life(g: Game, p: int) -> bool:
     that player's team can gain life (810.9g)."""
     if "cant_gain_life" not in g.static_kinds:  # no card of this game says so
         return False
-    from systems.state_based_actions import team_has_static
+    from ecs.legacy.systems.state_based_actions import team_has_static
 
     return team_has_static(g, p, "cant_gain_life")
 
@@ -183,7 +183,7 @@ def cant_lose_life(g: Game, p: int) -> bool:
     no player on that player's team can (810.9h)."""
     if "cant_lose_life" not in g.static_kinds:
         return False
-    from systems.state_based_actions import team_has_static
+    from ecs.legacy.systems.state_based_actions import team_has_static
 
     return team_has_static(g, p, "cant_lose_life")
 
@@ -197,7 +197,7 @@ def lose_life(g: Game, p: int, amount: int) -> None:
     g.pl.life[p] -= amount
     g.dirty = True
     g.pl.life_lost_turn[p] += amount
-    from systems.triggers import life_lost
+    from ecs.legacy.systems.triggers import life_lost
 
     life_lost(g, p, amount)
 
@@ -210,7 +210,7 @@ def gain_life(g: Game, p: int, amount: int) -> None:
             g.pl.life[q] += amount
     g.pl.life[p] += amount
     g.dirty = True
-    from systems.triggers import life_gained
+    from ecs.legacy.systems.triggers import life_gained
 
     life_gained(g, p, amount)
 

@@ -48,8 +48,8 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from systems.attack_targets import attack_target_mask
-from systems.range_of_influence import in_range_mask
+from ecs.legacy.systems.attack_targets import attack_target_mask
+from ecs.legacy.systems.range_of_influence import in_range_mask
 
 # ----------------------------------------------------------------- layout
 # object fields
