@@ -1,561 +1,1499 @@
-"""Cards as data: the card record vocabulary, its validation and its compilation.
+"""Card records: load them, check them, compile them to the cards arena, and render
+their rules text from what they say.
 
-One readable YAML record per card (``ecs/data/cards.yaml``). Loading checks every
-field against the vocabulary below and names the card and field that is wrong.
-Compilation turns the records into columns (``CardDB.types``, ``.kw``, ``.power``,
-...) that the numba systems gather by card index; the effect lists stay small
-Python tuples that ``systems/effects.py`` interprets when a spell or ability
-resolves (rare, so not worth compiling further).
-"""
+A record is one readable YAML mapping per card (``ecs/data/cards/*.yaml``) in the
+vocabulary of ``ecs/data/cards/VOCABULARY.md``. ``load_pool()`` reads the bundled
+pool; ``CardDB.compile(names)`` builds the tables a game uses (components/cards.py)
+for just the cards a game needs; ``CardDB.text(name)`` renders what the engine will
+do. A record that uses a word the engine doesn't know is refused by name with that
+word (``CardError``), never played some other way."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
-from ecs.constants import COLOR_INDEX, KW, SUPERTYPE_BITS, TYPE_BITS
+from components import cards as K
+from components.effects import UNTIL_END_OF_TURN, UNTIL_FOREVER, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN
+from components.rules import (
+    COLOR_LETTERS,
+    COUNTER_NAMES,
+    KEYWORD_NAMES,
+    MANA_LETTERS,
+    STEP_NAMES,
+    SUPERTYPE_NAMES,
+    TYPE_NAMES,
+    ZONE_NAMES,
+)
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent / "data" / "cards"
 
 
 class CardError(ValueError):
-    """A card record or card name is wrong; the message says where."""
+    """A record (or a card name) the engine can't use: the message names the card, the
+    field and what was expected."""
 
 
-TARGET_KINDS = {
-    "any",  # creature, player or planeswalker (115.4)
-    "creature",
-    "player",
-    "opponent",
-    "player_or_planeswalker",
-    "land",
-    "permanent",
-    "teammate",
+# ----------------------------------------------------------------- small vocabularies
+TYPE_BIT = {n: 1 << k for k, n in enumerate(TYPE_NAMES)}
+TYPE_BIT["Tribal"] = TYPE_BIT["Kindred"]
+SUPER_BIT = {n: 1 << k for k, n in enumerate(SUPERTYPE_NAMES)}
+COLOR_BIT = {c: 1 << k for k, c in enumerate(COLOR_LETTERS)}
+KW_BIT = {n: 1 << k for k, n in enumerate(KEYWORD_NAMES)}
+COUNTER = {n: k for k, n in enumerate(COUNTER_NAMES)}
+ZONE = {n: k for k, n in enumerate(ZONE_NAMES)}
+STEP = {n.replace("-", "_"): k for k, n in enumerate(STEP_NAMES)}
+STEP.update({"combat": STEP["beginning_of_combat"], "end_step": STEP["end"]})
+BASIC_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # WUBRG
+REL = {
+    "any": K.REL_ANY, "you": K.REL_YOU, "opponent": K.REL_OPPONENT,
+    "not_you": K.REL_NOT_YOU, "teammate": K.REL_TEAMMATE, "active": K.REL_ACTIVE,
+    "each": K.REL_ANY, "opponents": K.REL_OPPONENT,
+}  # fmt: skip
+UNTIL = {
+    "end_of_turn": UNTIL_END_OF_TURN, "leaves": UNTIL_LEAVES,
+    "your_next_turn": UNTIL_YOUR_NEXT_TURN, "forever": UNTIL_FOREVER,
+}  # fmt: skip
+SIMPLE_REFS = {
+    "you": K.R_YOU, "controller": K.R_YOU, "self": K.R_SELF, "it": K.R_IT,
+    "chosen": K.R_CHOSEN, "enchanted": K.R_ATTACHED, "equipped": K.R_ATTACHED,
+    "attached": K.R_ATTACHED, "event.object": K.R_EVENT_OBJECT, "sacrificed": K.R_EVENT_OBJECT,
+    "event.player": K.R_EVENT_PLAYER, "defending_player": K.R_EVENT_PLAYER,
+    "event.controller": K.R_EVENT_CONTROLLER, "event.source": K.R_EVENT_SOURCE,
+    "active_player": K.R_ACTIVE, "player_to_your_left": K.R_LEFT,
+    "player_to_your_right": K.R_RIGHT, "chosen_player": K.R_CHOSEN_PLAYER,
+}  # fmt: skip
+SET_REFS = {
+    "each_player": K.R_EACH_PLAYER, "each_opponent": K.R_EACH_OPPONENT,
+    "each_other_player": K.R_EACH_OTHER, "each_teammate": K.R_EACH_TEAMMATE,
+    "all_chosen": K.R_ALL_CHOSEN,
+}  # fmt: skip
+FILTER_WORDS = {
+    "any": {"what": "both", "type": ["Creature", "Planeswalker", "Battle"]},
+    "creature": {"type": "Creature"},
+    "player": {"what": "players"},
+    "opponent": {"what": "players", "player": "opponent"},
+    "teammate": {"what": "players", "player": "teammate"},
+    "permanent": {},
+    "nonland_permanent": {"not_type": "Land"},
+    "artifact": {"type": "Artifact"},
+    "enchantment": {"type": "Enchantment"},
+    "land": {"type": "Land"},
+    "basic_land": {"type": "Land", "supertype": "Basic"},
+    "planeswalker": {"type": "Planeswalker"},
+    "battle": {"type": "Battle"},
+    "creature_or_planeswalker": {"type": ["Creature", "Planeswalker"]},
+    "artifact_or_enchantment": {"type": ["Artifact", "Enchantment"]},
+    "player_or_planeswalker": {"what": "both", "type": "Planeswalker"},
+    "spell": {"zone": "stack"},
+    "instant_or_sorcery": {"zone": "stack", "type": ["Instant", "Sorcery"]},
+    "card": {"zone": "any"},
+    "creature_you_control": {"type": "Creature", "controller": "you"},
+    "creatures_you_control": {"type": "Creature", "controller": "you"},
+    "each_creature": {"type": "Creature"},
 }
-
-# effect name -> allowed argument keys (None: a scalar/reference argument)
-EFFECTS: dict[str, set[str] | None] = {
-    "damage": {"amount", "to"},
-    "prevent": {"amount", "to", "combat"},
-    "draw": {"count", "who"},
-    "gain_life": {"amount", "who", "times"},
-    "lose_life": {"amount", "who"},
-    "destroy": None,
-    "pump": {"power", "toughness", "keywords", "to"},
-    "gain_control": None,
-    "untap": None,
-    "tap": None,
-    "extra_turn": None,
-    "win_game": None,
-    "lose_game": None,
-    "draw_game": None,
-    "create_token": {"for", "types", "subtypes", "colors", "power", "toughness", "keywords"},
-    "double_life": None,
-    "life_becomes_lowest": None,
-    "shuffle_into_library": None,
-    "discard_random": None,
-    "remove_counter": {"kind", "from"},
-    "give_control": {"what", "to"},
-    "redirect": {"amount", "from", "to"},
-    "mill": {"count", "who"},
-    "fact_or_fiction": None,
-    "exile": None,  # a reference, or {what, with_source}
-    "exile_from_hand": {"who"},
-    "unearth": None,
-    "restart_game": {"return_exiled"},
-    "animate": {"what", "types", "subtypes", "power", "toughness", "keywords"},
-    "add_counter": {"kind", "to", "amount"},
-    "exchange_life": {"players"},  # two players exchange life totals (810.9e)
-    "redistribute_life": None,  # the controller redistributes players' life totals (810.9f)
-    "sacrifice_unless_pay_life": {"amount", "what"},  # each controller pays or sacrifices (810.9b)
-}
-
-STATICS = {
-    "control",  # layer 2: "You control enchanted creature"
-    "cant_attack",
-    "cant_block",
-    "pump",  # layer 7c
-    "grant",  # layer 6
-    "coat_of_arms",  # layer 7c, counts creatures it can see (801.11)
-    "cant_lose",
-    "cant_win",
-    "no_loss_at_zero_life",
-    "prevent_damage_by",  # 615, 801.13b: prevents damage dealt by such sources
-    "cant_gain_life",  # "you can't gain life" (810.9g: nobody on your team can)
-    "cant_lose_life",  # "you can't lose life" nor pay any but 0 (810.9h: your whole team)
-}
-
-TRIGGERS = {
-    "your_upkeep",
-    "nontoken_creature_enters",
-    "deals_damage_to_opponent",
-    "you_lose_life",
-    "life_at_least",  # state trigger (603.8)
-    "another_creature_leaves",  # leaves-the-battlefield: looks back in time (603.10a, 801.7a)
-    "enters",  # this permanent enters the battlefield
-    "defeated",  # the last defense counter was removed from this battle (310.11)
-    "enchanted_becomes_blocked",  # 509.3c
-    "any_player_gains_life",
-    "any_player_loses_life",
-    "enchanted_blocked_by_creature",  # 509.3d: once per blocking creature
-    "last_counter_removed",
-}
-CONDITIONS = {"self_untapped", "life_at_least"}
-
-RECORD_FIELDS = {
-    "cost",
-    "types",
-    "subtypes",
-    "supertypes",
-    "colors",
-    "power",
-    "toughness",
-    "loyalty",
-    "keywords",
-    "text",
-    "spell",
-    "abilities",
-    "static",
-    "triggers",
-    "enchant",
-    "equip",
-    "enters_with",
-    "defense",
-    "unearth",
-}
-
-_COST_SYM = re.compile(r"\{([^}]+)\}")
+FILTER_KEYS = {
+    "what", "type", "type_all", "not_type", "subtype", "not_subtype", "supertype",
+    "not_supertype", "controller", "owner", "color", "not_color", "colorless",
+    "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
+    "zone", "player", "name", "commander",
+}  # fmt: skip
 
 
-@dataclass(frozen=True)
-class ManaCost:
-    generic: int = 0
-    colored: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # W U B R G C
-    x: bool = False
-
-    @property
-    def mana_value(self) -> int:
-        return self.generic + sum(self.colored)
-
-    def is_free(self) -> bool:
-        return self.mana_value == 0 and not self.x
-
-
-def parse_mana(text: str | None, where: str) -> ManaCost:
-    if not text:
-        return ManaCost()
-    if not isinstance(text, str) or _COST_SYM.sub("", text).strip():
-        raise CardError(f"{where}: mana cost {text!r} is not of the form '{{2}}{{R}}'")
-    generic, colored, x = 0, [0] * 6, False
-    for sym in _COST_SYM.findall(text):
-        if sym.isdigit():
-            generic += int(sym)
-        elif sym == "X":
-            x = True
-        elif sym in COLOR_INDEX:
-            colored[COLOR_INDEX[sym]] += 1
-        else:
-            raise CardError(f"{where}: unknown mana symbol {{{sym}}}")
-    return ManaCost(generic, tuple(colored), x)
-
-
-@dataclass(frozen=True)
-class Ability:
-    """An activated ability, a triggered ability, or a spell's own text."""
-
-    effects: tuple[tuple[str, Any], ...] = ()
-    targets: tuple[str, ...] = ()
-    chosen_by: tuple[str | None, ...] = ()  # per target: None (the controller) or "opponent"
-    cost: ManaCost = ManaCost()
-    tap: bool = False
-    loyalty: int | None = None
-    sorcery: bool = False
-    mana: str | None = None  # mana ability: the colour it adds
-    when: str | None = None  # triggers only
-    modes: tuple[tuple[tuple[str, Any], ...], ...] = ()  # modal spells (700.2)
-    mode_chooser: str | None = None  # None (the controller) or "opponent" (801.5b)
-    condition: Any = None  # intervening "if" (603.4)
-    amount: int | None = None  # state-trigger threshold
-    equip: bool = False
-    life_cost: str | int | None = None  # "half" (rounded up) or a number of life (119.4)
-    zone: str = "battlefield"  # where the object is when this ability can be activated
+def _list(v: Any) -> list:
+    if v is None:
+        return []
+    return list(v) if isinstance(v, (list, tuple)) else [v]
 
 
 @dataclass
-class CardDef:
-    index: int
+class Card:
+    """What Python knows of a card: its record and where it is compiled to."""
+
     name: str
-    cost: ManaCost
-    types: int
-    supertypes: int
-    subtypes: tuple[str, ...]
-    colors: tuple[str, ...]
-    power: int
-    toughness: int
-    loyalty: int
-    keywords: int
-    defense: int = 0
-    text: str = ""
-    spell: Ability | None = None
-    abilities: tuple[Ability, ...] = ()
-    static: tuple[tuple[str, Any], ...] = ()
-    triggers: tuple[Ability, ...] = ()
-    enchant: str | None = None
-    enters_with: dict[str, int] = field(default_factory=dict)
+    record: dict
+    real: bool = True
     token: bool = False
-
-    def has_type(self, name: str) -> bool:
-        return bool(self.types & TYPE_BITS[name])
+    source: str = ""
 
     @property
-    def is_aura(self) -> bool:
-        return "Aura" in self.subtypes
+    def types(self) -> list[str]:
+        return _list(self.record.get("types"))
 
     @property
-    def is_equipment(self) -> bool:
-        return "Equipment" in self.subtypes
+    def subtypes(self) -> list[str]:
+        return _list(self.record.get("subtypes"))
+
+    @property
+    def supertypes(self) -> list[str]:
+        return _list(self.record.get("supertypes"))
 
 
-def _check_keys(rec: dict, allowed: set[str], where: str) -> None:
-    if not isinstance(rec, dict):
-        raise CardError(f"{where}: expected a mapping, got {rec!r}")
-    for k in rec:
-        if k not in allowed:
-            raise CardError(f"{where}: unknown field {k!r} (expected one of {sorted(allowed)})")
+MANA_SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
-def _effects(raw: Any, where: str) -> tuple[tuple[str, Any], ...]:
-    if not isinstance(raw, list):
-        raise CardError(f"{where}: effects must be a list")
-    out = []
-    for i, e in enumerate(raw):
-        w = f"{where}[{i}]"
-        if not isinstance(e, dict) or len(e) != 1:
-            raise CardError(f"{w}: each effect is a one-key mapping, got {e!r}")
-        ((name, arg),) = e.items()
-        if name not in EFFECTS:
-            raise CardError(f"{w}: unknown effect {name!r} (known: {sorted(EFFECTS)})")
-        allowed = EFFECTS[name]
-        if allowed is not None:
-            _check_keys(arg, allowed, f"{w}.{name}")
-            if "keywords" in arg:
-                for k in arg["keywords"]:
-                    if k not in KW:
-                        raise CardError(f"{w}.{name}: unknown keyword {k!r}")
-        out.append((name, arg))
-    return tuple(out)
-
-
-def _targets(raw: Any, where: str) -> tuple[str, ...]:
-    return tuple(k for k, _ in _target_specs(raw, where))
-
-
-def _chosen_by(raw: Any, where: str) -> tuple[str | None, ...]:
-    return tuple(c for _, c in _target_specs(raw, where))
-
-
-def _target_specs(raw: Any, where: str) -> list[tuple[str, str | None]]:
-    """A target is a kind, or {kind: K, chosen_by: opponent} (an opponent picks it, 801.5a)."""
-    out = []
-    for t in raw or []:
-        chooser = None
-        if isinstance(t, dict):
-            _check_keys(t, {"kind", "chosen_by"}, where)
-            chooser = t.get("chosen_by")
-            if chooser not in (None, "opponent"):
-                raise CardError(f"{where}: chosen_by must be 'opponent', got {chooser!r}")
-            t = t.get("kind")
-        if t not in TARGET_KINDS:
-            raise CardError(f"{where}: unknown target kind {t!r} (known: {sorted(TARGET_KINDS)})")
-        out.append((t, chooser))
-    return out
-
-
-def _ability(raw: dict, where: str) -> Ability:
-    _check_keys(raw, {"cost", "targets", "effects", "sorcery"}, where)
-    cost = raw.get("cost", "")
-    tap, loyalty, mana_cost, life_cost = False, None, ManaCost(), None
-    if isinstance(cost, dict):
-        _check_keys(cost, {"loyalty", "tap", "mana", "life"}, f"{where}.cost")
-        loyalty = cost.get("loyalty")
-        life_cost = cost.get("life")
-        if life_cost is not None and life_cost != "half" and not isinstance(life_cost, int):
-            raise CardError(f"{where}.cost.life: expected a number or 'half'")
-        tap = bool(cost.get("tap", False))
-        mana_cost = parse_mana(cost.get("mana"), f"{where}.cost")
-    else:
-        if "{T}" in cost:
+def parse_cost(cost: Any, where: str) -> tuple[list[int], int, bool, bool]:
+    """A mana cost string ("{2}{R}{R}", "{X}{G}", "{T}") -> ([generic, W, U, B, R, G,
+    C], number of X, tap, untap)."""
+    out = [0] * 7
+    xs = 0
+    tap = untap = False
+    if cost in (None, ""):
+        return out, 0, False, False
+    if not isinstance(cost, str):
+        raise CardError(f"{where}: a mana cost is a string like '{{2}}{{R}}', not {cost!r}")
+    rest = MANA_SYMBOL.sub("", cost).strip()
+    if rest:
+        raise CardError(f"{where}: {cost!r} is not a mana cost (symbols in braces)")
+    for sym in MANA_SYMBOL.findall(cost):
+        s = sym.upper()
+        if s.isdigit():
+            out[0] += int(s)
+        elif s == "X":
+            xs += 1
+        elif s == "T":
             tap = True
-            cost = cost.replace("{T}", "")
-        mana_cost = parse_mana(cost, f"{where}.cost")
-    return Ability(
-        effects=_effects(raw.get("effects", []), f"{where}.effects"),
-        targets=_targets(raw.get("targets"), f"{where}.targets"),
-        chosen_by=_chosen_by(raw.get("targets"), f"{where}.targets"),
-        cost=mana_cost,
-        tap=tap,
-        loyalty=loyalty,
-        sorcery=bool(raw.get("sorcery", False)) or loyalty is not None,
-        life_cost=life_cost,
-    )
-
-
-def compile_card(index: int, name: str, rec: dict, token: bool = False) -> CardDef:
-    where = f"card {name!r}"
-    _check_keys(rec, RECORD_FIELDS, where)
-    types = 0
-    for t in rec.get("types", []):
-        if t not in TYPE_BITS:
-            raise CardError(f"{where}.types: unknown card type {t!r}")
-        types |= TYPE_BITS[t]
-    if not types:
-        raise CardError(f"{where}.types: a card needs at least one card type")
-    supertypes = 0
-    for t in rec.get("supertypes", []):
-        if t not in SUPERTYPE_BITS:
-            raise CardError(f"{where}.supertypes: unknown supertype {t!r}")
-        supertypes |= SUPERTYPE_BITS[t]
-    kw = 0
-    for k in rec.get("keywords", []):
-        if k not in KW:
-            raise CardError(f"{where}.keywords: unknown keyword {k!r}")
-        kw |= KW[k]
-    cost = parse_mana(rec.get("cost"), f"{where}.cost")
-    colors = tuple(rec.get("colors") or [c for c in "WUBRG" if cost.colored[COLOR_INDEX[c]]])
-    spell = None
-    if "spell" in rec:
-        sp = rec["spell"]
-        _check_keys(sp, {"targets", "effects", "modes", "modes_chosen_by"}, f"{where}.spell")
-        modes = tuple(
-            _effects(m, f"{where}.spell.modes[{k}]") for k, m in enumerate(sp.get("modes") or [])
-        )
-        chooser = sp.get("modes_chosen_by")
-        if chooser not in (None, "opponent"):
-            raise CardError(f"{where}.spell.modes_chosen_by: expected 'opponent', got {chooser!r}")
-        spell = Ability(
-            effects=_effects(sp.get("effects", []), f"{where}.spell.effects"),
-            targets=_targets(sp.get("targets"), f"{where}.spell.targets"),
-            modes=modes,
-            mode_chooser=chooser,
-        )
-    abilities = []
-    subtypes = tuple(rec.get("subtypes", []))
-    if types & TYPE_BITS["Land"]:
-        from ecs.constants import BASIC_LAND_COLOR
-
-        for st in subtypes:
-            if st in BASIC_LAND_COLOR:  # 305.6: basic land types have intrinsic mana abilities
-                abilities.append(Ability(tap=True, mana=BASIC_LAND_COLOR[st]))
-    for i, a in enumerate(rec.get("abilities", []) or []):
-        abilities.append(_ability(a, f"{where}.abilities[{i}]"))
-    if "unearth" in rec:  # 702.84a: activated from the graveyard, sorcery speed
-        abilities.append(
-            Ability(
-                cost=parse_mana(rec["unearth"], f"{where}.unearth"),
-                effects=(("unearth", None),),
-                sorcery=True,
-                zone="graveyard",
+        elif s == "Q":
+            untap = True
+        elif s in MANA_LETTERS:
+            out[1 + MANA_LETTERS.index(s)] += 1
+        else:
+            raise CardError(
+                f"{where}: mana symbol {{{sym}}} is not supported (hybrid, phyrexian, snow)"
             )
-        )
-    if "equip" in rec:  # 702.6a: Equip is an activated ability, sorcery speed
-        abilities.append(
-            Ability(
-                cost=parse_mana(rec["equip"], f"{where}.equip"),
-                targets=("creature_you_control",),
-                sorcery=True,
-                equip=True,
+    return out, xs, tap, untap
+
+
+def colors_of_cost(cost: list[int]) -> int:
+    bits = 0
+    for k in range(5):
+        if cost[1 + k]:
+            bits |= 1 << k
+    return bits
+
+
+# ----------------------------------------------------------------- the compiler
+class Tables:
+    """Rows of the cards arena's tables, built card by card (filters, amounts and
+    conditions are shared: equal rows are one row)."""
+
+    def __init__(self):
+        self.rows: dict[str, list[list[int]]] = {t.name: [] for t in K.CARD_LAYOUT.tables}
+        self._dedup: dict[str, dict[tuple, int]] = {"fl": {}, "am": {}, "cn": {}}
+
+    def width(self, name: str) -> int:
+        return K.CARD_LAYOUT.tables[K.CARD_LAYOUT.index[name]].width
+
+    def new(self, name: str, defaults: dict[int, int] | None = None) -> int:
+        row = [0] * self.width(name)
+        for k, v in (defaults or {}).items():
+            row[k] = v
+        self.rows[name].append(row)
+        return len(self.rows[name]) - 1
+
+    def shared(self, name: str, values: dict[int, int]) -> int:
+        row = [0] * self.width(name)
+        for k, v in values.items():
+            row[k] = v
+        key = tuple(row)
+        d = self._dedup[name]
+        if key not in d:
+            self.rows[name].append(row)
+            d[key] = len(self.rows[name]) - 1
+        return d[key]
+
+    def set(self, name: str, r: int, col: int, value: int) -> None:
+        self.rows[name][r][col] = value
+
+    def arena(self) -> np.ndarray:
+        caps = {}
+        for t in K.CARD_LAYOUT.tables:
+            caps[t.rows] = max(1, len(self.rows[t.name]))
+        a = K.CARD_LAYOUT.alloc(caps)
+        for t in K.CARD_LAYOUT.tables:
+            v = K.CARD_LAYOUT.view(a, t.name)
+            rows = self.rows[t.name]
+            if rows:
+                v[: len(rows)] = np.asarray(rows, dtype=np.int32)
+        return a
+
+
+class Compiler:
+    """Compiles card records into the tables of one cards arena."""
+
+    def __init__(self, db: CardDB):
+        self.db = db
+        self.t = Tables()
+        self.row_of: dict[str, int] = {}
+        self.where = ""
+        self.specs: list[int] = []  # target spec rows of the ability being compiled
+
+    # --------------------------------------------------------- errors
+    def fail(self, msg: str) -> None:
+        raise CardError(f"{self.where}: {msg}")
+
+    # --------------------------------------------------------- cards
+    def card(self, name: str) -> int:
+        """The card row of ``name``, compiling it (and what it refers to) first."""
+        if name in self.row_of:
+            return self.row_of[name]
+        card = self.db.get(name)
+        r = self.t.new("ct")
+        self.row_of[name] = r
+        saved = self.where
+        self._fill_card(r, card.name, card.record, card)
+        self.where = saved
+        return r
+
+    def _fill_card(self, r: int, name: str, rec: dict, card: Card | None) -> None:
+        self.where = f"card {name!r}"
+        t = self.t
+        cost, xs, _, _ = parse_cost(rec.get("cost"), f"{self.where}: cost")
+        types = 0
+        for ty in _list(rec.get("types")):
+            if ty not in TYPE_BIT:
+                self.fail(f"types: unknown card type {ty!r}")
+            types |= TYPE_BIT[ty]
+        sup = 0
+        for su in _list(rec.get("supertypes")):
+            if su not in SUPER_BIT:
+                self.fail(f"supertypes: unknown supertype {su!r}")
+            sup |= SUPER_BIT[su]
+        colors = colors_of_cost(cost)
+        if "colors" in rec:
+            colors = self._colors(rec["colors"], "colors")
+        kw, prot, ward = self._keywords(rec.get("keywords"))
+        subs = [self.db.subtype_id(s) for s in _list(rec.get("subtypes"))]
+        if len(subs) > K.NSUB:
+            self.fail(f"subtypes: at most {K.NSUB}")
+        row = t.rows["ct"][r]
+        row[K.C_TYPES] = types
+        row[K.C_SUPER] = sup
+        row[K.C_COLORS] = colors
+        row[K.C_POW] = self._int(rec.get("power", 0), "power")
+        row[K.C_TOU] = self._int(rec.get("toughness", 0), "toughness")
+        row[K.C_LOY] = self._int(rec.get("loyalty", 0), "loyalty")
+        row[K.C_DEF] = self._int(rec.get("defense", 0), "defense")
+        row[K.C_KW] = kw
+        row[K.C_PROT] = prot
+        row[K.C_WARD] = ward
+        for k in range(7):
+            row[K.C_COST + k] = cost[k]
+        row[K.C_XS] = xs
+        row[K.C_MV] = sum(cost)
+        for k in range(K.NSUB):
+            row[K.C_SUB + k] = subs[k] if k < len(subs) else -1
+        for k in range(7):
+            row[K.C_KICKER + k] = -1
+        for col in (K.C_SPELL, K.C_ENCHANT, K.C_EQUIP, K.C_ENTERS_CTR, K.C_BACK, K.C_ALT,
+                    K.C_MUTATE, K.C_UNEARTH):  # fmt: skip
+            row[col] = -1
+        flags = 0
+        if card is None or card.real:
+            flags |= K.CF_REAL
+        if card is not None and card.token:
+            flags |= K.CF_TOKEN
+        if rec.get("can_be_commander"):
+            flags |= K.CF_CAN_BE_COMMANDER
+        subtypes = _list(rec.get("subtypes"))
+        if "Aura" in subtypes:
+            flags |= K.CF_AURA
+        if "Equipment" in subtypes:
+            flags |= K.CF_EQUIPMENT
+        row[K.C_FLAGS] = flags
+        row[K.C_HAND_MOD] = self._int(rec.get("hand", 0), "hand")
+        row[K.C_LIFE_MOD] = self._int(rec.get("life", 0), "life")
+        land_mana = 0
+        for k, b in enumerate(BASIC_TYPES):
+            if b in subtypes:
+                land_mana |= 1 << k
+        # abilities: in printed order; modes and extra rows follow each
+        row[K.C_AB0] = len(t.rows["ab"])
+        abilities = list(_list(rec.get("abilities")))
+        ab_rows = []
+        for k, item in enumerate(abilities):
+            self.where = f"card {name!r}: abilities[{k}]"
+            if not isinstance(item, dict) or len(item) != 1:
+                self.fail("each ability is a mapping with one key (spell, activated, ...)")
+            ((kind, body),) = item.items()
+            ab_rows.append((kind, body))
+        self.where = f"card {name!r}"
+        # keyword abilities that are abilities
+        kws = _list(rec.get("keywords"))
+        # the card's own ability rows (statics go to `sa`)
+        first = len(t.rows["ab"])
+        activated_index = 0
+        statics = []
+        enters = None
+        for k, (kind, body) in enumerate(ab_rows):
+            self.where = f"card {name!r}: abilities[{k}] ({kind})"
+            if kind == "static":
+                statics.append(body)
+                continue
+            if kind == "enters":
+                enters = body
+                continue
+            a = self.ability(kind, body, r)
+            if kind in ("activated", "loyalty"):
+                t.set("ab", a, K.B_INDEX, activated_index)
+                activated_index += 1
+            if kind == "spell":
+                row[K.C_SPELL] = a
+            if kind == "mana":
+                land_mana |= self._mana_bits(a)
+        self.where = f"card {name!r}"
+        for kw_item in kws:
+            if isinstance(kw_item, dict):
+                ((kname, arg),) = kw_item.items()
+                a = self._keyword_ability(kname, arg, r, row)
+                if a is not None and kname in ("equip", "cycling", "unearth"):
+                    t.set("ab", a, K.B_INDEX, activated_index)
+                    activated_index += 1
+        if flags & K.CF_AURA:
+            if "enchant" not in rec:
+                self.fail("an Aura needs `enchant:` (what it can enchant)")
+            f = self.filter(rec["enchant"])
+            row[K.C_ENCHANT] = f
+            a = t.new("ab")
+            self._ability_defaults(a, r, K.AB_SPELL)
+            spec = t.new("tg")
+            t.set("tg", spec, K.G_FILTER, f)
+            t.set("tg", spec, K.G_COUNT, 1)
+            t.set("ab", a, K.B_TG0, spec)
+            t.set("ab", a, K.B_NTG, 1)
+            row[K.C_SPELL] = a
+        row[K.C_NAB] = len(t.rows["ab"]) - first
+        row[K.C_AB0] = first
+        row[K.C_LANDMANA] = land_mana
+        mask = 0
+        for a in range(first, len(t.rows["ab"])):
+            if t.rows["ab"][a][K.B_KIND] == K.AB_TRIGGERED:
+                mask |= 1 << t.rows["ab"][a][K.B_WHEN]
+        row[K.C_TRIGMASK] = mask
+        row[K.C_SA0] = len(t.rows["sa"])
+        for k, body in enumerate(statics):
+            self.where = f"card {name!r}: static {k}"
+            self.static(body, r)
+        row[K.C_NSA] = len(t.rows["sa"]) - row[K.C_SA0]
+        if enters is not None:
+            self.where = f"card {name!r}: enters"
+            self._enters(enters, row)
+        if "back" in rec:
+            back = self.t.new("ct")
+            self._fill_card(back, rec["back"].get("name", name + " (back)"), rec["back"], card)
+            t.rows["ct"][r][K.C_BACK] = back
+        identity = colors
+        for a in range(first, len(t.rows["ab"])):
+            identity |= self._ability_colors(a)
+        if t.rows["ct"][r][K.C_BACK] >= 0:
+            identity |= t.rows["ct"][t.rows["ct"][r][K.C_BACK]][K.C_IDENTITY]
+        if "identity" in rec:
+            identity = self._colors(rec["identity"], "identity")
+        t.rows["ct"][r][K.C_IDENTITY] = identity
+
+    def _int(self, v: Any, what: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
+            self.fail(f"{what}: expected a whole number, got {v!r}")
+        return int(v)
+
+    def _colors(self, v: Any, what: str) -> int:
+        bits = 0
+        for c in _list(v):
+            if c not in COLOR_BIT:
+                self.fail(f"{what}: {c!r} is not a colour letter (W U B R G)")
+            bits |= COLOR_BIT[c]
+        return bits
+
+    def _keywords(self, v: Any) -> tuple[int, int, int]:
+        kw = prot = ward = 0
+        for item in _list(v):
+            if isinstance(item, str):
+                if item not in KW_BIT:
+                    self.fail(f"keywords: unknown keyword {item!r}")
+                kw |= KW_BIT[item]
+            elif isinstance(item, dict) and len(item) == 1:
+                ((k, arg),) = item.items()
+                if k == "protection":
+                    prot |= self._colors(arg, "keywords: protection")
+                elif k == "ward":
+                    cost, _, _, _ = parse_cost(arg, f"{self.where}: ward")
+                    if any(cost[1:]):
+                        self.fail("ward: only a generic mana cost is supported")
+                    ward = cost[0]
+                elif k in ("equip", "kicker", "overload", "unearth", "cycling", "mutate"):
+                    pass  # abilities, compiled after the printed ones
+                else:
+                    self.fail(f"keywords: unknown keyword {k!r}")
+            else:
+                self.fail(f"keywords: {item!r} is neither a keyword nor a one-key mapping")
+        return kw, prot, ward
+
+    # --------------------------------------------------------- abilities
+    def _ability_defaults(self, a: int, card: int, kind: int) -> None:
+        t = self.t
+        row = t.rows["ab"][a]
+        row[K.B_KIND] = kind
+        row[K.B_CARD] = card
+        row[K.B_SAC] = -1
+        row[K.B_RMCTR] = -1
+        row[K.B_ZONE] = ZONE["battlefield"]
+        row[K.B_IF] = -1
+        row[K.B_WHAT] = -1
+        row[K.B_WHO] = -1
+        row[K.B_ARG] = -1
+        row[K.B_STEP] = -1
+        row[K.B_MODES0] = -1
+
+    def ability(self, kind: str, body: Any, card: int) -> int:
+        kinds = {
+            "spell": K.AB_SPELL, "activated": K.AB_ACTIVATED, "mana": K.AB_MANA,
+            "loyalty": K.AB_LOYALTY, "triggered": K.AB_TRIGGERED,
+        }  # fmt: skip
+        if kind not in kinds:
+            self.fail(f"unknown kind of ability {kind!r} (spell, activated, mana, loyalty, "
+                      "triggered, static, enters)")  # fmt: skip
+        if not isinstance(body, dict):
+            self.fail("expected a mapping")
+        allowed = {
+            "spell": {"targets", "effects", "modes", "choose", "chosen_by", "opponent_chooses"},
+            "activated": {"cost", "targets", "effects", "modes", "choose", "timing", "zone",
+                          "once_per_turn", "opponent_chooses"},
+            "mana": {"cost", "add", "zone"},
+            "loyalty": {"amount", "targets", "effects", "modes", "choose"},
+            "triggered": {"when", "if", "targets", "effects", "modes", "choose", "optional",
+                          "zone", "once_per_turn"},
+        }[kind]  # fmt: skip
+        for k in body:
+            if k not in allowed:
+                self.fail(f"unknown field {k!r} (expected one of {sorted(allowed)})")
+        t = self.t
+        a = t.new("ab")
+        self._ability_defaults(a, card, kinds[kind])
+        if "zone" in body:
+            z = body["zone"]
+            if z not in ZONE:
+                self.fail(f"zone: {z!r} is not a zone")
+            t.set("ab", a, K.B_ZONE, ZONE[z])
+        if kind in ("activated", "mana"):
+            self._cost(a, body.get("cost"))
+        if kind == "activated":
+            if body.get("timing") not in (None, "sorcery", "instant"):
+                self.fail("timing: 'sorcery' or 'instant'")
+            t.set("ab", a, K.B_SORC, 1 if body.get("timing") == "sorcery" else 0)
+            t.set("ab", a, K.B_ONCE, 1 if body.get("once_per_turn") else 0)
+        if kind == "loyalty":
+            t.set("ab", a, K.B_LOY, self._int(body.get("amount"), "amount"))
+            t.set("ab", a, K.B_HASLOY, 1)
+            t.set("ab", a, K.B_SORC, 1)
+        if kind == "mana":
+            self._mana(a, body.get("add"))
+            return a
+        if kind == "triggered":
+            self._when(a, body.get("when"))
+            if "if" in body:
+                t.set("ab", a, K.B_IF, self.cond(body["if"]))
+        chooser = 0
+        if body.get("chosen_by") == "opponent" or body.get("opponent_chooses"):
+            chooser = 1 if "modes" in body else 2
+        t.set("ab", a, K.B_CHOOSER, chooser)
+        self._body(a, body, card, optional=bool(body.get("optional")))
+        return a
+
+    def _body(self, a: int, body: dict, card: int, optional: bool = False) -> None:
+        """Targets and effects (or modes) of ability row a."""
+        t = self.t
+        if "modes" in body:
+            if "effects" in body or "targets" in body:
+                self.fail("modes: the targets and effects go inside each mode")
+            modes = _list(body["modes"])
+            if not modes:
+                self.fail("modes: at least one")
+            rows = []
+            for _ in modes:
+                r = t.new("ab")
+                self._ability_defaults(r, card, K.AB_MODE)
+                rows.append(r)
+            for r, m in zip(rows, modes):
+                if isinstance(m, list):
+                    m = {"effects": m}
+                if not isinstance(m, dict):
+                    self.fail("modes: each mode is a list of effects or {targets, effects}")
+                self._targets_effects(r, m)
+            t.set("ab", a, K.B_MODES0, rows[0])
+            t.set("ab", a, K.B_NMODES, len(rows))
+            n = body.get("choose", 1)
+            if not isinstance(n, int) or not 1 <= n <= len(rows):
+                self.fail(f"choose: between 1 and {len(rows)}")
+            t.set("ab", a, K.B_CHOOSE, n)
+            return
+        self._targets_effects(a, body, optional)
+
+    def _targets_effects(self, a: int, body: dict, optional: bool = False) -> None:
+        t = self.t
+        specs = []
+        for k, spec in enumerate(_list(body.get("targets"))):
+            specs.append(self.target_spec(spec, k))
+        if specs:
+            t.set("ab", a, K.B_TG0, specs[0])
+            t.set("ab", a, K.B_NTG, len(specs))
+            if (
+                any(t.rows["tg"][s][K.G_CHOSEN_BY] for s in specs)
+                and not t.rows["ab"][a][K.B_CHOOSER]
+            ):
+                t.set("ab", a, K.B_CHOOSER, 2)
+        self.n_specs = len(specs)
+        effects = _list(body.get("effects"))
+        if optional:
+            effects = [{"may": {"effects": effects}}]
+        e0 = len(t.rows["ep"])
+        self.effects(effects)
+        t.set("ab", a, K.B_E0, e0)
+        t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
+
+    def target_spec(self, spec: Any, k: int) -> int:
+        t = self.t
+        extra = {}
+        if isinstance(spec, dict):
+            spec = dict(spec)
+            for key in ("count", "up_to", "chosen_by", "different"):
+                if key in spec:
+                    extra[key] = spec.pop(key)
+            if "filter" in spec:
+                if len(spec) != 1:
+                    self.fail(f"targets[{k}]: `filter` goes with count/up_to/chosen_by only")
+                spec = spec["filter"]
+            elif "kind" in spec:  # (the legacy form {kind: any, chosen_by: opponent})
+                spec = spec["kind"]
+        f = self.filter(spec)
+        if (
+            t.rows["fl"][f][K.L_ZONE] == ZONE["battlefield"]
+            and t.rows["fl"][f][K.L_WHAT] == K.W_PLAYERS
+        ):
+            pass
+        s = t.new("tg")
+        count = extra.get("count", 1)
+        if not isinstance(count, int) or not 1 <= count <= 8:
+            self.fail(f"targets[{k}]: count between 1 and 8")
+        t.set("tg", s, K.G_FILTER, f)
+        t.set("tg", s, K.G_COUNT, count)
+        t.set("tg", s, K.G_UP_TO, 1 if extra.get("up_to") else 0)
+        cb = extra.get("chosen_by")
+        if cb not in (None, "you", "opponent"):
+            self.fail(f"targets[{k}]: chosen_by is 'opponent'")
+        t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
+        t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
+        return s
+
+    def _cost(self, a: int, cost: Any) -> None:
+        t = self.t
+        if isinstance(cost, dict):
+            allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters"}
+            for k in cost:
+                if k not in allowed:
+                    self.fail(f"cost: unknown part {k!r} (expected {sorted(allowed)})")
+            mana, xs, tap, untap = parse_cost(cost.get("mana", ""), f"{self.where}: cost")
+            tap = tap or bool(cost.get("tap"))
+            untap = untap or bool(cost.get("untap"))
+            sac = cost.get("sacrifice")
+            if sac == "self":
+                t.set("ab", a, K.B_SAC, -2)
+            elif sac is not None:
+                t.set("ab", a, K.B_SAC, self.filter(sac))
+            life = cost.get("life")
+            if life == "half":
+                t.set("ab", a, K.B_LIFE, -2)
+            elif life is not None:
+                t.set("ab", a, K.B_LIFE, self._int(life, "cost: life"))
+            if "discard" in cost:
+                self.fail("cost: discarding as a cost is not implemented yet")
+            rc = cost.get("remove_counters")
+            if rc is not None:
+                if not isinstance(rc, dict) or len(rc) != 1:
+                    self.fail("cost: remove_counters is {KIND: N}")
+                ((kind, n),) = rc.items()
+                t.set("ab", a, K.B_RMCTR, self._counter(kind))
+                t.set("ab", a, K.B_RMN, self._int(n, "remove_counters"))
+        else:
+            mana, xs, tap, untap = parse_cost(cost, f"{self.where}: cost")
+        for k in range(7):
+            t.set("ab", a, K.B_COST + k, mana[k])
+        t.set("ab", a, K.B_XS, xs)
+        t.set("ab", a, K.B_TAP, 1 if tap else (2 if untap else 0))
+
+    def _counter(self, kind: Any) -> int:
+        if kind not in COUNTER:
+            self.fail(f"unknown counter kind {kind!r} (expected one of {list(COUNTER)})")
+        return COUNTER[kind]
+
+    def _mana(self, a: int, add: Any) -> None:
+        t = self.t
+        if isinstance(add, str):
+            cost, xs, tap, untap = parse_cost(add, f"{self.where}: add")
+            if cost[0] or xs or tap or untap:
+                self.fail("add: coloured or colourless mana symbols ({W}..{G}, {C})")
+            t.set("ab", a, K.B_MANA, K.MANA_FIXED)
+            for k in range(6):
+                t.set("ab", a, K.B_MANA_A + k, cost[1 + k])
+            t.set("ab", a, K.B_MANA_N, sum(cost[1:]))
+            return
+        if not isinstance(add, dict) or len(add) != 1:
+            self.fail("add: a mana string, or {any: N} / {one_of: [..]} / "
+                      "{commander_identity: N} / {land_could_produce: opponents}")  # fmt: skip
+        ((k, v),) = add.items()
+        if k == "any":
+            t.set("ab", a, K.B_MANA, K.MANA_ANY)
+            t.set("ab", a, K.B_MANA_N, self._int(v, "add: any"))
+        elif k == "one_of":
+            t.set("ab", a, K.B_MANA, K.MANA_ONE_OF)
+            t.set("ab", a, K.B_MANA_A, self._colors(v, "add: one_of"))
+            t.set("ab", a, K.B_MANA_N, 1)
+        elif k == "commander_identity":
+            t.set("ab", a, K.B_MANA, K.MANA_IDENTITY)
+            t.set("ab", a, K.B_MANA_N, self._int(v, "add: commander_identity"))
+        elif k == "land_could_produce":
+            t.set("ab", a, K.B_MANA, K.MANA_LAND_COULD)
+            t.set("ab", a, K.B_MANA_N, 1)
+        else:
+            self.fail(f"add: unknown kind of mana {k!r}")
+
+    def _mana_bits(self, a: int) -> int:
+        row = self.t.rows["ab"][a]
+        kind = row[K.B_MANA]
+        if kind == K.MANA_FIXED:
+            return sum(1 << k for k in range(6) if row[K.B_MANA_A + k])
+        if kind == K.MANA_ONE_OF:
+            return row[K.B_MANA_A]
+        if kind == K.MANA_ANY:
+            return 31
+        return 0
+
+    def _ability_colors(self, a: int) -> int:
+        """903.4: mana symbols in the rules text count for the colour identity."""
+        row = self.t.rows["ab"][a]
+        bits = colors_of_cost(row[K.B_COST : K.B_COST + 7])
+        if row[K.B_KIND] == K.AB_MANA:
+            bits |= self._mana_bits(a) & 31
+        return bits
+
+    def _keyword_ability(self, kname: str, arg: Any, card: int, row: list) -> int | None:
+        t = self.t
+        if kname == "equip":
+            a = t.new("ab")
+            self._ability_defaults(a, card, K.AB_EQUIP)
+            self._cost(a, arg)
+            t.set("ab", a, K.B_SORC, 1)
+            spec = self.target_spec({"type": "Creature", "controller": "you", "another": True}, 0)
+            t.set("ab", a, K.B_TG0, spec)
+            t.set("ab", a, K.B_NTG, 1)
+            row[K.C_EQUIP] = a
+            return a
+        if kname == "kicker":
+            cost, xs, _, _ = parse_cost(arg, f"{self.where}: kicker")
+            for k in range(7):
+                row[K.C_KICKER + k] = cost[k]
+            return None
+        if kname in ("overload", "unearth", "cycling", "mutate"):
+            self.fail(f"keywords: {kname} is not implemented yet")
+        return None
+
+    def _enters(self, body: Any, row: list) -> None:
+        if not isinstance(body, dict):
+            self.fail("enters: {tapped: true} or {counters: {KIND: N}}")
+        for k, v in body.items():
+            if k == "tapped":
+                row[K.C_ENTERS_TAPPED] = 1 if v else 0
+            elif k == "counters":
+                if not isinstance(v, dict) or len(v) != 1:
+                    self.fail("enters: counters is {KIND: N}")
+                ((kind, n),) = v.items()
+                row[K.C_ENTERS_CTR] = self._counter(kind)
+                row[K.C_ENTERS_N] = self._int(n, "enters: counters")
+            else:
+                self.fail(f"enters: unknown field {k!r}")
+
+    # --------------------------------------------------------- triggers
+    def _when(self, a: int, when: Any) -> None:
+        t = self.t
+        if not isinstance(when, dict) or "event" not in when:
+            self.fail("when: a mapping with `event` (enters, dies, attacks, ...)")
+        ev = when["event"]
+        if ev not in K.EV:
+            self.fail(f"when: unknown event {ev!r} (expected one of {list(K.EV)})")
+        t.set("ab", a, K.B_WHEN, K.EV[ev])
+        allowed = {"event", "what", "who", "whose", "step", "to", "combat", "by", "kind",
+                   "amount", "nth", "by_creature", "defender", "one_or_more"}  # fmt: skip
+        for k in when:
+            if k not in allowed:
+                self.fail(f"when: unknown field {k!r}")
+        what = when.get("what")
+        if what == "self":
+            t.set("ab", a, K.B_WHAT, -2)
+        elif what in ("enchanted", "equipped", "attached"):
+            t.set("ab", a, K.B_WHAT, -3)
+        elif what is not None:
+            f = dict(FILTER_WORDS.get(what, {})) if isinstance(what, str) else dict(what)
+            if ev == "cast":
+                f.setdefault("zone", "stack")
+            t.set("ab", a, K.B_WHAT, self.filter(f))
+        who = when.get("who", when.get("whose", when.get("by", when.get("defender"))))
+        if who is not None:
+            if who not in REL:
+                self.fail(f"when: {who!r} is not you / opponent / any / teammate")
+            t.set("ab", a, K.B_WHO, REL[who])
+        if ev == "beginning_of":
+            step = when.get("step")
+            if step not in STEP:
+                self.fail(f"when: step {step!r} is not a step")
+            t.set("ab", a, K.B_STEP, STEP[step])
+            if "whose" not in when and "who" not in when:
+                t.set("ab", a, K.B_WHO, K.REL_YOU)
+        elif ev == "leaves" and "to" in when:
+            t.set("ab", a, K.B_ARG, ZONE[when["to"]])
+        elif ev == "deals_damage":
+            bits = 1 if when.get("combat") else 0
+            to = when.get("to", "any")
+            bits |= {"any": 0, "player": 2, "opponent": 4, "creature": 8}[to]
+            t.set("ab", a, K.B_ARG, bits)
+        elif ev == "becomes_blocked":
+            t.set("ab", a, K.B_ARG, 1 if when.get("by_creature") else 0)
+        elif ev in ("attacks",):
+            t.set("ab", a, K.B_ARG, 0)
+        elif ev == "draws":
+            t.set("ab", a, K.B_ARG, self._int(when.get("nth", 0), "nth"))
+        elif ev == "life_at_least":
+            t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
+        elif ev == "last_counter_removed":
+            t.set("ab", a, K.B_ARG, self._counter(when.get("kind")))
+
+    # --------------------------------------------------------- statics
+    def static(self, body: Any, card: int) -> None:
+        t = self.t
+        if not isinstance(body, dict):
+            self.fail("a static ability is a mapping")
+        body = dict(body)
+        zone = body.pop("zone", "battlefield")
+        cond = body.pop("if", None)
+        if len(body) != 1:
+            self.fail(f"one kind of static ability per entry, got {sorted(body)}")
+        ((kind, arg),) = body.items()
+        r = t.new("sa")
+        row = t.rows["sa"][r]
+        row[K.A_CARD] = card
+        row[K.A_ZONE] = ZONE.get(zone, -1)
+        if row[K.A_ZONE] < 0:
+            self.fail(f"zone: {zone!r} is not a zone")
+        row[K.A_IF] = self.cond(cond) if cond is not None else -1
+        row[K.A_AMT] = -1
+        row[K.A_REF] = K.R_NONE
+        simple = {
+            "cant_lose": K.ST_CANT_LOSE, "cant_win": K.ST_CANT_WIN,
+            "cant_gain_life": K.ST_CANT_GAIN_LIFE, "cant_lose_life": K.ST_CANT_LOSE_LIFE,
+            "no_loss_at_zero_life": K.ST_NO_LOSS_ZERO, "no_max_hand_size": K.ST_NO_MAX_HAND,
+            "mana_doesnt_empty": K.ST_MANA_KEEP, "coat_of_arms": K.ST_COAT_OF_ARMS,
+        }  # fmt: skip
+        if kind in simple:
+            row[K.A_KIND] = simple[kind]
+            return
+        if kind in ("pump", "grant"):
+            if not isinstance(arg, dict):
+                self.fail(f"{kind}: a mapping with `what`")
+            self._static_what(r, arg.get("what", arg.get("to")))
+            row[K.A_KIND] = K.ST_PUMP if kind == "pump" else K.ST_GRANT
+            row[K.A_P] = self._int(arg.get("power", 0), "power")
+            row[K.A_T] = self._int(arg.get("toughness", 0), "toughness")
+            kw, _, _ = self._keywords(arg.get("keywords"))
+            row[K.A_KW] = kw
+            if kind == "pump" and kw:
+                r2 = t.new("sa")
+                t.rows["sa"][r2] = list(row)
+                t.rows["sa"][r2][K.A_KIND] = K.ST_GRANT
+            return
+        if kind in ("control", "cant_attack", "cant_block"):
+            row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
+                             "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
+            self._static_what(r, arg)
+            return
+        if kind == "prevent_damage_by":
+            row[K.A_KIND] = K.ST_PREVENT_BY
+            row[K.A_REF] = K.R_EACH
+            row[K.A_REFA] = self.filter(arg)
+            return
+        if kind == "cost":
+            if not isinstance(arg, dict) or "spells" not in arg:
+                self.fail("cost: {spells: FILTER, less: N} or {spells: FILTER, more: N}")
+            f = (
+                dict(FILTER_WORDS.get(arg["spells"], {}))
+                if isinstance(arg["spells"], str)
+                else dict(arg["spells"])
             )
+            f.setdefault("zone", "any")
+            row[K.A_ARG] = self.filter(f)
+            if "less" in arg:
+                row[K.A_KIND] = K.ST_COST_LESS
+                row[K.A_AMT] = self.amount(arg["less"])
+            elif "more" in arg:
+                row[K.A_KIND] = K.ST_COST_MORE
+                row[K.A_AMT] = self.amount(arg["more"])
+            else:
+                self.fail("cost: `less` or `more`")
+            return
+        self.fail(f"unknown static ability {kind!r}")
+
+    def _static_what(self, r: int, what: Any) -> None:
+        row = self.t.rows["sa"][r]
+        if what in ("self",):
+            row[K.A_REF] = K.R_SELF
+        elif what in ("enchanted", "equipped", "attached"):
+            row[K.A_REF] = K.R_ATTACHED
+        elif what is None:
+            self.fail("what it applies to is missing (`what:`)")
+        else:
+            row[K.A_REF] = K.R_EACH
+            row[K.A_REFA] = self.filter(what)
+
+    # --------------------------------------------------------- filters, refs, amounts
+    def filter(self, spec: Any) -> int:
+        """A filter row (shared) from a shorthand word or a mapping."""
+        if isinstance(spec, str):
+            if spec not in FILTER_WORDS:
+                self.fail(f"unknown filter word {spec!r} (expected one of {sorted(FILTER_WORDS)} "
+                          "or a mapping)")  # fmt: skip
+            spec = FILTER_WORDS[spec]
+        if not isinstance(spec, dict):
+            self.fail(f"a filter is a word or a mapping, got {spec!r}")
+        for k in spec:
+            if k not in FILTER_KEYS:
+                self.fail(f"filter: unknown key {k!r}")
+        v = {}
+        what = spec.get("what", "players" if "player" in spec else "objects")
+        v[K.L_WHAT] = {"objects": K.W_OBJECTS, "players": K.W_PLAYERS, "both": K.W_BOTH}.get(
+            what, 0
         )
-    static = []
-    for i, s in enumerate(rec.get("static", []) or []):
-        w = f"{where}.static[{i}]"
-        if not isinstance(s, dict) or len(s) != 1 or next(iter(s)) not in STATICS:
-            raise CardError(f"{w}: expected one of {sorted(STATICS)}, got {s!r}")
-        static.append(next(iter(s.items())))
-    triggers = []
-    for i, t in enumerate(rec.get("triggers", []) or []):
-        w = f"{where}.triggers[{i}]"
-        _check_keys(t, {"when", "if", "targets", "effects", "amount"}, w)
-        if t.get("when") not in TRIGGERS:
-            raise CardError(f"{w}.when: unknown trigger event {t.get('when')!r}")
-        cond = t.get("if")
-        if cond is not None:
-            ckey = cond if isinstance(cond, str) else next(iter(cond), None)
-            if ckey not in CONDITIONS:
-                raise CardError(f"{w}.if: unknown condition {cond!r}")
-        triggers.append(
-            Ability(
-                effects=_effects(t.get("effects", []), f"{w}.effects"),
-                targets=_targets(t.get("targets"), f"{w}.targets"),
-                when=t["when"],
-                condition=cond,
-                amount=t.get("amount"),
+        if not v[K.L_WHAT]:
+            self.fail(f"filter: what is objects, players or both, not {what!r}")
+        zone = spec.get("zone", "battlefield")
+        v[K.L_ZONE] = -1 if zone == "any" else ZONE.get(zone, -2)
+        if v[K.L_ZONE] == -2:
+            self.fail(f"filter: zone {zone!r} is not a zone")
+        v[K.L_TYPE] = self._type_bits(spec.get("type"))
+        v[K.L_TYPE_ALL] = self._type_bits(spec.get("type_all"))
+        v[K.L_NOT_TYPE] = self._type_bits(spec.get("not_type"))
+        subs = [self.db.subtype_id(s) for s in _list(spec.get("subtype"))]
+        if len(subs) > 3:
+            self.fail("filter: at most three subtypes")
+        for k in range(3):
+            v[K.L_SUB + k] = subs[k] if k < len(subs) else -1
+        ns = _list(spec.get("not_subtype"))
+        v[K.L_NOT_SUB] = self.db.subtype_id(ns[0]) if ns else -1
+        v[K.L_SUPER] = self._super_bits(spec.get("supertype"))
+        v[K.L_NOT_SUPER] = self._super_bits(spec.get("not_supertype"))
+        v[K.L_CTL] = self._rel(spec.get("controller", "any"))
+        v[K.L_OWNER] = self._rel(spec.get("owner", "any"))
+        v[K.L_PLAYER] = self._rel(spec.get("player", "any"))
+        v[K.L_COLOR] = self._colors(spec.get("color"), "filter: color") if "color" in spec else 0
+        v[K.L_NOT_COLOR] = (
+            self._colors(spec.get("not_color"), "filter: not_color") if "not_color" in spec else 0
+        )
+        v[K.L_COLORLESS] = 1 if spec.get("colorless") else (2 if spec.get("multicolored") else 0)
+        v[K.L_TOKEN] = self._tri(spec.get("token"))
+        v[K.L_TAPPED] = self._tri(spec.get("tapped"))
+        at = spec.get("attacking")
+        v[K.L_ATTACKING] = -1 if at is None else (2 if at == "or_blocking" else int(bool(at)))
+        v[K.L_ANOTHER] = 1 if spec.get("another") else 0
+        for key, col in (("power", K.L_POW), ("toughness", K.L_TOU), ("mv", K.L_MV)):
+            if key in spec:
+                c = spec[key]
+                if (
+                    not isinstance(c, dict)
+                    or len(c) != 1
+                    or next(iter(c)) not in ("le", "ge", "eq")
+                ):
+                    self.fail(f"filter: {key} is {{le: N}}, {{ge: N}} or {{eq: N}}")
+                ((op, n),) = c.items()
+                v[col] = {"le": K.CMP_LE, "ge": K.CMP_GE, "eq": K.CMP_EQ}[op]
+                v[col + 1] = self.amount(n, counting=False)
+        v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
+        v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
+        return self.t.shared("fl", v)
+
+    def _type_bits(self, v: Any) -> int:
+        bits = 0
+        for ty in _list(v):
+            if ty not in TYPE_BIT:
+                self.fail(f"filter: unknown type {ty!r}")
+            bits |= TYPE_BIT[ty]
+        return bits
+
+    def _super_bits(self, v: Any) -> int:
+        bits = 0
+        for su in _list(v):
+            if su not in SUPER_BIT:
+                self.fail(f"filter: unknown supertype {su!r}")
+            bits |= SUPER_BIT[su]
+        return bits
+
+    def _rel(self, v: Any) -> int:
+        if v not in REL:
+            self.fail(f"filter: {v!r} is not you / opponent / not_you / teammate / any")
+        return REL[v]
+
+    def _tri(self, v: Any) -> int:
+        return -1 if v is None else int(bool(v))
+
+    def ref(self, v: Any, what: str) -> tuple[int, int]:
+        """(R_* reference, its argument) for who or what a step acts on."""
+        if isinstance(v, str):
+            if v in SIMPLE_REFS:
+                return SIMPLE_REFS[v], 0
+            if v in SET_REFS:
+                return SET_REFS[v], 0
+            if v == "target" or re.fullmatch(r"target\.\d", v):
+                k = 0 if v == "target" else int(v[-1])
+                if k >= self.n_specs:
+                    self.fail(f"{what}: {v} but the ability has {self.n_specs} target(s)")
+                return K.R_TARGET + k, 0
+            if v in FILTER_WORDS and v.startswith("each"):
+                return K.R_EACH, self.filter(v)
+            if v in ("creatures_you_control", "each_creature"):
+                return K.R_EACH, self.filter(v)
+            self.fail(f"{what}: unknown reference {v!r}")
+        if isinstance(v, dict) and len(v) == 1:
+            ((k, arg),) = v.items()
+            if k == "each":
+                return K.R_EACH, self.filter(arg)
+            if k in ("controller_of", "owner_of"):
+                inner, _ = self.ref(arg, what)
+                if inner >= K.R_CONTROLLER_OF:
+                    self.fail(f"{what}: {k} of a set or of another controller_of")
+                return (K.R_CONTROLLER_OF if k == "controller_of" else K.R_OWNER_OF) + inner, 0
+        self.fail(f"{what}: {v!r} is not a reference (you, target, self, each_opponent, "
+                  "{each: FILTER}, ...)")  # fmt: skip
+        return 0, 0
+
+    def simple(self, v: Any, what: str) -> int:
+        r, _ = self.ref(v, what)
+        if r >= K.R_EACH:
+            self.fail(f"{what}: one player or object is needed here, not a set")
+        return r
+
+    def amount(self, v: Any, counting: bool = True) -> int:
+        vals: dict[int, int] = {K.M_TIMES: 1}
+        if isinstance(v, bool):
+            self.fail(f"amount: {v!r}")
+        if isinstance(v, int):
+            vals[K.M_KIND] = K.AM_CONST
+            vals[K.M_ARG] = v
+        elif v == "X":
+            vals[K.M_KIND] = K.AM_X
+        elif v == "event.amount":
+            vals[K.M_KIND] = K.AM_EVENT
+        elif isinstance(v, dict):
+            v = dict(v)
+            times = v.pop("times", 1)
+            plus = v.pop("plus", 0)
+            vals[K.M_TIMES] = self._int(times, "amount: times")
+            vals[K.M_PLUS] = self._int(plus, "amount: plus")
+            on = v.pop("what", None)
+            if len(v) != 1:
+                self.fail(f"amount: one kind per amount, got {sorted(v)}")
+            ((k, arg),) = v.items()
+            refs = {"power": K.AM_POWER, "toughness": K.AM_TOUGHNESS, "mana_value": K.AM_MV,
+                    "life": K.AM_LIFE, "half_life": K.AM_HALF_LIFE, "cards_in_hand": K.AM_HAND}  # fmt: skip
+            if k == "count":
+                if not counting:
+                    self.fail("amount: a filter can't compare with a count")
+                vals[K.M_KIND] = K.AM_COUNT
+                vals[K.M_ARG] = self.filter(arg)
+            elif k in refs:
+                vals[K.M_KIND] = refs[k]
+                vals[K.M_ARG] = self.simple(arg, f"amount: {k}")
+            elif k == "counters":
+                vals[K.M_KIND] = K.AM_COUNTERS
+                vals[K.M_ARG2] = self._counter(arg)
+                vals[K.M_ARG] = self.simple(
+                    on if on is not None else "self", "amount: counters: what"
+                )
+            elif k == "event_amount":
+                vals[K.M_KIND] = K.AM_EVENT
+            elif k == "mana_spent":
+                vals[K.M_KIND] = K.AM_MANA_SPENT
+            elif k == "chosen":
+                vals[K.M_KIND] = K.AM_CHOSEN
+            elif k in ("X", "x"):
+                vals[K.M_KIND] = K.AM_X
+            elif k == "number":
+                vals[K.M_KIND] = K.AM_CONST
+                vals[K.M_ARG] = self._int(arg, "amount")
+            else:
+                self.fail(f"amount: unknown kind {k!r}")
+        else:
+            self.fail(f"amount: a number, X, event.amount or a mapping, not {v!r}")
+        return self.t.shared("am", vals)
+
+    def cond(self, v: Any) -> int:
+        if not isinstance(v, dict) or len(v) != 1:
+            self.fail(f"condition: a one-key mapping, got {v!r}")
+        ((k, arg),) = v.items()
+        vals: dict[int, int] = {}
+        if k in ("not", "all", "any"):
+            subs = [self.cond(c) for c in _list(arg)] if k != "not" else [self.cond(arg)]
+            if k != "not" and len(subs) != 2:
+                self.fail(f"condition: {k} takes two conditions")
+            vals[K.N_KIND] = {"not": K.CO_NOT, "all": K.CO_ALL, "any": K.CO_ANY}[k]
+            vals[K.N_A] = subs[0]
+            vals[K.N_B] = subs[1] if len(subs) > 1 else -1
+            return self.t.shared("cn", vals)
+        if k == "life_at_least":
+            vals[K.N_KIND], vals[K.N_A] = K.CO_LIFE_AT_LEAST, self._int(arg, "life_at_least")
+        elif k in ("controls", "count"):
+            f = arg.get("filter", arg) if isinstance(arg, dict) else arg
+            if isinstance(arg, dict) and "at_least" in arg:
+                f = {kk: vv for kk, vv in arg.items() if kk != "at_least"}
+                f = f.get("filter", f)
+            fd = dict(FILTER_WORDS.get(f, {})) if isinstance(f, str) else dict(f)
+            if k == "controls":
+                fd.setdefault("controller", "you")
+            vals[K.N_KIND] = K.CO_COUNT_AT_LEAST
+            vals[K.N_A] = self.filter(fd)
+            vals[K.N_B] = self._int(
+                arg.get("at_least", 1) if isinstance(arg, dict) else 1, "at_least"
             )
-        )
-    enchant = rec.get("enchant")
-    if enchant is not None and enchant not in ("creature", "permanent", "land", "player"):
-        raise CardError(f"{where}.enchant: unknown enchant restriction {enchant!r}")
-    if enchant is not None and spell is None:  # 303.4a: an Aura spell targets what it can enchant
-        spell = Ability(targets=(enchant,))
-    ew = rec.get("enters_with") or {}
-    for k in ew:
-        from ecs.constants import COUNTER_INDEX
+        elif k == "self_untapped":
+            vals[K.N_KIND] = K.CO_SELF_UNTAPPED
+        elif k == "self_in_zone":
+            vals[K.N_KIND], vals[K.N_A] = K.CO_SELF_IN_ZONE, ZONE[arg]
+        elif k in ("day", "night", "kicked"):
+            vals[K.N_KIND] = {"day": K.CO_DAY, "night": K.CO_NIGHT, "kicked": K.CO_KICKED}[k]
+        elif k == "monarch":
+            vals[K.N_KIND] = K.CO_MONARCH
+        elif k == "compare":
+            if not isinstance(arg, list) or len(arg) != 3 or arg[1] not in ("le", "ge", "eq"):
+                self.fail("condition: compare is [AMOUNT, le|ge|eq, AMOUNT]")
+            vals[K.N_KIND] = K.CO_COMPARE
+            vals[K.N_A] = self.amount(arg[0])
+            vals[K.N_B] = self.amount(arg[2])
+            vals[K.N_C] = {"le": K.CMP_LE, "ge": K.CMP_GE, "eq": K.CMP_EQ}[arg[1]]
+        else:
+            self.fail(f"condition: unknown kind {k!r}")
+        return self.t.shared("cn", vals)
 
-        if k not in COUNTER_INDEX:
-            raise CardError(f"{where}.enters_with: unknown counter kind {k!r}")
-    return CardDef(
-        index=index,
-        name=name,
-        cost=cost,
-        types=types,
-        supertypes=supertypes,
-        subtypes=subtypes,
-        colors=colors,
-        power=int(rec.get("power", 0) or 0),
-        toughness=int(rec.get("toughness", 0) or 0),
-        loyalty=int(rec.get("loyalty", 0) or 0),
-        defense=int(rec.get("defense", 0) or 0),
-        keywords=kw,
-        text=rec.get("text", ""),
-        spell=spell,
-        abilities=tuple(abilities),
-        static=tuple(static),
-        triggers=tuple(triggers),
-        enchant=enchant,
-        enters_with=dict(ew),
-        token=token,
-    )
+    # --------------------------------------------------------- effects
+    def effects(self, steps: list) -> None:
+        for k, step in enumerate(steps):
+            if not isinstance(step, dict) or len(step) != 1:
+                self.fail(f"effects[{k}]: each step is a one-key mapping (verb: arguments)")
+            ((verb, arg),) = step.items()
+            self.step(verb, arg)
+
+    def _row(self, op: int, **cols: int) -> int:
+        r = self.t.new("ep")
+        row = self.t.rows["ep"][r]
+        row[K.E_OP] = op
+        row[K.E_REF] = K.R_NONE
+        row[K.E_REF2] = K.R_NONE
+        row[K.E_AMT] = -1
+        row[K.E_D] = -1
+        row[K.E_JUMP] = -1
+        for name, v in cols.items():
+            row[getattr(K, "E_" + name.upper())] = v
+        return r
+
+    def _args(self, verb: str, arg: Any, subject: str, allowed: set[str]) -> dict:
+        """Arguments of a step: a mapping, or (a shorthand) just its subject."""
+        if not isinstance(arg, dict) or (subject == "what" and "each" in arg and len(arg) == 1):
+            arg = {subject: arg}
+        for k in arg:
+            if k not in allowed | {subject}:
+                self.fail(
+                    f"{verb}: unknown argument {k!r} (expected {sorted(allowed | {subject})})"
+                )
+        return arg
+
+    def _subject(self, args: dict, key: str, default: str, verb: str) -> dict[str, int]:
+        r, a = self.ref(args.get(key, default), f"{verb}: {key}")
+        return {"ref": r, "refa": a}
+
+    def _until(self, args: dict, verb: str) -> int:
+        u = args.get("until", "end_of_turn")
+        if u not in UNTIL:
+            self.fail(f"{verb}: until is one of {list(UNTIL)}")
+        return UNTIL[u]
+
+    def step(self, verb: str, arg: Any) -> None:  # noqa: C901 (one branch per word)
+        where = self.where
+        self.where = f"{where}: {verb}"
+        if verb not in K.OP and verb not in VERB_ALIASES:
+            self.fail(f"unknown effect word {verb!r}")
+        verb = VERB_ALIASES.get(verb, verb)
+        op = K.OP[verb]
+        if verb == "damage":
+            a = self._args(verb, arg, "to", {"amount", "source"})
+            cols = self._subject(a, "to", "target", verb)
+            src = self.simple(a["source"], "source") if "source" in a else K.R_NONE
+            self._row(op, amt=self.amount(a.get("amount", 0)), ref2=src, **cols)
+        elif verb in ("gain_life", "lose_life", "draw", "mill", "extra_turn", "shuffle",
+                      "win_game", "lose_game", "draw_game", "double_life", "set_life"):  # fmt: skip
+            a = self._args(verb, arg, "who", {"amount", "count"})
+            n = a.get("amount", a.get("count", 1))
+            self._row(op, amt=self.amount(n), **self._subject(a, "who", "you", verb))
+        elif verb == "discard":
+            a = self._args(verb, arg, "who", {"amount", "random", "all"})
+            mode = 2 if a.get("all") else (1 if a.get("random") else 0)
+            self._row(op, amt=self.amount(a.get("amount", 1)), a=mode,
+                      **self._subject(a, "who", "you", verb))  # fmt: skip
+        elif verb in ("scry", "surveil"):
+            a = self._args(verb, arg, "amount", set())
+            self._row(op, amt=self.amount(a["amount"]))
+        elif verb in ("look_at_top", "reveal_top"):
+            a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest"})
+            rest = {"bottom": 4, "graveyard": 3, "top": 2}.get(a.get("rest", "bottom"), -1)
+            if rest < 0:
+                self.fail("rest: bottom, graveyard or top")
+            f = self.filter(a.get("filter", "card"))
+            to_bf = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
+            if to_bf < 0:
+                self.fail("to: hand or battlefield")
+            self._row(op, amt=self.amount(a["amount"]), a=rest, b=self._int(a.get("pick", 0), "pick"),
+                      c=to_bf, refa=f)  # fmt: skip
+        elif verb == "search":
+            a = self._args(verb, arg, "filter", {"to", "tapped", "amount", "who", "up_to"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "library"
+            dests = _list(a.get("to", "hand"))
+            codes = {"hand": 0, "battlefield": 1, "library_top": 2, "graveyard": 3}
+            for d in dests:
+                if d not in codes:
+                    self.fail(f"to: {d!r} (hand, battlefield, library_top, graveyard)")
+            d2 = codes[dests[1]] if len(dests) > 1 else -1
+            self._row(op, refa=self.filter(fd), a=codes[dests[0]], d=d2,
+                      b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
+                      ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
+        elif verb in ("destroy", "exile", "bounce", "tap", "untap", "regenerate", "transform"):
+            a = self._args(verb, arg, "what", {"with_source", "no_regenerate"})
+            self._row(
+                op, a=1 if a.get("with_source") else 0, **self._subject(a, "what", "target", verb)
+            )
+        elif verb == "to_library":
+            a = self._args(verb, arg, "what", {"position"})
+            pos = {"top": 0, "bottom": 1, "shuffle": 2}.get(a.get("position", "top"), -1)
+            if pos < 0:
+                self.fail("position: top, bottom or shuffle")
+            self._row(op, a=pos, **self._subject(a, "what", "target", verb))
+        elif verb == "return":
+            a = self._args(verb, arg, "what", {"to", "tapped", "under"})
+            to = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
+            if to < 0:
+                self.fail("to: hand or battlefield")
+            self._row(op, a=to, b=1 if a.get("tapped") else 0, c=0 if a.get("under", "you") == "you" else 1,
+                      **self._subject(a, "what", "target", verb))  # fmt: skip
+        elif verb == "counter":
+            a = self._args(verb, arg, "what", {"unless_pays"})
+            amt = self.amount(a["unless_pays"]) if "unless_pays" in a else -1
+            self._row(op, amt=amt, **self._subject(a, "what", "target", verb))
+        elif verb == "create_token":
+            a = self._args(verb, arg, "token", {"amount", "for", "tapped"})
+            tok = self.token(a["token"])
+            self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
+                      **self._subject(a, "for", "you", verb))  # fmt: skip
+        elif verb == "add_mana":
+            a = self._args(verb, arg, "mana", {"who"})
+            cost, xs, tap, untap = parse_cost(a["mana"], f"{self.where}: mana")
+            if cost[0] or xs or tap or untap:
+                self.fail("mana: coloured or colourless symbols only")
+            for c in range(6):
+                if cost[1 + c]:
+                    self._row(
+                        op,
+                        b=c,
+                        amt=self.amount(cost[1 + c]),
+                        **self._subject(a, "who", "you", verb),
+                    )
+        elif verb == "counters":
+            a = self._args(verb, arg, "what", {"kind", "amount"})
+            self._row(op, a=self._counter(a.get("kind")), amt=self.amount(a.get("amount", 1)),
+                      **self._subject(a, "what", "self", verb))  # fmt: skip
+        elif verb == "proliferate":
+            self._row(op)
+        elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
+            a = self._args(verb, arg, "what", {"power", "toughness", "keywords", "until", "types"})
+            kw, _, _ = self._keywords(a.get("keywords"))
+            types = self._type_bits(a.get("types"))
+            self._row(op, a=self._int(a.get("power", 0), "power"),
+                      b=self._int(a.get("toughness", 0), "toughness"), c=kw, d=types,
+                      until=self._until(a, verb), **self._subject(a, "what", "target", verb))  # fmt: skip
+        elif verb == "gain_control":
+            a = self._args(verb, arg, "what", {"until"})
+            self._row(op, until=self._until(a, verb) if "until" in a else UNTIL_FOREVER,
+                      **self._subject(a, "what", "target", verb))  # fmt: skip
+        elif verb == "sacrifice":
+            a = self._args(verb, arg, "who", {"filter", "amount"})
+            self._row(op, d=self.filter(a.get("filter", "creature")), amt=self.amount(a.get("amount", 1)),
+                      **self._subject(a, "who", "you", verb))  # fmt: skip
+        elif verb in ("fight", "attach", "redirect", "exchange_life"):
+            keys = {"fight": ("what", "with"), "attach": ("what", "to"),
+                    "redirect": ("from", "to"), "exchange_life": ("who", "with")}[verb]  # fmt: skip
+            if not isinstance(arg, dict):
+                self.fail(f"{verb}: a mapping with {keys[0]} and {keys[1]}")
+            for k in arg:
+                if k not in keys and k != "amount":
+                    self.fail(f"{verb}: unknown argument {k!r}")
+            first = self.simple(arg.get(keys[0], "self" if verb == "attach" else "target"), keys[0])
+            second = self.simple(arg[keys[1]], keys[1])
+            amt = self.amount(arg["amount"]) if "amount" in arg else -1
+            self._row(op, ref=first, ref2=second, amt=amt)
+        elif verb == "prevent":
+            a = self._args(verb, arg, "amount", {"to", "combat"})
+            n = a["amount"]
+            amt = self.amount(-1 if n == "all" else n)
+            cols = self._subject(a, "to", "target", verb) if "to" in a else {"ref": K.R_NONE}
+            self._row(op, amt=amt, b=1 if a.get("combat") else 0, **cols)
+        elif verb in ("life_becomes_lowest", "restart_game"):
+            self._row(op)
+        elif verb == "sacrifice_unless_life":
+            a = self._args(verb, arg, "what", {"amount"})
+            self._row(
+                op, amt=self.amount(a["amount"]), **self._subject(a, "what", "each_creature", verb)
+            )
+        elif verb == "fact_or_fiction":
+            a = self._args(verb, arg, "amount", set())
+            self._row(op, amt=self.amount(a["amount"]))
+        elif verb in ("put_land", "exile_from_hand", "choose"):
+            a = self._args(verb, arg, "filter", {"who", "amount", "up_to", "tapped"})
+            f = a.get("filter", "land" if verb == "put_land" else "card")
+            fd = dict(FILTER_WORDS.get(f, {})) if isinstance(f, str) else dict(f)
+            if verb != "choose":
+                fd["zone"] = "hand"
+            self._row(op, refa=self.filter(fd), ref=self.simple(a.get("who", "you"), "who"),
+                      amt=self.amount(a.get("amount", 1)), b=1 if a.get("up_to") else 0,
+                      c=1 if a.get("tapped") else 0)  # fmt: skip
+        elif verb in ("may", "unless"):
+            a = self._args(verb, arg, "effects", {"who", "pay", "pay_life", "pays", "life"})
+            pay = a.get("pay", a.get("pays", a.get("pay_life")))
+            life = 1 if ("pay_life" in a or a.get("life")) else 0
+            default_who = "you" if verb == "may" else "target"
+            r = self._row(op, amt=self.amount(pay) if pay is not None else -1, a=life,
+                          ref=self.simple(a.get("who", default_who), "who"))  # fmt: skip
+            self.effects(_list(a["effects"]))
+            self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+        elif verb == "if":
+            if not isinstance(arg, dict) or "cond" not in arg:
+                self.fail("if: {cond, then, else}")
+            r = self._row(op, a=self.cond(arg["cond"]))
+            self.effects(_list(arg.get("then")))
+            if arg.get("else"):
+                j = self._row(K.OP_JUMP)
+                self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+                self.effects(_list(arg["else"]))
+                self.t.set("ep", j, K.E_JUMP, len(self.t.rows["ep"]))
+            else:
+                self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+        elif verb == "for_each":
+            if not isinstance(arg, dict) or "in" not in arg or "effects" not in arg:
+                self.fail("for_each: {in: SET, effects: [...]}")
+            ref, refa = self.ref(arg["in"], "for_each: in")
+            r = self._row(op, ref=ref, refa=refa)
+            self.effects(_list(arg["effects"]))
+            n = self._row(K.OP_NEXT, jump=r)
+            self.t.set("ep", r, K.E_JUMP, n + 1)
+        else:
+            self.fail(f"the effect word {verb!r} is not implemented yet")
+        self.where = where
+
+    def token(self, spec: Any) -> int:
+        """The card row of a token: a named token record, or one described inline."""
+        if isinstance(spec, str):
+            return self.card(spec)
+        if not isinstance(spec, dict):
+            self.fail("token: a token name or a mapping")
+        name = spec.get("name") or " ".join(_list(spec.get("subtypes"))) + " Token"
+        key = "token:" + repr(sorted(spec.items(), key=lambda kv: kv[0]))
+        if key in self.row_of:
+            return self.row_of[key]
+        r = self.t.new("ct")
+        self.row_of[key] = r
+        saved = (self.where, getattr(self, "n_specs", 0))
+        self._fill_card(r, name, spec, Card(name, spec, real=False, token=True))
+        self.where, self.n_specs = saved
+        self.db.token_names[r] = name
+        return r
 
 
-# 804.2: with the deploy creatures option, each creature has
-# "{T}: Target teammate gains control of this creature. Activate only as a sorcery."
-DEPLOY = Ability(
-    effects=(("give_control", {"what": "self", "to": "target.0"}),),
-    targets=("teammate",),
-    tap=True,
-    sorcery=True,
-)
+VERB_ALIASES = {
+    "win": "win_game", "lose": "lose_game", "piles": "fact_or_fiction",
+    "put_onto_battlefield": "put_land",
+}  # fmt: skip
 
 
-def token_name(spec: dict) -> str:
-    """Rule 111.4: a token's name is its subtypes followed by the word Token."""
-    return " ".join(list(spec.get("subtypes", [])) + ["Token"])
-
-
+# ----------------------------------------------------------------- the pool
 class CardDB:
-    """All card definitions, with their hot fields compiled to columns."""
+    """Every card record of the pool (and of any extra files), by name."""
 
-    def __init__(self, records: dict[str, dict]):
-        if not isinstance(records, dict):
-            raise CardError("card file: expected a mapping of card name -> record")
-        self.defs: list[CardDef] = []
-        self.by_name: dict[str, int] = {}
+    def __init__(self, records: dict[str, dict], sources: dict[str, str] | None = None):
+        self.cards: dict[str, Card] = {}
+        self.by_lower: dict[str, str] = {}
+        self.token_names: dict[int, str] = {}
         for name, rec in records.items():
-            self._add(name, rec or {})
-        # tokens named by create_token effects become definitions too
-        for d in list(self.defs):
-            for ab in (d.spell, *d.abilities, *d.triggers):
-                for eff, arg in ab.effects if ab else ():
-                    if eff == "create_token":
-                        tname = token_name(arg)
-                        if tname not in self.by_name:
-                            rec = {k: v for k, v in arg.items() if k != "for"}
-                            self._add(tname, rec, token=True)
-        self._compile_columns()
+            if not isinstance(name, str) or not isinstance(rec, dict):
+                raise CardError(f"card {name!r}: a record is a mapping of fields")
+            real = rec.get("real", True)
+            card = Card(name, rec, real=real is True, token=real == "token",
+                        source=(sources or {}).get(name, ""))  # fmt: skip
+            self.cards[name] = card
+            self.by_lower[name.lower()] = name
+        self._subtypes()
 
-    def _add(self, name: str, rec: dict, token: bool = False) -> None:
-        d = compile_card(len(self.defs), name, rec, token=token)
-        self.defs.append(d)
-        self.by_name[name] = d.index
+    def _subtypes(self) -> None:
+        """Subtype ids: creature types below SUBTYPE_NONCREATURE, the basic land types
+        first after it (WUBRG), then the other subtypes."""
+        creature, other = set(), set()
+        for card in self.cards.values():
+            rec = card.record
+            for face in (rec, rec.get("back") or {}):
+                types = _list(face.get("types"))
+                subs = _list(face.get("subtypes"))
+                if "Creature" in types or "Kindred" in types or "Tribal" in types:
+                    creature.update(subs)
+                else:
+                    other.update(subs)
+        other -= creature
+        self.subtype_ids = {s: k for k, s in enumerate(sorted(creature))}
+        base = K.SUBTYPE_NONCREATURE
+        for k, s in enumerate(BASIC_TYPES):
+            self.subtype_ids[s] = base + k
+        for s in sorted(other - set(BASIC_TYPES)):
+            self.subtype_ids[s] = (
+                base
+                + len(BASIC_TYPES)
+                + len(
+                    [x for x in self.subtype_ids if self.subtype_ids[x] >= base + len(BASIC_TYPES)]
+                )
+            )
+        self.creature_types = creature
 
-    def _compile_columns(self) -> None:
-        n = len(self.defs)
-        self.types = np.array([d.types for d in self.defs], dtype=np.int64)
-        self.supertypes = np.array([d.supertypes for d in self.defs], dtype=np.int64)
-        self.power = np.array([d.power for d in self.defs], dtype=np.int64)
-        self.toughness = np.array([d.toughness for d in self.defs], dtype=np.int64)
-        self.loyalty = np.array([d.loyalty for d in self.defs], dtype=np.int64)
-        self.kw = np.array([d.keywords for d in self.defs], dtype=np.int64)
-        self.mana_value = np.array([d.cost.mana_value for d in self.defs], dtype=np.int64)
-        subtypes = sorted({s for d in self.defs for s in d.subtypes})
-        self.subtype_bit = {s: 1 << i for i, s in enumerate(subtypes[:63])}
-        self.subtypes = np.zeros(n, dtype=np.int64)
-        for d in self.defs:
-            for s in d.subtypes:
-                self.subtypes[d.index] |= self.subtype_bit.get(s, 0)
-        creature_types = {
-            s
-            for d in self.defs
-            if d.types & TYPE_BITS["Creature"]
-            for s in d.subtypes
-            if s in self.subtype_bit
-        }
-        from ecs.constants import S_LEGENDARY, S_WORLD
-
-        # cards the Python part of the state-based actions must look at (704.5j-n)
-        self.special_sba = np.array(
-            [
-                d.is_aura
-                or d.is_equipment
-                or bool(d.supertypes & (S_LEGENDARY | S_WORLD))
-                or bool(d.types & TYPE_BITS["Battle"])
-                for d in self.defs
-            ],
-            dtype=np.bool_,
-        )
-        self.mana_color = np.array(
-            [next((COLOR_INDEX[a.mana] for a in d.abilities if a.mana), -1) for d in self.defs],
-            dtype=np.int64,
-        )
-        # mana value, then coloured symbols W U B R G C (for the priority pre-check kernel)
-        self.cost_table = np.array(
-            [(d.cost.mana_value, *d.cost.colored) for d in self.defs], dtype=np.int64
-        ).reshape(n, 7)
-        self.is_instant = (self.types & TYPE_BITS["Instant"]) != 0
-        self.has_ability = np.array(
-            [any(not a.mana for a in d.abilities) for d in self.defs], dtype=np.bool_
-        )
-        self.graveyard_ability = np.array(
-            [any(a.zone == "graveyard" for a in d.abilities) for d in self.defs], dtype=np.bool_
-        )
-        self.has_instant_ability = np.array(
-            [any(not a.mana and not a.sorcery for a in d.abilities) for d in self.defs],
-            dtype=np.bool_,
-        )
-        self.creature_type_mask = sum(self.subtype_bit[s] for s in creature_types)
-
-    def index(self, name: str, where: str = "") -> int:
-        try:
-            return self.by_name[name]
-        except KeyError:
-            raise CardError(f"{where}unknown card {name!r}") from None
-
-    def __getitem__(self, i: int) -> CardDef:
-        return self.defs[i]
+    def subtype_id(self, name: str) -> int:
+        if not isinstance(name, str):
+            raise CardError(f"subtype {name!r}: expected a name")
+        if name not in self.subtype_ids:
+            # a creature type no card of the pool has (a filter naming it matches
+            # changelings only): give it an id
+            self.subtype_ids[name] = len(
+                [x for x in self.subtype_ids.values() if x < K.SUBTYPE_NONCREATURE]
+            )
+        return self.subtype_ids[name]
 
     def __contains__(self, name: str) -> bool:
-        return name in self.by_name
+        return isinstance(name, str) and name.lower() in self.by_lower
+
+    def get(self, name: str) -> Card:
+        """The card named ``name`` (any case); CardError with "did you mean" otherwise."""
+        if isinstance(name, str) and name.lower() in self.by_lower:
+            return self.cards[self.by_lower[name.lower()]]
+        close = difflib.get_close_matches(str(name), list(self.cards), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise CardError(f"unknown card {name!r}{hint}")
+
+    def names(self, real_only: bool = True) -> list[str]:
+        return sorted(n for n, c in self.cards.items() if (c.real or not real_only) and not c.token)
+
+    def compile(self, names) -> Compiled:
+        """The cards arena for these cards (and what they refer to: tokens, back faces)."""
+        comp = Compiler(self)
+        comp.n_specs = 0
+        for name in names:
+            comp.card(self.get(name).name)
+        _deploy_ability(comp)
+        return Compiled(comp.t.arena(), dict(comp.row_of), comp.t, self)
+
+    def check(self, name: str) -> str | None:
+        """Why card ``name`` can't be played (None if it can)."""
+        try:
+            self.compile([name])
+        except CardError as e:
+            return str(e)
+        return None
+
+    def text(self, name: str) -> str:
+        """The rules text the engine plays, rendered from the record."""
+        from ecs.card_text import render
+
+        card = self.get(name)
+        return render(card.name, card.record)
 
 
-_DEFAULT: CardDB | None = None
+def _deploy_ability(comp: Compiler) -> None:
+    """804.2: every creature has "{T}: Target teammate gains control of this creature.
+    Activate only as a sorcery." when creatures can be deployed: the last ability row."""
+    t = comp.t
+    a = t.new("ab")
+    comp._ability_defaults(a, -1, K.AB_ACTIVATED)
+    t.set("ab", a, K.B_TAP, 1)
+    t.set("ab", a, K.B_SORC, 1)
+    t.set("ab", a, K.B_INDEX, 31)
+    comp.where = "deploy (804.2)"
+    spec = comp.target_spec("teammate", 0)
+    t.set("ab", a, K.B_TG0, spec)
+    t.set("ab", a, K.B_NTG, 1)
+    comp.n_specs = 1
+    e0 = len(t.rows["ep"])
+    comp._row(K.OP_GAIN_CONTROL, ref=K.R_SELF, ref2=K.R_TARGET, until=UNTIL_FOREVER)
+    t.set("ab", a, K.B_E0, e0)
+    t.set("ab", a, K.B_EN, 1)
 
 
-def load_cards(path: str | Path | None = None) -> CardDB:
-    """Load a card file (default: the bundled pool). The bundled pool is cached."""
-    global _DEFAULT
-    if path is None and _DEFAULT is not None:
-        return _DEFAULT
-    p = Path(path) if path else DATA / "cards.yaml"
+@dataclass
+class Compiled:
+    """A cards arena and where each card went in it."""
+
+    arena: np.ndarray
+    row_of: dict[str, int]
+    tables: Tables = field(repr=False)
+    db: CardDB = field(repr=False)
+
+    def row(self, name: str) -> int:
+        return self.row_of[self.db.get(name).name]
+
+    def name_of(self, row: int) -> str:
+        for n, r in self.row_of.items():
+            if r == row and not n.startswith("token:"):
+                return n
+        return self.db.token_names.get(row, f"card#{row}")
+
+
+def _read(path: Path) -> dict:
     try:
-        records = yaml.safe_load(p.read_text())
-    except yaml.YAMLError as e:
-        raise CardError(f"{p}: malformed YAML: {e}") from None
-    db = CardDB(records)
-    if path is None:
-        _DEFAULT = db
-    return db
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise CardError(f"{path}: not a YAML file of card records: {e}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise CardError(f"{path}: expected a mapping of card name to record")
+    return data
+
+
+@lru_cache(maxsize=4)
+def _load(paths: tuple[str, ...]) -> CardDB:
+    records: dict[str, dict] = {}
+    sources: dict[str, str] = {}
+    for p in paths:
+        for name, rec in _read(Path(p)).items():
+            if name in records:
+                raise CardError(f"{p}: card {name!r} is also in {sources[name]}")
+            records[name] = rec
+            sources[name] = p
+    return CardDB(records, sources)
+
+
+def load_pool(extra: list[str | Path] | None = None) -> CardDB:
+    """The bundled pool (every ``ecs/data/cards/*.yaml``), plus extra record files."""
+    files = sorted(str(p) for p in DATA.glob("*.yaml"))
+    files += [str(p) for p in (extra or [])]
+    return _load(tuple(files))

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from ecs.cards import CardDB, load_cards
 from ecs.constants import (
     ATTACK_OPTION,
     C_INTERVENTION,
@@ -30,6 +29,7 @@ from ecs.constants import (
     STACK,
     T_CREATURE,
 )
+from ecs.legacy.cards import CardDB, load_cards
 from ecs.legacy.systems import compiled_game as k
 from ecs.legacy.systems.variants import VARIANTS, turn_cap
 
@@ -120,7 +120,7 @@ def _effect_rows(effects, db: CardDB, where: str) -> list[list[int]]:
         elif name == "shuffle_into_library" and a == "self":
             rows.append([k.OP_SHUFFLE_SELF, k.R_SELF, 0, 0, 0, 0])
         elif name == "create_token":
-            from ecs.cards import token_name
+            from ecs.legacy.cards import token_name
 
             who = a.get("for", "controller")
             rows.append([k.OP_CREATE_TOKEN, _ref(who, w), 0, db.index(token_name(a)), 0, 0])

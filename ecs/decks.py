@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ecs.cards import CardDB, load_cards
+from ecs.legacy.cards import CardDB, load_cards
 
 DECKS = Path(__file__).parent / "data" / "decks"
 _LINE = re.compile(r"^(?:(\d+)\s*x?\s+)?(.+?)\s*$", re.IGNORECASE)

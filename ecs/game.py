@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from ecs.actions import Action, IllegalAction
-from ecs.cards import CardDB, load_cards
 from ecs.constants import (
     ATTACK_OPTION,
     BATTLEFIELD,
@@ -26,6 +25,7 @@ from ecs.constants import (
     PREGAME,
     STEP_NAMES,
 )
+from ecs.legacy.cards import CardDB, load_cards
 from ecs.legacy.components.objects import ObjectColumns
 from ecs.legacy.components.players import PlayerColumns
 from ecs.legacy.components.stack import Decision, StackItem

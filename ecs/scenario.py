@@ -37,7 +37,6 @@ from typing import Any
 import yaml
 
 from ecs.actions import Action, IllegalAction, player_ref
-from ecs.cards import CardDB, CardError, load_cards
 from ecs.constants import (
     BATTLEFIELD,
     COMMAND,
@@ -50,6 +49,7 @@ from ecs.constants import (
     STEP_NAMES,
 )
 from ecs.game import VARIANTS, Game, Options
+from ecs.legacy.cards import CardDB, CardError, load_cards
 from ecs.legacy.systems.variants import starting_life
 
 ZONES = {

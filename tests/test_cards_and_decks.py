@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ecs.cards import CardDB, CardError, load_cards
 from ecs.constants import KW_FLYING, KW_VIGILANCE, T_CREATURE
 from ecs.decks import DeckError, load_deck, parse_decklist, stock_decks
+from ecs.legacy.cards import CardDB, CardError, load_cards
 
 POOL = [
     "Grizzly Bears", "Runeclaw Bear", "Hill Giant", "Craw Wurm", "Colossal Dreadmaw",

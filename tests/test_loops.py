@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import yaml
 
-from ecs.cards import DATA, CardDB
+from ecs.legacy.cards import DATA, CardDB
 from ecs.scenario import Scenario, build_game, run_scenario, validate
 
 LOOP_CARDS = {

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ecs.cards import load_cards
+from ecs.legacy.cards import load_cards
 from ecs.scenario import Scenario, ScenarioError, run_scenario, validate
 
 FILES = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))

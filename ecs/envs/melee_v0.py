@@ -90,7 +90,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ecs.actions import Action
-from ecs.cards import load_cards
 from ecs.constants import (
     ATTACK_OPTION,
     BATTLEFIELD,
@@ -104,6 +103,7 @@ from ecs.constants import (
     STEP_NAMES,
 )
 from ecs.game import SUPPORTED_VARIANTS, VARIANTS, Game, Options
+from ecs.legacy.cards import load_cards
 
 # ----------------------------------------------------------------------------- layout
 MAX_PLAYERS = 8

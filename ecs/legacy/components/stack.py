@@ -16,7 +16,7 @@ class StackItem:
     """Python-side payload of an object on the stack (targets, X, the event it answers)."""
 
     controller: int
-    ability: Any  # ecs.cards.Ability
+    ability: Any  # ecs.legacy.cards.Ability
     targets: tuple[int, ...] = ()
     x: int = 0
     source: int = -1  # object the ability came from (or the spell itself)

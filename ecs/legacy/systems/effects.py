@@ -519,7 +519,7 @@ def _unearth(c: Ctx, a: Any) -> None:
     """702.84a: return this card from the graveyard to the battlefield; it gains haste;
     exile it at the beginning of the next end step (a delayed trigger, 603.7) or if it
     would leave the battlefield (a replacement effect, 614)."""
-    from ecs.cards import Ability
+    from ecs.legacy.cards import Ability
     from ecs.legacy.components.effects import DelayedTrigger
     from ecs.legacy.systems.continuous_effects import add_effect
     from ecs.legacy.systems.zones import enter_battlefield

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs.actions import IllegalAction
-from ecs.cards import ManaCost
 from ecs.constants import BATTLEFIELD
+from ecs.legacy.cards import ManaCost
 
 if TYPE_CHECKING:
     from ecs.game import Game

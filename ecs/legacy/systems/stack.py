@@ -35,8 +35,8 @@ from ecs.constants import (
 from ecs.legacy.systems.mana import plan_payment
 
 if TYPE_CHECKING:
-    from ecs.cards import Ability
     from ecs.game import Game
+    from ecs.legacy.cards import Ability
 
 
 # ----------------------------------------------------------------- targets (115)
@@ -264,7 +264,7 @@ def cast(
 # ----------------------------------------------------------------- activating (602)
 def abilities_of(g: Game, i: int) -> tuple:
     """The activated abilities of object i: its card's, plus deploy (804.2) if the option is on."""
-    from ecs.cards import DEPLOY
+    from ecs.legacy.cards import DEPLOY
 
     d = g.db.defs[g.obj.card[i]]
     if g.deploy and d.types & T_CREATURE:

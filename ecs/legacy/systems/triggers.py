@@ -18,8 +18,8 @@ from ecs.constants import BATTLEFIELD, STACK, T_CREATURE
 from ecs.legacy.components.stack import StackItem
 
 if TYPE_CHECKING:
-    from ecs.cards import Ability
     from ecs.game import Game
+    from ecs.legacy.cards import Ability
 
 
 def _trigger_index(g: Game) -> dict[str, np.ndarray]:

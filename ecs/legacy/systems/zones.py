@@ -145,7 +145,7 @@ def create_token(g: Game, spec: dict, controller: int) -> int:
     """111: create a token under controller's control (none if they left, 800.4b)."""
     if controller < 0 or not g.pl.alive[controller]:
         return -1
-    from ecs.cards import token_name
+    from ecs.legacy.cards import token_name
 
     name = token_name(spec)
     i = g.new_object(g.db.index(name), controller, GONE)

@@ -1,0 +1,273 @@
+"""The card records' compiled form: the tables of the *cards arena* that every game of
+a batch shares (``ecs/cards.py`` compiles the YAML records into them; the vocabulary
+is described in ``ecs/data/cards/VOCABULARY.md``).
+
+A card is a row of ``ct``; its abilities are rows of ``ab`` (spell abilities,
+activated, mana, loyalty and triggered abilities, in printed order); its static
+abilities rows of ``sa``. Abilities point to target specs (``tg``), effect programs
+(rows of ``ep``: one step of the vocabulary each), and the shared tables of filters
+(``fl``), amounts (``am``) and conditions (``cn``). References (who or what a step
+acts on) are small integers (``R_*``) with an argument."""
+
+from __future__ import annotations
+
+from components.rules import N_MANA
+from components.schema import Layout, Table
+
+# ----------------------------------------------------------------- cards
+CARDS = Table("ct", "one row per card face (and token definition)", rows="cards")
+F = CARDS.field
+C_TYPES = F("types", "card type bits")
+C_SUPER = F("supertypes", "supertype bits")
+C_COLORS = F("colors", "colour bits (from the cost, or the record's colours)")
+C_IDENTITY = F("identity", "colour identity bits (903.4)")
+C_POW = F("power", "printed power")
+C_TOU = F("toughness", "printed toughness")
+C_LOY = F("loyalty", "printed loyalty")
+C_DEF = F("defense", "printed defense")
+C_KW = F("keywords", "printed keyword bits")
+C_PROT = F("protection", "protection from these colours")
+C_WARD = F("ward", "ward cost (generic mana)")
+C_COST = F("cost", "mana cost: generic, W, U, B, R, G, C", width=N_MANA + 1)
+C_XS = F("x_in_cost", "number of {X} in the cost")
+C_MV = F("mana_value", "mana value (202.3)")
+NSUB = 6
+SUBTYPE_NONCREATURE = 1000  # subtype ids: creature types below, other subtypes from here
+C_SUB = F("subtypes", "subtype ids (-1 padding)", width=NSUB)
+C_LANDMANA = F("land_mana", "colours its mana abilities can make (bits, C = 32)")
+C_AB0 = F("ab0", "first row of its abilities in `ab`")
+C_NAB = F("n_abilities", "how many")
+C_SA0 = F("sa0", "first row of its static abilities in `sa`")
+C_NSA = F("n_statics", "how many")
+C_SPELL = F("spell", "its spell ability row (instants, sorceries); -1")
+C_TRIGMASK = F("trigger_events", "bits: events its triggered abilities wait for")
+C_ENCHANT = F("enchant", "an Aura's enchant filter row (303.4); -1")
+C_EQUIP = F("equip", "its equip ability row; -1")
+C_ENTERS_TAPPED = F("enters_tapped", "1: enters the battlefield tapped")
+C_ENTERS_CTR = F("enters_counters", "counter kind it enters with; -1")
+C_ENTERS_N = F("enters_n", "how many (-1: X)")
+C_BACK = F("back", "card row of its back face (712); -1")
+C_KICKER = F("kicker", "kicker cost: generic, W..C; all -1 if none", width=N_MANA + 1)
+C_ALT = F("alternative", "ability row of an alternative cast (overload); -1")
+C_MUTATE = F("mutate", "mutate cost row in `ab` (702.140); -1")
+C_UNEARTH = F("unearth", "unearth ability row; -1")
+C_HAND_MOD = F("hand_modifier", "vanguard hand modifier (902.5)")
+C_LIFE_MOD = F("life_modifier", "vanguard life modifier (902.4)")
+C_FLAGS = F("flags", "CF_* bits")
+
+CF_REAL, CF_TOKEN, CF_CAN_BE_COMMANDER, CF_AURA, CF_EQUIPMENT = 1, 2, 4, 8, 16
+
+# ----------------------------------------------------------------- abilities
+ABILITIES = Table("ab", "spell, activated, mana, loyalty and triggered abilities", rows="abilities")
+F = ABILITIES.field
+B_KIND = F("kind", "AB_*")
+B_CARD = F("card", "the card it belongs to")
+B_INDEX = F("index", "its index among the card's activated abilities (scenario `ability:`)")
+B_COST = F("cost", "mana: generic, W..C", width=N_MANA + 1)
+B_XS = F("x_in_cost", "number of {X} in the mana cost")
+B_TAP = F("tap", "1: {T} in the cost; 2: {Q}")
+B_SAC = F("sacrifice", "sacrifice as a cost: -2 itself, a filter row, or -1 none")
+B_LIFE = F("life", "life paid as a cost; -2: half, rounded up (119.4)")
+B_DISCARD = F("discard", "cards discarded as a cost")
+B_LOY = F("loyalty", "loyalty change (606)")
+B_HASLOY = F("is_loyalty", "1 for a loyalty ability")
+B_RMCTR = F("remove_counter", "counter kind removed as a cost; -1")
+B_RMN = F("remove_n", "how many")
+B_SORC = F("sorcery", "1: only as a sorcery")
+B_ONCE = F("once", "1: once each turn")
+B_ZONE = F("zone", "zone it works from (battlefield, graveyard, hand, command)")
+B_TG0 = F("tg0", "first target spec row")
+B_NTG = F("n_target_specs", "target spec rows")
+B_E0 = F("e0", "first effect row")
+B_EN = F("n_effects", "effect rows")
+B_MODES0 = F("modes0", "first mode: an ability row of kind AB_MODE")
+B_NMODES = F("n_modes", "modes")
+B_CHOOSE = F("choose_modes", "how many modes are chosen")
+B_CHOOSER = F("mode_chooser", "0: the controller; 1: an opponent (801.5b)")
+B_WHEN = F("when", "EV_* event a triggered ability waits for")
+B_WHAT = F("what", "filter row of the event's object (-2: the source itself); -1 any")
+B_WHO = F("who", "REL_* of the event's player to the controller; -1 any")
+B_STEP = F("step", "step of a 'beginning of' trigger")
+B_ARG = F("arg", "event detail (an amount, the nth, a zone, combat only...)")
+B_IF = F("if", "condition row (an intervening 'if', 603.4); -1")
+B_OPTIONAL = F("optional", "1: 'you may' (the controller chooses on resolution)")
+B_MANA = F("mana", "mana ability: MANA_* kind")
+B_MANA_A = F("mana_arg", "its colours (bits) / the mana it makes", width=N_MANA)
+B_MANA_N = F("mana_n", "how much")
+
+AB_SPELL, AB_ACTIVATED, AB_MANA, AB_LOYALTY, AB_TRIGGERED, AB_MODE, AB_EQUIP = range(7)
+AB_ALT_SPELL, AB_UNEARTH, AB_MUTATE = 7, 8, 9
+MANA_FIXED, MANA_ANY, MANA_ONE_OF, MANA_IDENTITY, MANA_LAND_COULD = range(5)
+
+# ----------------------------------------------------------------- target specs
+TARGETS = Table("tg", "target specs (115)", rows="target_specs")
+F = TARGETS.field
+G_FILTER = F("filter", "filter row")
+G_COUNT = F("count", "how many targets")
+G_UP_TO = F("up_to", "1: up to that many")
+G_CHOSEN_BY = F("chosen_by", "0: the controller; 1: an opponent (801.5a)")
+G_DIFFERENT = F("different", "1: each a different object from earlier specs' targets")
+
+# ----------------------------------------------------------------- filters
+FILTERS = Table("fl", "filters: what matches a target spec, an 'each', a count", rows="filters")
+F = FILTERS.field
+L_WHAT = F("what", "W_OBJECTS, W_PLAYERS or W_BOTH")
+L_ZONE = F("zone", "zone of the objects (-1 any)")
+L_TYPE = F("type", "type bits: has any of them (0: no condition)")
+L_TYPE_ALL = F("type_all", "type bits: has all of them")
+L_NOT_TYPE = F("not_type", "type bits: has none of them")
+L_SUB = F("subtypes", "subtype ids: has any of them (-1 padding)", width=3)
+L_NOT_SUB = F("not_subtype", "subtype id it must not have; -1")
+L_SUPER = F("supertype", "supertype bits: has any")
+L_NOT_SUPER = F("not_supertype", "supertype bits: has none")
+L_CTL = F("controller", "REL_* to the ability's controller")
+L_OWNER = F("owner", "REL_* to the ability's controller")
+L_COLOR = F("color", "colour bits: has any")
+L_NOT_COLOR = F("not_color", "colour bits: has none")
+L_COLORLESS = F("colorless", "1: colourless; 2: multicoloured")
+L_TOKEN = F("token", "-1 any, 0 nontoken, 1 token")
+L_TAPPED = F("tapped", "-1 any, 0 untapped, 1 tapped")
+L_ATTACKING = F("attacking", "-1 any, 0 not, 1 attacking (2: attacking or blocking)")
+L_ANOTHER = F("another", "1: not the source itself")
+L_POW = F("power", "OP_* comparison and an amount row", width=2)
+L_TOU = F("toughness", "OP_* comparison and an amount row", width=2)
+L_MV = F("mv", "OP_* comparison and an amount row", width=2)
+L_PLAYER = F("player", "for players: REL_* to the ability's controller")
+L_NAME = F("name", "card row of an exact name; -1")
+L_COMMANDER = F("commander", "-1 any, 1: a commander")
+
+W_OBJECTS, W_PLAYERS, W_BOTH = 1, 2, 3
+REL_ANY, REL_YOU, REL_OPPONENT, REL_NOT_YOU, REL_TEAMMATE, REL_ACTIVE = range(6)
+CMP_NONE, CMP_LE, CMP_GE, CMP_EQ = range(4)
+
+# ----------------------------------------------------------------- amounts
+AMOUNTS = Table("am", "amounts: a number, X, or counted from the game", rows="amounts")
+F = AMOUNTS.field
+M_KIND = F("kind", "AM_*")
+M_ARG = F("arg", "the number, filter row or reference")
+M_ARG2 = F("arg2", "a second argument (counter kind)")
+M_TIMES = F("times", "multiplier")
+M_PLUS = F("plus", "added after multiplying")
+
+(
+    AM_CONST, AM_X, AM_COUNT, AM_POWER, AM_TOUGHNESS, AM_MV, AM_LIFE, AM_HALF_LIFE,
+    AM_COUNTERS, AM_HAND, AM_EVENT, AM_MANA_SPENT, AM_CHOSEN, AM_DEVOTION, AM_SUB,
+) = range(15)  # fmt: skip
+
+# ----------------------------------------------------------------- conditions
+CONDITIONS = Table("cn", "conditions: intervening 'if's and 'if' steps", rows="conditions")
+F = CONDITIONS.field
+N_KIND = F("kind", "CO_*")
+N_A = F("a", "argument (amount row, filter row, sub-condition row)")
+N_B = F("b", "argument")
+N_C = F("c", "argument")
+
+(
+    CO_TRUE, CO_LIFE_AT_LEAST, CO_COUNT_AT_LEAST, CO_SELF_UNTAPPED, CO_SELF_IN_ZONE, CO_DAY,
+    CO_NIGHT, CO_MONARCH, CO_KICKED, CO_COMPARE, CO_NOT, CO_ALL, CO_ANY, CO_CHOSEN,
+) = range(14)  # fmt: skip
+
+# ----------------------------------------------------------------- effect programs
+EFFECT_ROWS = Table("ep", "effect programs: one vocabulary step per row", rows="effect_rows")
+F = EFFECT_ROWS.field
+E_OP = F("op", "OP_*")
+E_REF = F("ref", "R_* reference: who or what it acts on")
+E_REFA = F("ref_arg", "the reference's argument (a filter row for R_EACH)")
+E_AMT = F("amount", "amount row; -1 none")
+E_A = F("a", "op argument")
+E_B = F("b", "op argument")
+E_C = F("c", "op argument")
+E_D = F("d", "op argument")
+E_UNTIL = F("until", "UNTIL_* duration")
+E_REF2 = F("ref2", "a second reference (fight with, attach to, damage source)")
+E_REF2A = F("ref2_arg", "its argument")
+E_JUMP = F("jump", "control flow: row to continue at (relative to the program)")
+
+# references
+(
+    R_YOU, R_SELF, R_IT, R_CHOSEN, R_ATTACHED, R_EVENT_OBJECT, R_EVENT_PLAYER,
+    R_EVENT_CONTROLLER, R_ACTIVE, R_LEFT, R_RIGHT, R_CHOSEN_PLAYER, R_EVENT_SOURCE,
+) = range(13)  # fmt: skip
+R_TARGET = 16  # R_TARGET + k: the k-th target
+R_CONTROLLER_OF = 32  # + a simple reference above
+R_OWNER_OF = 64  # + a simple reference above
+R_EACH = 128  # every object or player matching the filter row in E_REFA
+R_EACH_PLAYER, R_EACH_OPPONENT, R_EACH_OTHER, R_EACH_TEAMMATE, R_ALL_CHOSEN = range(129, 134)
+R_NONE = 255
+
+# effect ops (the vocabulary's verbs; see VOCABULARY.md)
+OP_NAMES = (
+    "damage", "gain_life", "lose_life", "draw", "discard", "mill", "scry", "surveil",
+    "look_at_top", "search", "destroy", "exile", "bounce", "to_library", "return",
+    "counter", "copy_spell", "create_token", "add_mana", "counters", "proliferate",
+    "pump", "grant", "set_base_pt", "animate", "gain_control", "sacrifice", "fight",
+    "regenerate", "tap", "untap", "attach", "extra_turn", "win_game", "lose_game",
+    "draw_game", "may", "unless", "if", "choose", "for_each", "next", "shuffle",
+    "transform", "planeswalk", "roll_planar_die", "set_in_motion", "abandon_this_scheme",
+    "become_monarch", "day_night", "subgame", "prevent", "redirect", "double_life",
+    "life_becomes_lowest", "exchange_life", "redistribute_life", "sacrifice_unless_life",
+    "fact_or_fiction", "restart_game", "exile_from_hand", "cant_block", "jump",
+    "reveal_top", "put_land", "delayed", "exile_top", "set_life", "reveal_hand",
+)  # fmt: skip
+OP = {name: k for k, name in enumerate(OP_NAMES)}
+(
+    OP_DAMAGE, OP_GAIN_LIFE, OP_LOSE_LIFE, OP_DRAW, OP_DISCARD, OP_MILL, OP_SCRY,
+    OP_SURVEIL, OP_LOOK_AT_TOP, OP_SEARCH, OP_DESTROY, OP_EXILE, OP_BOUNCE, OP_TO_LIBRARY,
+    OP_RETURN, OP_COUNTER, OP_COPY_SPELL, OP_CREATE_TOKEN, OP_ADD_MANA, OP_COUNTERS,
+    OP_PROLIFERATE, OP_PUMP, OP_GRANT, OP_SET_BASE_PT, OP_ANIMATE, OP_GAIN_CONTROL,
+    OP_SACRIFICE, OP_FIGHT, OP_REGENERATE, OP_TAP, OP_UNTAP, OP_ATTACH, OP_EXTRA_TURN,
+    OP_WIN, OP_LOSE, OP_DRAW_GAME, OP_MAY, OP_UNLESS, OP_IF, OP_CHOOSE, OP_FOR_EACH,
+    OP_NEXT, OP_SHUFFLE, OP_TRANSFORM, OP_PLANESWALK, OP_ROLL_PLANAR_DIE, OP_SET_IN_MOTION,
+    OP_ABANDON, OP_MONARCH, OP_DAY_NIGHT, OP_SUBGAME, OP_PREVENT, OP_REDIRECT,
+    OP_DOUBLE_LIFE, OP_LIFE_LOWEST, OP_EXCHANGE_LIFE, OP_REDISTRIBUTE_LIFE,
+    OP_SAC_UNLESS_LIFE, OP_FACT_OR_FICTION, OP_RESTART, OP_EXILE_FROM_HAND, OP_CANT_BLOCK,
+    OP_JUMP, OP_REVEAL_TOP, OP_PUT_LAND, OP_DELAYED, OP_EXILE_TOP, OP_SET_LIFE,
+    OP_REVEAL_HAND,
+) = range(len(OP_NAMES))  # fmt: skip
+
+# ----------------------------------------------------------------- static abilities
+STATICS = Table(
+    "sa", "static abilities (604): continuous effects while they function", rows="statics"
+)
+F = STATICS.field
+A_KIND = F("kind", "ST_*")
+A_CARD = F("card", "the card it belongs to")
+A_REF = F("ref", "R_* reference or R_EACH: what it affects")
+A_REFA = F("ref_arg", "the filter row for R_EACH")
+A_P = F("power", "power change")
+A_T = F("toughness", "toughness change")
+A_KW = F("keywords", "keyword bits granted")
+A_AMT = F("amount", "amount row (pt_per, cost changes); -1")
+A_ARG = F("arg", "argument (a filter row of spells for cost changes, a colour...)")
+A_IF = F("if", "condition row; -1")
+A_ZONE = F("zone", "zone it works from")
+
+(
+    ST_PUMP, ST_GRANT, ST_PT_PER, ST_COST_LESS, ST_COST_MORE, ST_CONTROL, ST_CANT_ATTACK,
+    ST_CANT_BLOCK, ST_CANT_LOSE, ST_CANT_WIN, ST_CANT_GAIN_LIFE, ST_CANT_LOSE_LIFE,
+    ST_NO_LOSS_ZERO, ST_PREVENT_BY, ST_NO_MAX_HAND, ST_MAX_HAND_PLUS, ST_MANA_KEEP,
+    ST_EXTRA_LAND, ST_ENTERS_TAPPED, ST_COAT_OF_ARMS, ST_HASTE_ALL,
+) = range(21)  # fmt: skip
+
+# events triggered abilities wait for (B_WHEN; C_TRIGMASK bits)
+EV_NAMES = (
+    "enters", "leaves", "dies", "attacks", "blocks", "becomes_blocked", "deals_damage",
+    "dealt_damage", "cast", "beginning_of", "draws", "discards", "gains_life",
+    "loses_life", "life_at_least", "last_counter_removed", "becomes_target",
+    "planeswalk_to", "planeswalk_from", "chaos", "set_in_motion", "day_night",
+    "counter_placed", "sacrificed",
+)  # fmt: skip
+EV = {name: k for k, name in enumerate(EV_NAMES)}
+(
+    EV_ENTERS, EV_LEAVES, EV_DIES, EV_ATTACKS, EV_BLOCKS, EV_BECOMES_BLOCKED,
+    EV_DEALS_DAMAGE, EV_DEALT_DAMAGE, EV_CAST, EV_BEGINNING_OF, EV_DRAWS, EV_DISCARDS,
+    EV_GAINS_LIFE, EV_LOSES_LIFE, EV_LIFE_AT_LEAST, EV_LAST_COUNTER, EV_BECOMES_TARGET,
+    EV_PLANESWALK_TO, EV_PLANESWALK_FROM, EV_CHAOS, EV_SET_IN_MOTION, EV_DAY_NIGHT,
+    EV_COUNTER_PLACED, EV_SACRIFICED,
+) = range(len(EV_NAMES))  # fmt: skip
+
+CARD_LAYOUT = Layout(
+    "CardTables",
+    [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],
+    layout_id=2,
+)

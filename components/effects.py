@@ -1,0 +1,34 @@
+"""Continuous effects of resolved spells and abilities (611) and prevention and
+redirection shields (615, 614.9)."""
+
+from __future__ import annotations
+
+from components.schema import Table
+
+EFFECTS = Table("eff", "continuous effects from resolved spells and abilities", rows="effects")
+F = EFFECTS.field
+X_KIND = F("kind", "X_* (what it does)")
+X_OBJ = F("object", "the object it affects")
+X_CTL = F("controller", "controller of the spell or ability that made it")
+X_TS = F("ts", "timestamp (613.7)", volatile=True)
+X_P = F("power", "power change (or value set)")
+X_T = F("toughness", "toughness change (or value set)")
+X_KW = F("keywords", "keyword bits granted")
+X_NEWCTL = F("new_controller", "layer 2: the new controller")
+X_TYPES = F("types", "types an animation adds")
+X_UNTIL = F("until", "UNTIL_* duration")
+X_SRC = F("source", "the source, for UNTIL_LEAVES")
+X_SUB = F("subtypes", "ability row giving an animation's subtypes; -1")
+
+X_PUMP, X_SET_PT, X_CONTROL, X_ANIMATE, X_CANT_BLOCK, X_CANT_ATTACK = range(6)
+UNTIL_END_OF_TURN, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN, UNTIL_FOREVER = range(4)
+
+SHIELDS = Table("sh", "prevention and redirection shields (615, 614.9)", rows="shields")
+F = SHIELDS.field
+H_CTL = F("controller", "controller of the effect that made it")
+H_RECIP = F("recipient", "what it protects: object id or -1 - player")
+H_HASRECIP = F("has_recipient", "0: any recipient (within range, 801.13b)")
+H_AMT = F("amount", "damage it still prevents; -1 all")
+H_COMBAT = F("combat_only", "1: combat damage only")
+H_REDIRECT = F("redirect_to", "redirection (614.9): where the damage goes instead; NO")
+H_BY = F("by_filter", "prevent damage dealt by sources matching this filter row; -1")

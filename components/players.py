@@ -1,0 +1,77 @@
+"""Players (102): one row each, in the order they were listed (seating order), and
+the per-player blocks (libraries, hands, commander damage)."""
+
+from __future__ import annotations
+
+from components.rules import N_COUNTERS, N_MANA
+from components.schema import Table
+
+PLAYERS = Table("pl", "one row per player", rows="players")
+F = PLAYERS.field
+
+P_LIFE = F("life", "life total (119); in a team sharing life, the team's (P_LIFEPOOL)")
+P_LIFEPOOL = F("life_pool", "the player whose row holds this player's life and poison")
+P_POISON = F("poison", "poison counters (122.1f); shared like life (810.10)")
+P_ALIVE = F("in_game", "1 while in the game (800.4)")
+P_LOST = F("lost", "1 if lost the game")
+P_WON = F("won", "1 if won the game")
+P_DRAWN = F("drawn", "1 if the game was a draw for them")
+P_TEAM = F("team", "team index (808, 809, 810, 811); own index when not in a team")
+P_ROLE = F("role", "ROLE_* (emperor, general, archenemy)")
+P_SEATPOS = F("seat", "position at the table, clockwise (seating order)")
+P_REACH = F("reach", "range of influence (801.2a); 0 = unlimited")
+P_LANDS = F("lands_played", "lands played this turn (305.2)")
+P_LAND_DROPS = F("land_drops", "lands they may play this turn")
+P_DREW_EMPTY = F("drew_from_empty", "tried to draw from an empty library (704.5b)")
+P_MAXHAND = F("max_hand_size", "maximum hand size (402.2); -1 none")
+P_HANDN = F("hand_size", "cards in hand (length of the hand list)")
+P_LIBN = F("library_size", "cards in library (length of the library list)")
+P_MANA = F("mana", "mana pool: W U B R G C (106.4)", width=N_MANA)
+P_CTR = F("counters", "counters on the player (experience, energy...)", width=N_COUNTERS)
+P_CMD = F("commanders", "object ids of their commanders (903.3, 702.124); -1 none", width=2)
+P_CMDCAST = F("commander_casts", "times each commander was cast from the command zone", width=2)
+P_IDENTITY = F("color_identity", "colour bits of their commanders' identity (903.4)")
+P_VANGUARD = F("vanguard", "their vanguard card's object id (902); -1 none")
+P_START_HAND = F("starting_hand", "cards in an opening hand (103.5; 902.5)")
+P_MULLIGANS = F("mulligans", "mulligans taken (103.5)")
+P_KEPT = F("kept", "this round of mulligans: 0 to decide, 1 kept, 2 mulligans (103.5)")
+P_BOTTOM = F("to_bottom", "cards still to put on the bottom after keeping (103.5)")
+P_SPELLS = F("spells_cast", "spells cast this turn (728.2, 'second spell')")
+P_SPELLS_LAST = F("spells_cast_last_turn", "spells cast in the previous turn (728.2)")
+P_DRAWS = F("cards_drawn", "cards drawn this turn")
+P_PLANAR_ROLLS = F("planar_rolls", "planar die rolls as the special action this turn (901.9)")
+P_PDECKN = F("planar_deck_size", "cards in their planar deck (901.3)")
+P_SDECKN = F("scheme_deck_size", "cards in their scheme deck (904.3)")
+P_OPP_DAMAGED = F("opponents_damaged", "opponents their creatures dealt combat damage this turn")
+P_DEFERRED = F("deferred_turns", "Grand Melee: delayed extra turns (807.4i-j)")
+P_MONARCH = F("monarch", "1 while the monarch")
+# caches and indexes (derived, kept for speed; never part of the game's state)
+P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
+P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)
+P_HA_VAL = F("has_action_value", "the cached answer", volatile=True)
+P_NINSTANT = F("instants_in_hand", "cards in hand castable at instant speed", volatile=True)
+P_HELD0 = F("held_start", "start of their permanents in the `held` list", volatile=True)
+P_NHELD = F("held_count", "how many permanents they control", volatile=True)
+P_ELIG = F("eligible", "807.5a: gets priority for the loaded stack", volatile=True)
+
+# roles
+ROLE_NONE, ROLE_EMPEROR, ROLE_GENERAL, ROLE_ARCHENEMY = range(4)
+ROLE_NAMES = ("", "emperor", "general", "archenemy")
+
+LIBRARIES = Table("lib", "each player's library, bottom first (the top is the last)",
+                  shape=("players", "library"))  # fmt: skip
+HANDS = Table("hand", "each player's hand, in object-id order", shape=("players", "hand"))
+PLANAR_DECKS = Table("pdeck", "planar decks, bottom first (901.3)", shape=("players", "deck"))
+SCHEME_DECKS = Table("sdeck", "scheme decks, bottom first (904.3)", shape=("players", "deck"))
+COMMANDER_DAMAGE = Table(
+    "cdmg",
+    "combat damage dealt to each player by each commander (903.10a): [victim, 2*owner+slot]",
+    shape=("players", "commander_slots"),
+)
+SEATS = Table("seat", "player index by seat position, clockwise", shape=("players",))
+RANGES = Table(
+    "rm",
+    "[0]: q within p's range of influence (801.2); [1]: p may attack q (801.3, 802, 803);"
+    " [2]: p's creatures dealt combat damage to q this turn",
+    shape=(3, "players", "players"),
+)

@@ -1,0 +1,416 @@
+"""The game from Python: make a game, list its options, take one, clone it.
+
+    from ecs.engine import new_game
+    g = new_game([deck1, deck2, deck3, deck4], variant="free-for-all", seed=1)
+    while not g.over:
+        actions = g.legal_actions()        # the pending decision's options
+        g.step(0)                          # an index into them (or an Action)
+    g.winners, g.turn
+
+A game is two arrays: its arena (components/state.py: every table of the state, one
+int32 array) and the cards arena its cards were compiled into. ``clone`` copies the
+arena; pickling a Game pickles both arrays and the names. Every rule runs in the
+compiled systems (systems/); this module sets a game up (the variant's defaults and
+the decks into the arena) and reads the arena back for Python."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from components import cards as K
+from components import decisions as D
+from components import game as G
+from components import objects as O
+from components import players as PL
+from components.rules import LIBRARY, PREGAME, STEP_NAMES
+from components.state import GAME_LAYOUT, capacities
+from components.variants import ATTACK_NAMES, VARIANT_NAMES
+from ecs.cards import CardDB, CardError, Compiled, load_pool
+
+
+class IllegalAction(ValueError):
+    """An action that isn't one of the pending decision's options (nothing changed)."""
+
+
+class SetupError(ValueError):
+    """A game that can't be set up as asked (the message says why)."""
+
+
+@dataclass(frozen=True)
+class VariantRules:
+    """Defaults of a multiplayer variant (806.2, 807.2, 808.3, 809.3, 810, 811.2)."""
+
+    name: str
+    teams: bool
+    default_range: int  # 0 = unlimited
+    default_attack: str
+    deploy: bool
+    min_players: int = 2
+    team_turns: bool = False
+    shared_life: bool = False
+
+
+VARIANTS: dict[str, VariantRules] = {
+    "two-player": VariantRules("two-player", False, 0, "multiple", False, 2),
+    "free-for-all": VariantRules("free-for-all", False, 0, "multiple", False, 2),
+    "grand-melee": VariantRules("grand-melee", False, 1, "left", False, 4),
+    "team-vs-team": VariantRules("team-vs-team", True, 0, "multiple", False, 4),
+    "emperor": VariantRules("emperor", True, 0, "multiple", True, 6),
+    "two-headed-giant": VariantRules("two-headed-giant", True, 0, "multiple", False, 4, True, True),
+    "alternating-teams": VariantRules("alternating-teams", True, 2, "multiple", False, 4),
+}
+MAX_PLAYERS = 1000
+
+
+@dataclass(frozen=True)
+class Options:
+    """A game's options; None takes the variant's default."""
+
+    range_of_influence: int | None = None  # 0 or None-with-default 0: unlimited
+    attack: str | None = None
+    deploy: bool | None = None
+    shared_team_turns: bool | None = None
+    teams: int | None = None
+    max_turns: int = 0  # 0: no cap
+    max_decisions: int = 0
+    mulligans: bool = False
+    autopass: bool = True
+
+
+def starting_life(variant: str, players: int, teams: int) -> int:
+    """103.4: 20; a Two-Headed Giant team shares 30, +15 per head beyond two (810.11)."""
+    if variant == "two-headed-giant":
+        return 30 + 15 * max(0, players // max(teams, 1) - 2)
+    return 20
+
+
+def poison_limit(variant: str, players: int, teams: int) -> int:
+    """704.5c: 10; a Two-Headed Giant team loses at 15, +5 per head beyond two (810.11)."""
+    if variant == "two-headed-giant":
+        return 15 + 5 * max(0, players // max(teams, 1) - 2)
+    return 10
+
+
+def default_teams(variant: str, n: int, teams: int | None) -> list[int]:
+    rules = VARIANTS[variant]
+    if not rules.teams:
+        return list(range(n))
+    k = teams or (n // 3 if variant == "emperor" else 2)
+    if k < 2 or n % k:
+        raise SetupError(f"{variant}: {n} players can't form {k} equal teams")
+    if variant == "emperor" and n // k < 3:
+        raise SetupError("emperor: teams need at least three players (809.1)")
+    return [p // (n // k) for p in range(n)]
+
+
+def check_setup(variant: str, n: int, options: Options) -> None:
+    if variant not in VARIANTS:
+        raise SetupError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
+    rules = VARIANTS[variant]
+    if variant == "two-player" and n != 2:
+        raise SetupError("two-player: exactly 2 players")
+    if not rules.min_players <= n <= MAX_PLAYERS:
+        raise SetupError(
+            f"{variant}: between {rules.min_players} and {MAX_PLAYERS} players, not {n}"
+        )
+    if options.attack is not None and options.attack not in ATTACK_NAMES:
+        raise SetupError(f"attack option {options.attack!r}: expected multiple, left or right")
+    if options.range_of_influence is not None and options.range_of_influence < 0:
+        raise SetupError("range of influence: a whole number >= 1 (0 or none: unlimited)")
+
+
+def template(
+    compiled: Compiled,
+    decks: list[list[str]],
+    variant: str,
+    options: Options,
+    names: list[str] | None = None,
+    trace: int = 0,
+) -> np.ndarray:
+    """An arena with the players and their decks (each library in deck order, the top
+    last), the variant's options, in the pregame: ``systems/setup.deal`` seats them
+    and ``begin`` starts the game."""
+    n = len(decks)
+    check_setup(variant, n, options)
+    rules = VARIANTS[variant]
+    team = default_teams(variant, n, options.teams)
+    nteams = len(set(team))
+    cards = sum(len(d) for d in decks)
+    markers = max(1, n // 4) if variant == "grand-melee" else 1
+    caps = capacities(n, cards, max(len(d) for d in decks), trace=trace, markers=markers)
+    a = GAME_LAYOUT.alloc(caps)
+    v = GAME_LAYOUT.views(a)
+    s, pl = v.s, v.pl
+    s[G.S_VARIANT] = VARIANT_NAMES.index(variant)
+    s[G.S_NPLAYERS] = n
+    rng = options.range_of_influence
+    reach = rules.default_range if rng is None else rng
+    s[G.S_ATTACK_MODE] = ATTACK_NAMES.index(options.attack or rules.default_attack)
+    team_turns = (
+        rules.team_turns if options.shared_team_turns is None else options.shared_team_turns
+    )
+    s[G.S_TEAM_TURNS] = int(bool(team_turns))
+    s[G.S_DEPLOY] = int(bool(rules.deploy if options.deploy is None else options.deploy))
+    s[G.S_POISON_LIMIT] = poison_limit(variant, n, nteams)
+    s[G.S_SKIP_FIRST_DRAW] = int(n == 2 or variant == "two-headed-giant")  # 103.8, 800.7, 810.6
+    s[G.S_FREE_MULLIGAN] = int(n > 2)  # 800.6
+    cap = options.max_turns
+    s[G.S_MAXTURNS] = cap * max(1, n // 4) if variant == "grand-melee" and cap else cap
+    s[G.S_MAXDECISIONS] = options.max_decisions
+    s[G.S_AUTOPASS] = int(options.autopass)
+    s[G.S_MULLIGANS] = int(options.mulligans)
+    s[G.S_STEP] = PREGAME
+    s[G.S_CASTING] = -1
+    s[G.S_RES] = -1
+    s[G.S_PLANAR_CTL] = -1
+    s[G.S_MONARCH] = -1
+    s[G.S_PREV_ACTIVE] = -1
+    s[G.S_STARTING] = 0
+    life = starting_life(variant, n, nteams)
+    for p in range(n):
+        pl[p, PL.P_LIFE] = life
+        pl[p, PL.P_LIFEPOOL] = p
+        pl[p, PL.P_ALIVE] = 1
+        pl[p, PL.P_TEAM] = team[p]
+        pl[p, PL.P_SEATPOS] = p
+        pl[p, PL.P_REACH] = reach
+        pl[p, PL.P_MAXHAND] = 7
+        pl[p, PL.P_START_HAND] = 7
+        pl[p, PL.P_LAND_DROPS] = 1
+        pl[p, PL.P_VANGUARD] = -1
+        pl[p, PL.P_CMD] = -1
+        pl[p, PL.P_CMD + 1] = -1
+        pl[p, PL.P_HA_VER] = -1
+        v.seat[p] = p
+    for p, deck in enumerate(decks):
+        for name in deck:
+            add_object(a, compiled, name, p, LIBRARY)
+    s[G.S_TRIGMASK] = trigger_events(compiled)
+    return a
+
+
+def trigger_events(compiled: Compiled) -> int:
+    """Bits of every event some card of the cards arena waits for (the trigger checks
+    skip the others)."""
+    mask = 0
+    for row in compiled.tables.rows["ct"]:
+        mask |= int(row[K.C_TRIGMASK])
+    return mask
+
+
+def add_object(a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int) -> int:
+    """A card object appended to the arena (setup only: no rules run)."""
+    v = GAME_LAYOUT.views(a)
+    s, o = v.s, v.o
+    i = int(s[G.S_N])
+    if i >= o.shape[0]:
+        raise SetupError("too many objects for this arena")
+    s[G.S_N] = i + 1
+    c = compiled.row(name)
+    ct = compiled.tables.rows["ct"][c]
+    o[i, :] = 0
+    o[i, O.F_CARD] = c
+    o[i, O.F_ZONE] = zone
+    o[i, O.F_OWNER] = owner
+    o[i, O.F_BCTL] = owner
+    o[i, O.F_CTL] = owner
+    o[i, O.F_LCTL] = owner
+    for f in (O.F_ATT, O.F_ATKP, O.F_ATKO, O.F_BLOCKING, O.F_PROTECTOR, O.F_EXILED_BY,
+              O.F_MERGED, O.F_MERGED_IN, O.F_NAMED, O.F_IAB, O.F_SRC, O.F_CHOOSER,
+              O.F_EVP, O.F_EVO, O.F_EVC):  # fmt: skip
+        o[i, f] = -1
+    o[i, O.F_DECL] = -(10**6)
+    o[i, O.F_TYPES] = ct[K.C_TYPES]
+    o[i, O.F_COLORS] = ct[K.C_COLORS]
+    o[i, O.F_KW] = ct[K.C_KW]
+    o[i, O.F_POW] = ct[K.C_POW]
+    o[i, O.F_TOU] = ct[K.C_TOU]
+    s[G.S_TSC] += 1
+    o[i, O.F_TS] = s[G.S_TSC]
+    if zone == LIBRARY:
+        n = int(v.pl[owner, PL.P_LIBN])
+        v.lib[owner, n] = i
+        v.pl[owner, PL.P_LIBN] = n + 1
+    return i
+
+
+# ----------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class Action:
+    """One option of the pending decision (a row of the arena's action list)."""
+
+    kind: str  # components.decisions ACTION_NAMES
+    player: int
+    obj: int = -1
+    arg: int = 0
+    arg2: int = 0
+
+    @classmethod
+    def of_row(cls, row: np.ndarray) -> Action:
+        return cls(D.ACTION_NAMES[int(row[D.AC_KIND])], int(row[D.AC_PLAYER]), int(row[D.AC_OBJ]),
+                   int(row[D.AC_ARG]), int(row[D.AC_ARG2]))  # fmt: skip
+
+
+def _kernels():
+    """The compiled entry points (imported on first use: importing compiles nothing,
+    the first call loads them from numba's cache or compiles them)."""
+    from systems import game_loop, setup
+
+    return game_loop, setup
+
+
+class Game:
+    """One game on the compiled engine."""
+
+    def __init__(self, arena: np.ndarray, compiled: Compiled, names: list[str]):
+        self.arena = arena
+        self.compiled = compiled
+        self.names = list(names)
+        self._n = -1
+
+    # --------------------------------------------------------- making one
+    @classmethod
+    def new(
+        cls,
+        decks: list[list[str]],
+        variant: str = "free-for-all",
+        seed: int = 0,
+        options: Options | None = None,
+        db: CardDB | None = None,
+        names: list[str] | None = None,
+        trace: int = 0,
+    ) -> Game:
+        db = db or load_pool()
+        options = options or Options()
+        compiled = db.compile(sorted({c for d in decks for c in d}))
+        a = template(compiled, decks, variant, options, trace=trace)
+        seed_rng(a, seed)
+        game_loop, setup = _kernels()
+        setup.deal_entry(a, compiled.arena)
+        g = cls(a, compiled, names or [f"P{p}" for p in range(len(decks))])
+        g._n = int(game_loop.begin(a, compiled.arena))
+        return g
+
+    # --------------------------------------------------------- the state
+    @property
+    def v(self):
+        return GAME_LAYOUT.views(self.arena)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.v.s[G.S_OVER])
+
+    @property
+    def turn(self) -> int:
+        return int(self.v.s[G.S_TURN])
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p in range(len(self.names)) if self.v.pl[p, PL.P_WON]]
+
+    @property
+    def losers(self) -> list[int]:
+        return [p for p in range(len(self.names)) if self.v.pl[p, PL.P_LOST]]
+
+    @property
+    def drawn(self) -> list[int]:
+        return [p for p in range(len(self.names)) if self.v.pl[p, PL.P_DRAWN]]
+
+    @property
+    def capped(self) -> bool:
+        return bool(self.v.s[G.S_CAPPED])
+
+    @property
+    def error(self) -> int:
+        return int(self.v.s[G.S_ERROR])
+
+    def pending(self) -> tuple[str, int]:
+        """(kind of the pending decision, who decides)."""
+        s = self.v.s
+        return D.PEND_NAMES[int(s[G.S_PEND])], int(s[G.S_PPLAYER])
+
+    def current_player(self) -> int:
+        return int(self.v.s[G.S_PPLAYER])
+
+    @property
+    def step_name(self) -> str:
+        st = int(self.v.s[G.S_STEP])
+        return STEP_NAMES[st] if 0 <= st < len(STEP_NAMES) else "pregame"
+
+    # --------------------------------------------------------- deciding
+    def legal_actions(self) -> list[Action]:
+        v = self.v
+        n = int(v.s[G.S_NACTS])
+        return [Action.of_row(v.acts[k]) for k in range(n)]
+
+    def n_actions(self) -> int:
+        return int(self.v.s[G.S_NACTS])
+
+    def step(self, action: int | Action) -> int:
+        """Take an option (its index, or an Action equal to one); returns how many
+        options the next decision has. IllegalAction if it isn't an option."""
+        k = action if isinstance(action, (int, np.integer)) else self.index_of(action)
+        game_loop, _ = _kernels()
+        n = int(game_loop.step(self.arena, self.compiled.arena, int(k)))
+        if n < 0:
+            raise IllegalAction(f"option {k} is not one of the {self.n_actions()} options")
+        return n
+
+    def index_of(self, action: Action) -> int:
+        for k, a in enumerate(self.legal_actions()):
+            if a == action:
+                return k
+        raise IllegalAction(f"{action} is not an option of the pending decision")
+
+    def refresh(self) -> int:
+        game_loop, _ = _kernels()
+        return int(game_loop.refresh(self.arena, self.compiled.arena))
+
+    # --------------------------------------------------------- copies
+    def clone(self) -> Game:
+        """An independent copy (the arena copied; the cards arena shared, read-only)."""
+        g = Game.__new__(Game)
+        g.arena = self.arena.copy()
+        g.compiled = self.compiled
+        g.names = self.names
+        g._n = self._n
+        return g
+
+    def fingerprint(self) -> str:
+        return GAME_LAYOUT.fingerprint(self.arena)
+
+    def card_name(self, i: int) -> str:
+        return self.compiled.name_of(int(self.v.o[i, O.F_CARD]))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"arena": self.arena, "cards": self.compiled.arena, "names": self.names,
+                "card_names": dict(self.compiled.row_of)}  # fmt: skip
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        db = load_pool()
+        names = [n for n in state["card_names"] if not n.startswith("token:")]
+        compiled = db.compile(sorted(names))
+        if compiled.arena.shape != state["cards"].shape or (compiled.arena != state["cards"]).any():
+            raise CardError("this game's cards were compiled from other records")
+        self.arena = state["arena"]
+        self.compiled = compiled
+        self.names = state["names"]
+        self._n = -1
+
+
+def seed_rng(a: np.ndarray, seed: int) -> None:
+    """The game's generator state from a seed (splitmix64 starting point)."""
+    v = GAME_LAYOUT.views(a)
+    x = int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0])
+    v.s[G.S_RNG] = np.int32(np.uint32(x & 0xFFFFFFFF).view(np.int32))
+    v.s[G.S_RNG + 1] = np.int32(np.uint32(x >> 32).view(np.int32))
+
+
+def new_game(decks: list[list[str]], **kw: Any) -> Game:
+    return Game.new(decks, **kw)
+
+
+__all__ = ["Action", "Game", "IllegalAction", "Options", "SetupError", "VARIANTS", "new_game"]

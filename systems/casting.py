@@ -1,0 +1,755 @@
+"""Casting spells (601), activating abilities (602) and putting triggered abilities on
+the stack (603.3) as a sequence of decisions, one choice each, in the order of 601.2:
+the opponent who will choose (801.5a), modes (601.2b, 700.2), kicker, the value of X
+(107.3), targets (601.2c, one at a time), a cost's own choice (what to sacrifice or
+discard), then the total cost (601.2f: mana cost, X, kicker, commander tax 903.8,
+cost changes) is paid (601.2g-h).
+
+Every option offered keeps the spell completable (modes with legal targets, values of
+X that can be paid, targets while enough remain for the rest), so nothing is ever
+half cast and 730.1's reversal is never needed. ``S_CASTING`` is the object being
+put on the stack, ``S_CAST_STAGE`` its next choice; ``advance`` sets the pending
+decision for it or, with nothing left to choose, finishes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    A_AMT,
+    A_ARG,
+    A_KIND,
+    A_ZONE,
+    AB_ALT_SPELL,
+    AB_MUTATE,
+    AB_SPELL,
+    B_CHOOSE,
+    B_CHOOSER,
+    B_COST,
+    B_DISCARD,
+    B_HASLOY,
+    B_INDEX,
+    B_KIND,
+    B_LIFE,
+    B_LOY,
+    B_MODES0,
+    B_NMODES,
+    B_NTG,
+    B_ONCE,
+    B_RMCTR,
+    B_RMN,
+    B_SAC,
+    B_TAP,
+    B_TG0,
+    B_XS,
+    C_ALT,
+    C_COST,
+    C_KICKER,
+    C_MUTATE,
+    C_NSA,
+    C_SA0,
+    C_SPELL,
+    C_XS,
+    EV_CAST,
+    G_CHOSEN_BY,
+    G_COUNT,
+    G_DIFFERENT,
+    G_UP_TO,
+    ST_COST_LESS,
+    ST_COST_MORE,
+)
+from components.decisions import (
+    PEND_CHOOSE_OBJECT,
+    PEND_CHOOSE_PLAYER,
+    PEND_KICKER,
+    PEND_MODE,
+    PEND_NONE,
+    PEND_TARGET,
+    PEND_X,
+)
+from components.game import (
+    CAST_CHOOSER,
+    CAST_KICKER,
+    CAST_MODES,
+    CAST_PAY,
+    CAST_SAC,
+    CAST_TARGETS,
+    CAST_X,
+    CK_ABILITY,
+    CK_SPELL,
+    CK_TRIGGER,
+    S_CAST_KIND,
+    S_CAST_MODE,
+    S_CAST_N,
+    S_CAST_SLOT,
+    S_CAST_STAGE,
+    S_CASTING,
+    S_NCZ,
+    S_PA,
+    S_PASSES,
+    S_PEND,
+    S_PPLAYER,
+    S_PRIO,
+    S_TODO,
+    TODO_PRIORITY,
+)
+from components.objects import (
+    F_ACTUSED,
+    F_CARD,
+    F_CASTING,
+    F_CHOOSER,
+    F_COMMANDER,
+    F_CTL,
+    F_CTR,
+    F_EVO,
+    F_FACE_DOWN,
+    F_FROM,
+    F_IAB,
+    F_ICTL,
+    F_IKIND,
+    F_KICKED,
+    F_KW,
+    F_LOYUSED,
+    F_MODES,
+    F_NT,
+    F_SICK,
+    F_SPENT,
+    F_SRC,
+    F_T0,
+    F_TAPPED,
+    F_TSPEC,
+    F_TYPES,
+    F_X,
+    F_ZONE,
+    MAX_TARGETS,
+)
+from components.players import P_CMDCAST, P_HANDN, P_SPELLS
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    CTR_LOYALTY,
+    GRAVEYARD,
+    KW_HASTE,
+    N_MANA,
+    NO_TARGET,
+    STACK,
+    T_CREATURE,
+)
+from components.stack import I_ACTIVATED
+from systems import (
+    continuous_effects,
+    damage,
+    mana,
+    players,
+    selectors,
+    stack,
+    targets,
+    triggers,
+    zones,
+)
+from systems.jit import kernel
+from systems.state import touch
+
+# option of a cast (the A_CAST action's argument)
+CAST_NORMAL, CAST_ALTERNATIVE, CAST_MUTATE = 0, 1, 2
+SAC_SELF = -2
+MAX_X = 99
+
+
+# ----------------------------------------------------------------- what is cast
+@kernel(inline="always")
+def cast_ability(cd, c, option):
+    """The ability row a cast of card c uses: its spell ability (-1 for a permanent
+    spell without one), its alternative cast (overload) or its mutate cast."""
+    if option == CAST_ALTERNATIVE:
+        return cd.ct[c, C_ALT]
+    if option == CAST_MUTATE:
+        return cd.ct[c, C_MUTATE]
+    return cd.ct[c, C_SPELL]
+
+
+@kernel
+def base_cost(st, cd, p, i, a, option, out):
+    """The mana cost before X (generic, W..C) of casting i (a spell: a < 0 or its
+    cast ability) or activating ability a; with the commander tax (903.8) and cost
+    changes of static abilities (601.2f) for spells. Returns the number of {X}."""
+    o, ct, ab = st.o, cd.ct, cd.ab
+    c = o[i, F_CARD]
+    spell = o[i, F_ZONE] != BATTLEFIELD or option >= 0 and _is_spell_kind(cd, a)
+    if a >= 0 and (not spell or option != CAST_NORMAL):
+        for k in range(N_MANA + 1):
+            out[k] = ab[a, B_COST + k]
+        xs = ab[a, B_XS]
+    else:
+        for k in range(N_MANA + 1):
+            out[k] = ct[c, C_COST + k]
+        xs = ct[c, C_XS]
+    if spell and option >= 0:
+        slot = o[i, F_COMMANDER]
+        if slot > 0 and o[i, F_ZONE] == COMMAND:
+            out[0] += 2 * st.pl[p, P_CMDCAST + slot - 1]
+        out[0] += _cost_change(st, cd, p, i)
+        if out[0] < 0:
+            out[0] = 0
+    return xs
+
+
+@kernel(inline="always")
+def _is_spell_kind(cd, a):
+    if a < 0:
+        return True
+    k = cd.ab[a, B_KIND]
+    return k == AB_SPELL or k == AB_ALT_SPELL or k == AB_MUTATE
+
+
+@kernel
+def _cost_change(st, cd, p, i):
+    """601.2f: "spells you cast cost {1} less / more": the change to the generic part,
+    from the permanents and the face-up command-zone cards (eminence) whose abilities
+    apply to this spell."""
+    d = 0
+    for src in zones.permanents(st):
+        d += _changes_of(st, cd, src, p, i)
+    for k in range(st.s[S_NCZ]):
+        d += _changes_of(st, cd, st.cz[k], p, i)
+    return d
+
+
+@kernel
+def _changes_of(st, cd, src, p, i):
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = continuous_effects.face(st, cd, src)
+    if c < 0 or ct[c, C_NSA] == 0 or o[src, F_FACE_DOWN]:
+        return 0
+    you = o[src, F_CTL]
+    d = 0
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        k = sa[r, A_KIND]
+        if (k != ST_COST_LESS and k != ST_COST_MORE) or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        # the filter names the spells affected; its controller relation is to ``you``
+        if k == ST_COST_LESS and you != p:
+            continue
+        if not selectors.matches_card(st, cd, sa[r, A_ARG], i, you, src):
+            continue
+        n = selectors.amount(st, cd, sa[r, A_AMT], you, src, -1)
+        d += -n if k == ST_COST_LESS else n
+    return d
+
+
+# ----------------------------------------------------------------- can it be done?
+@kernel
+def _specs_feasible(st, cd, a, you, src, item):
+    """Has every target spec of ability (or mode) a enough legal targets?"""
+    for spec in range(cd.ab[a, B_TG0], cd.ab[a, B_TG0] + cd.ab[a, B_NTG]):
+        need = 0 if cd.tg[spec, G_UP_TO] else cd.tg[spec, G_COUNT]
+        if need and targets.count_available(st, cd, spec, you, you, src, item, need) < need:
+            return False
+    return True
+
+
+@kernel
+def _modes_feasible(st, cd, a, you, src, item):
+    """How many of ability a's modes could be chosen now (their targets exist)?"""
+    n = 0
+    for k in range(cd.ab[a, B_NMODES]):
+        if _specs_feasible(st, cd, cd.ab[a, B_MODES0] + k, you, src, item):
+            n += 1
+    return n
+
+
+@kernel
+def ability_feasible(st, cd, a, you, src, item):
+    """Can ability a be put on the stack as far as modes and targets go?"""
+    if a < 0:
+        return True
+    if cd.ab[a, B_NMODES]:
+        return _modes_feasible(st, cd, a, you, src, item) >= cd.ab[a, B_CHOOSE]
+    return _specs_feasible(st, cd, a, you, src, item)
+
+
+@kernel
+def castable(st, cd, p, i, option):
+    """Could p begin casting card-object i this way now and complete it (timing is the
+    caller's: systems/legal_actions.py)?"""
+    c = st.o[i, F_CARD]
+    a = cast_ability(cd, c, option)
+    if option != CAST_NORMAL and a < 0:
+        return False
+    if not ability_feasible(st, cd, a, p, i, -1):
+        return False
+    cost = np.empty(N_MANA + 1, np.int64)
+    base_cost(st, cd, p, i, a, option, cost)
+    return mana.can_pay(st, cd, p, cost, 0)
+
+
+@kernel
+def activatable(st, cd, p, i, a):
+    """Could p activate ability a of object i now and complete it (timing and range
+    are the caller's)?"""
+    o, ab = st.o, cd.ab
+    if ab[a, B_ONCE] and (o[i, F_ACTUSED] >> ab[a, B_INDEX]) & 1:
+        return False
+    if ab[a, B_HASLOY]:  # 606.3: one loyalty ability per turn; enough loyalty to pay
+        if o[i, F_LOYUSED] or o[i, F_CTR + CTR_LOYALTY] + ab[a, B_LOY] < 0:
+            return False
+    tap = ab[a, B_TAP]
+    if tap == 1 and (o[i, F_TAPPED] or _sick(st, i)):
+        return False
+    if tap == 2 and (not o[i, F_TAPPED] or _sick(st, i)):
+        return False
+    sac = ab[a, B_SAC]
+    if sac == SAC_SELF and o[i, F_ZONE] != BATTLEFIELD:
+        return False
+    if sac >= 0 and not _has_sacrifice(st, cd, p, sac, i):
+        return False
+    life = ab[a, B_LIFE]
+    if life == -2:
+        life = (players.life(st, p) + 1) // 2
+    if life > 0 and not damage.can_pay_life(st, cd, p, life):
+        return False
+    if ab[a, B_DISCARD] > st.pl[p, P_HANDN]:
+        return False
+    if ab[a, B_RMCTR] >= 0 and o[i, F_CTR + ab[a, B_RMCTR]] < ab[a, B_RMN]:
+        return False
+    if not ability_feasible(st, cd, a, p, i, -1):
+        return False
+    cost = np.empty(N_MANA + 1, np.int64)
+    base_cost(st, cd, p, i, a, -1, cost)
+    return mana.can_pay(st, cd, p, cost, 0)
+
+
+@kernel(inline="always")
+def _sick(st, i):
+    """302.6: a creature's {T} abilities need it to have been under its controller's
+    control since their most recent turn began (or haste)."""
+    o = st.o
+    return (o[i, F_TYPES] & T_CREATURE) != 0 and o[i, F_SICK] == 1 and not (o[i, F_KW] & KW_HASTE)
+
+
+@kernel
+def _has_sacrifice(st, cd, p, f, src):
+    for j in continuous_effects.held_by(st, p):
+        if selectors.matches(st, cd, f, j, p, src, -1):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------- beginning
+@kernel
+def begin_spell(st, cd, p, i, option):
+    """601.2a: the card moves to the stack; then its choices, one decision at a time."""
+    o = st.o
+    c = o[i, F_CARD]
+    frm = o[i, F_ZONE]
+    zones.move(st, cd, i, STACK, p)
+    o[i, F_CASTING] = 1
+    o[i, F_ICTL] = p
+    o[i, F_SRC] = -1
+    o[i, F_IAB] = cast_ability(cd, c, option)
+    o[i, F_FROM] = frm
+    o[i, F_KICKED] = 2 if option == CAST_ALTERNATIVE else 0
+    o[i, F_CHOOSER] = -1
+    o[i, F_NT] = 0
+    o[i, F_MODES] = 0
+    o[i, F_X] = 0
+    _begin(st, cd, i, CK_SPELL)
+
+
+@kernel
+def begin_ability(st, cd, p, i, a):
+    """602.2a: the ability is created on the stack; then its choices."""
+    j = zones.new_object(st, cd, st.o[i, F_CARD], p, STACK)
+    if j < 0:
+        return
+    o = st.o
+    o[j, F_IKIND] = I_ACTIVATED
+    o[j, F_IAB] = a
+    o[j, F_ICTL] = p
+    o[j, F_SRC] = i
+    o[j, F_CASTING] = 1
+    o[j, F_CHOOSER] = -1
+    o[j, F_EVO] = -1
+    _begin(st, cd, j, CK_ABILITY)
+
+
+@kernel
+def begin_trigger(st, cd, j):
+    """603.3d: a triggered ability put on the stack gets its choices (modes, targets)."""
+    st.o[j, F_CASTING] = 1
+    st.o[j, F_CHOOSER] = -1
+    _begin(st, cd, j, CK_TRIGGER)
+
+
+@kernel
+def _begin(st, cd, it, kind):
+    s = st.s
+    s[S_CASTING] = it
+    s[S_CAST_KIND] = kind
+    s[S_CAST_STAGE] = CAST_CHOOSER
+    s[S_CAST_SLOT] = 0
+    s[S_CAST_N] = 0
+    s[S_CAST_MODE] = 0
+    stack.push(st, it)
+    advance(st, cd)
+
+
+# ----------------------------------------------------------------- the choices
+@kernel(inline="always")
+def _ability(st, it):
+    return st.o[it, F_IAB]
+
+
+@kernel
+def spec_at(st, cd, it, slot):
+    """The slot-th target spec to fill for stack object it: those of its ability, or of
+    each chosen mode in mode order; -1 past the last."""
+    a = _ability(st, it)
+    if a < 0:
+        return -1
+    ab = cd.ab
+    if ab[a, B_NMODES] == 0:
+        return ab[a, B_TG0] + slot if slot < ab[a, B_NTG] else -1
+    k = slot
+    for m in range(ab[a, B_NMODES]):
+        if (st.o[it, F_MODES] >> m) & 1:
+            row = ab[a, B_MODES0] + m
+            if k < ab[row, B_NTG]:
+                return ab[row, B_TG0] + k
+            k -= ab[row, B_NTG]
+    return -1
+
+
+@kernel
+def advance(st, cd):
+    """Set the pending decision for the next choice of the object being put on the
+    stack, skipping the stages it doesn't have; finish when none is left."""
+    s, o, ab = st.s, st.o, cd.ab
+    it = s[S_CASTING]
+    p = o[it, F_ICTL]
+    src = zones.is_source_of(st, it)
+    a = _ability(st, it)
+    while True:
+        stage = s[S_CAST_STAGE]
+        if stage == CAST_CHOOSER:
+            s[S_CAST_STAGE] = CAST_MODES
+            if a >= 0 and ab[a, B_CHOOSER] > 0:
+                if _ask_chooser(st, cd, it, p):
+                    return
+        elif stage == CAST_MODES:
+            if a >= 0 and ab[a, B_NMODES] and s[S_CAST_MODE] < ab[a, B_CHOOSE]:
+                decider = o[it, F_CHOOSER] if ab[a, B_CHOOSER] == 1 else p
+                _ask(st, PEND_MODE, decider)
+                return
+            s[S_CAST_STAGE] = CAST_KICKER
+        elif stage == CAST_KICKER:
+            s[S_CAST_STAGE] = CAST_X
+            if (
+                s[S_CAST_KIND] == CK_SPELL
+                and o[it, F_KICKED] == 0
+                and cd.ct[o[it, F_CARD], C_KICKER] >= 0
+            ):
+                if kicker_affordable(st, cd, p, it):
+                    _ask(st, PEND_KICKER, p)
+                    return
+        elif stage == CAST_X:
+            s[S_CAST_STAGE] = CAST_TARGETS
+            if s[S_CAST_KIND] != CK_TRIGGER and x_count(st, cd, it) > 0:
+                _ask(st, PEND_X, p)
+                return
+        elif stage == CAST_TARGETS:
+            spec = spec_at(st, cd, it, s[S_CAST_SLOT])
+            if spec < 0:
+                s[S_CAST_STAGE] = CAST_SAC
+                s[S_CAST_N] = 0
+                continue
+            need = cd.tg[spec, G_COUNT]
+            if s[S_CAST_N] >= need or o[it, F_NT] >= MAX_TARGETS:
+                s[S_CAST_SLOT] += 1
+                s[S_CAST_N] = 0
+                continue
+            decider = o[it, F_CHOOSER] if cd.tg[spec, G_CHOSEN_BY] else p
+            if decider < 0:
+                decider = p
+            buf = np.empty(1, np.int64)
+            if target_options(st, cd, it, spec, decider, src, buf, 1) == 0:
+                if not cd.tg[spec, G_UP_TO] and s[S_CAST_KIND] == CK_TRIGGER:
+                    _drop_trigger(st, cd, it)  # 603.3d: no legal target: it is removed
+                    return
+                s[S_CAST_SLOT] += 1  # (up to: none is fine; spells were checked feasible)
+                s[S_CAST_N] = 0
+                continue
+            _ask(st, PEND_TARGET, decider)
+            s[S_PA] = spec
+            return
+        elif stage == CAST_SAC:
+            if s[S_CAST_KIND] == CK_ABILITY and ab[a, B_SAC] >= 0 and o[it, F_EVO] < 0:
+                _ask(st, PEND_CHOOSE_OBJECT, p)
+                return
+            s[S_CAST_STAGE] = CAST_PAY
+        else:
+            finish(st, cd)
+            return
+
+
+@kernel(inline="always")
+def _ask(st, kind, who):
+    st.s[S_PEND] = kind
+    st.s[S_PPLAYER] = who
+
+
+@kernel
+def _ask_chooser(st, cd, it, p):
+    """801.5a: the caster names an opponent within their range to make the choices;
+    801.5c: with none in range, the closest opponent to the left does, unasked.
+    Returns whether a decision is pending."""
+    n = 0
+    for q in range(st.pl.shape[0]):
+        if players.is_opponent(st, p, q) and players.in_range(st, p, q):
+            n += 1
+    if n > 0:
+        _ask(st, PEND_CHOOSE_PLAYER, p)
+        return True
+    q = players.next_in_turn_order(st, p)
+    while q >= 0 and q != p and not players.is_opponent(st, p, q):
+        q = players.next_in_turn_order(st, q)
+    st.o[it, F_CHOOSER] = q if q != p else -1
+    return False
+
+
+@kernel
+def chooser_options(st, p, out):
+    """The opponents p may name to choose (in turn order from p)."""
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, p, buf)
+    m = 0
+    for j in range(k):
+        q = buf[j]
+        if players.is_opponent(st, p, q) and players.in_range(st, p, q):
+            out[m] = q
+            m += 1
+    return m
+
+
+@kernel
+def mode_options(st, cd, it, out):
+    """Modes not chosen yet whose targets exist (index order)."""
+    a = _ability(st, it)
+    o = st.o
+    p = o[it, F_ICTL]
+    src = zones.is_source_of(st, it)
+    m = 0
+    for k in range(cd.ab[a, B_NMODES]):
+        if (o[it, F_MODES] >> k) & 1:
+            continue
+        if _specs_feasible(st, cd, cd.ab[a, B_MODES0] + k, p, src, it):
+            out[m] = k
+            m += 1
+    return m
+
+
+@kernel
+def x_count(st, cd, it):
+    """How many {X} the cost of stack object it has (107.3)."""
+    o = st.o
+    if st.s[S_CAST_KIND] == CK_SPELL:
+        a = o[it, F_IAB]
+        if a >= 0 and cd.ab[a, B_KIND] != AB_SPELL:
+            return cd.ab[a, B_XS]
+        return cd.ct[o[it, F_CARD], C_XS]
+    return cd.ab[o[it, F_IAB], B_XS]
+
+
+@kernel
+def total_cost(st, cd, it, out):
+    """601.2f: the total mana cost of stack object it with its choices so far (X, kicker)."""
+    o = st.o
+    p = o[it, F_ICTL]
+    kind = st.s[S_CAST_KIND]
+    if kind == CK_SPELL:
+        src = it
+        a = o[it, F_IAB]
+        option = CAST_NORMAL
+        if a >= 0 and cd.ab[a, B_KIND] == AB_ALT_SPELL:
+            option = CAST_ALTERNATIVE
+        elif a >= 0 and cd.ab[a, B_KIND] == AB_MUTATE:
+            option = CAST_MUTATE
+        zone = o[it, F_ZONE]
+        o[it, F_ZONE] = o[it, F_FROM]  # (the tax and cost changes look at where it was)
+        xs = base_cost(st, cd, p, src, a, option, out)
+        o[it, F_ZONE] = zone
+        if o[it, F_KICKED] == 1:
+            c = o[it, F_CARD]
+            for k in range(N_MANA + 1):
+                out[k] += cd.ct[c, C_KICKER + k]
+    elif kind == CK_ABILITY:
+        xs = base_cost(st, cd, p, o[it, F_SRC], o[it, F_IAB], -1, out)
+    else:
+        for k in range(N_MANA + 1):
+            out[k] = 0
+        xs = 0
+    out[0] += xs * o[it, F_X]
+
+
+@kernel
+def x_options(st, cd, it, out):
+    """Values of X the caster could pay, 0 up (at most len(out))."""
+    p = st.o[it, F_ICTL]
+    cost = np.empty(N_MANA + 1, np.int64)
+    keep = st.o[it, F_X]
+    st.o[it, F_X] = 0
+    total_cost(st, cd, it, cost)
+    st.o[it, F_X] = keep
+    xs = x_count(st, cd, it)
+    avail = mana.total_available(st, cd, p)
+    m = 0
+    for x in range(min(out.shape[0], MAX_X + 1)):
+        if not mana.can_pay(st, cd, p, cost, x * xs):
+            break
+        out[m] = x
+        m += 1
+        if x * xs > avail:
+            break
+    return m
+
+
+@kernel
+def kicker_affordable(st, cd, p, it):
+    cost = np.empty(N_MANA + 1, np.int64)
+    st.o[it, F_KICKED] = 1
+    total_cost(st, cd, it, cost)
+    st.o[it, F_KICKED] = 0
+    return mana.can_pay(st, cd, p, cost, 0)
+
+
+@kernel
+def target_options(st, cd, it, spec, decider, src, out, limit):
+    """Legal choices for the next target of spec: its candidates (in the decider's
+    range too, 801.5a) not chosen already for this spec (115.3) nor, for a spec that
+    wants different objects, for any earlier one."""
+    o = st.o
+    p = o[it, F_ICTL]
+    buf = np.empty(st.o.shape[0] + st.pl.shape[0], np.int64)
+    k = targets.candidates(st, cd, spec, p, decider, src, it, buf, buf.shape[0])
+    m = 0
+    diff = cd.tg[spec, G_DIFFERENT]
+    for j in range(k):
+        x = buf[j]
+        taken = False
+        for t in range(o[it, F_NT]):
+            if o[it, F_T0 + t] == x and (o[it, F_TSPEC + t] == spec or diff):
+                taken = True
+        if not taken and m < limit:
+            out[m] = x
+            m += 1
+    return m
+
+
+@kernel
+def sacrifice_options(st, cd, it, out):
+    """What the activating player may sacrifice to pay ability it's cost."""
+    o = st.o
+    p = o[it, F_ICTL]
+    f = cd.ab[o[it, F_IAB], B_SAC]
+    m = 0
+    for j in continuous_effects.held_by(st, p):
+        if selectors.matches(st, cd, f, j, p, o[it, F_SRC], -1):
+            out[m] = j
+            m += 1
+    return m
+
+
+@kernel
+def _drop_trigger(st, cd, it):
+    """603.3d: a triggered ability with no legal targets is removed from the stack."""
+    s = st.s
+    s[S_CASTING] = -1
+    s[S_PEND] = PEND_NONE
+    zones.cease(st, cd, it)
+    stack.triggers_continue(st, cd)
+
+
+# ----------------------------------------------------------------- answers
+@kernel
+def answer(st, cd, kind, x):
+    """The decider chose x for the pending casting decision (an opponent, a mode, kicker
+    yes/no, X, a target or NO_TARGET for "no more", a permanent to sacrifice)."""
+    s, o = st.s, st.o
+    it = s[S_CASTING]
+    s[S_PEND] = PEND_NONE
+    if kind == PEND_CHOOSE_PLAYER:
+        o[it, F_CHOOSER] = x
+    elif kind == PEND_MODE:
+        o[it, F_MODES] |= 1 << x
+        s[S_CAST_MODE] += 1
+    elif kind == PEND_KICKER:
+        o[it, F_KICKED] = 1 if x else 0
+    elif kind == PEND_X:
+        o[it, F_X] = x
+    elif kind == PEND_TARGET:
+        spec = s[S_PA]
+        if x == NO_TARGET:  # an "up to" spec: no more
+            s[S_CAST_SLOT] += 1
+            s[S_CAST_N] = 0
+        else:
+            n = o[it, F_NT]
+            o[it, F_T0 + n] = x
+            o[it, F_TSPEC + n] = spec
+            o[it, F_NT] = n + 1
+            s[S_CAST_N] += 1
+    elif kind == PEND_CHOOSE_OBJECT:
+        o[it, F_EVO] = x
+    advance(st, cd)
+
+
+# ----------------------------------------------------------------- paying and done
+@kernel
+def finish(st, cd):
+    """601.2g-i: pay the total cost, and the spell is cast (the ability activated, the
+    trigger on the stack): cast triggers, priority to its controller (117.3c)."""
+    s, o, ab = st.s, st.o, cd.ab
+    it = s[S_CASTING]
+    p = o[it, F_ICTL]
+    kind = s[S_CAST_KIND]
+    s[S_CASTING] = -1
+    o[it, F_CASTING] = 0
+    s[S_PEND] = PEND_NONE
+    if kind == CK_TRIGGER:
+        stack.triggers_continue(st, cd)
+        return
+    cost = np.empty(N_MANA + 1, np.int64)
+    total_cost(st, cd, it, cost)
+    spent = mana.pay(st, cd, p, cost, 0)
+    o[it, F_SPENT] = spent if spent > 0 else 0
+    if kind == CK_ABILITY:
+        a = o[it, F_IAB]
+        i = o[it, F_SRC]
+        if ab[a, B_TAP] == 1:
+            o[i, F_TAPPED] = 1
+        elif ab[a, B_TAP] == 2:
+            o[i, F_TAPPED] = 0
+        if ab[a, B_HASLOY]:
+            zones.add_counters(st, cd, i, CTR_LOYALTY, ab[a, B_LOY])
+            o[i, F_LOYUSED] = 1
+        if ab[a, B_RMCTR] >= 0:
+            zones.add_counters(st, cd, i, ab[a, B_RMCTR], -ab[a, B_RMN])
+        o[i, F_ACTUSED] |= 1 << ab[a, B_INDEX]
+        life = ab[a, B_LIFE]
+        if life == -2:
+            life = (players.life(st, p) + 1) // 2
+        if life > 0:
+            damage.pay_life(st, cd, p, life)
+        if ab[a, B_SAC] == SAC_SELF:
+            zones.move(st, cd, i, GRAVEYARD, -1)
+        elif ab[a, B_SAC] >= 0 and o[it, F_EVO] >= 0:
+            zones.move(st, cd, o[it, F_EVO], GRAVEYARD, -1)
+    else:
+        st.pl[p, P_SPELLS] += 1
+        slot = o[it, F_COMMANDER]
+        if slot > 0 and o[it, F_FROM] == COMMAND:
+            st.pl[p, P_CMDCAST + slot - 1] += 1
+        triggers.event(st, cd, EV_CAST, it, p, 0, p)
+    touch(st)
+    s[S_PASSES] = 0
+    s[S_PRIO] = p
+    s[S_TODO] = TODO_PRIORITY

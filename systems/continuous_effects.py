@@ -1,0 +1,379 @@
+"""Continuous effects and the layer system (611, 613), with the range of influence
+(801.8-801.11): static abilities of permanents and of face-up command-zone cards,
+and the effects of resolved spells and abilities (the ``eff`` table).
+
+``recompute`` gives every permanent its characteristics: printed values (the back face
+of a transformed card, 712.8), then layer 2 (control), 4 (types: animation), 6
+(abilities: keyword grants), 7b (setting power and toughness), 7c (modifications,
+counters), each in timestamp order (613.7); restrictions ("can't attack") last. It
+runs only when something changed (``touch``), and groups the permanents by
+controller (``held``) for the scans of one player's permanents."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    A_IF,
+    A_KIND,
+    A_KW,
+    A_P,
+    A_REF,
+    A_REFA,
+    A_T,
+    A_ZONE,
+    C_BACK,
+    C_COLORS,
+    C_KW,
+    C_NSA,
+    C_POW,
+    C_SA0,
+    C_SUB,
+    C_TOU,
+    C_TYPES,
+    NSUB,
+    R_ATTACHED,
+    R_EACH,
+    R_SELF,
+    ST_CANT_ATTACK,
+    ST_CANT_BLOCK,
+    ST_COAT_OF_ARMS,
+    ST_CONTROL,
+    ST_GRANT,
+    ST_PUMP,
+    SUBTYPE_NONCREATURE,
+)
+from components.effects import (
+    X_ANIMATE,
+    X_CANT_ATTACK,
+    X_CANT_BLOCK,
+    X_CONTROL,
+    X_KIND,
+    X_KW,
+    X_NEWCTL,
+    X_OBJ,
+    X_P,
+    X_PUMP,
+    X_SET_PT,
+    X_T,
+    X_TS,
+    X_TYPES,
+)
+from components.game import S_LDIRTY, S_NBF, S_NEFF, S_SDIRTY, S_VERSION, S_WASPLAIN
+from components.objects import (
+    CANT_ATTACK,
+    CANT_BLOCK,
+    F_ANIMATED,
+    F_ATKP,
+    F_ATT,
+    F_BCTL,
+    F_BLOCKING,
+    F_CARD,
+    F_COLORS,
+    F_CTL,
+    F_CTR,
+    F_KW,
+    F_LCTL,
+    F_POW,
+    F_RESTRICT,
+    F_SICK,
+    F_TOU,
+    F_TRANSFORMED,
+    F_TS,
+    F_TYPES,
+    F_ZONE,
+)
+from components.players import P_ALIVE, P_HELD0, P_NHELD
+from components.rules import BATTLEFIELD, CTR_M1M1, CTR_P1P1, KW_CHANGELING, T_CREATURE
+from systems import players, selectors, zones
+from systems.jit import kernel
+
+
+@kernel(inline="always")
+def recompute(st, cd):
+    """The layers, if something changed since they last looked (the test is inlined:
+    most calls find nothing to do)."""
+    if st.s[S_LDIRTY]:
+        _recompute(st, cd)
+
+
+@kernel(inline="always")
+def face(st, cd, i):
+    """The card row whose characteristics object i has (its back face when
+    transformed)."""
+    c = st.o[i, F_CARD]
+    if c >= 0 and st.o[i, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
+        return cd.ct[c, C_BACK]
+    return c
+
+
+@kernel(inline="always")
+def _applies(o, ts, i):
+    """An effect applies to an object that was on the battlefield when it began."""
+    return o[i, F_ZONE] == BATTLEFIELD and o[i, F_TS] < ts
+
+
+@kernel
+def _recompute(st, cd):
+    o, s, eff, ct = st.o, st.s, st.eff, cd.ct
+    s[S_LDIRTY] = 0
+    bf = st.bf[: s[S_NBF]]
+    nbf = bf.shape[0]
+    ne = s[S_NEFF]
+    # base values: printed characteristics (or the back face), +1/+1 and -1/-1 counters
+    # (613.4c: they add up, so their order doesn't matter); the sources of static
+    # abilities, by timestamp
+    srcs = np.empty(nbf + 1, np.int64)
+    m = 0
+    for i in bf:
+        c = face(st, cd, i)
+        o[i, F_CTL] = o[i, F_BCTL]
+        o[i, F_RESTRICT] = 0
+        o[i, F_ANIMATED] = 0
+        if c < 0:
+            o[i, F_TYPES] = 0
+            o[i, F_KW] = 0
+            o[i, F_POW] = 0
+            o[i, F_TOU] = 0
+            continue
+        o[i, F_TYPES] = ct[c, C_TYPES]
+        o[i, F_COLORS] = ct[c, C_COLORS]
+        o[i, F_KW] = ct[c, C_KW]
+        o[i, F_POW] = ct[c, C_POW]
+        o[i, F_TOU] = ct[c, C_TOU]
+        if ct[c, C_NSA]:
+            j = m
+            while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
+                srcs[j] = srcs[j - 1]
+                j -= 1
+            srcs[j] = i
+            m += 1
+    plain = ne == 0 and m == 0
+    if plain and s[S_WASPLAIN]:
+        _counters(st, bf)
+        _group_by_controller(st)
+        return
+    s[S_WASPLAIN] = 1 if plain else 0
+    # layer 2: control, statics and effects interleaved by timestamp
+    k = 0
+    for q in range(m + 1):
+        limit = o[srcs[q], F_TS] if q < m else (1 << 30)
+        while k < ne and eff[k, X_TS] < limit:
+            if eff[k, X_KIND] == X_CONTROL:
+                i = eff[k, X_OBJ]
+                if _applies(o, eff[k, X_TS], i) and st.pl[eff[k, X_NEWCTL], P_ALIVE]:
+                    o[i, F_CTL] = eff[k, X_NEWCTL]
+            k += 1
+        if q < m:
+            _statics(st, cd, srcs[q], ST_CONTROL)
+    # layer 4: types (animation)
+    for k in range(ne):
+        if eff[k, X_KIND] == X_ANIMATE:
+            i = eff[k, X_OBJ]
+            if _applies(o, eff[k, X_TS], i):
+                o[i, F_TYPES] |= eff[k, X_TYPES]
+                o[i, F_ANIMATED] = 1
+    # layer 6: abilities
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_GRANT)
+    for k in range(ne):
+        kind = eff[k, X_KIND]
+        if kind == X_PUMP or kind == X_ANIMATE:
+            i = eff[k, X_OBJ]
+            if _applies(o, eff[k, X_TS], i):
+                o[i, F_KW] |= eff[k, X_KW]
+    # layer 7b: power and toughness set
+    for k in range(ne):
+        kind = eff[k, X_KIND]
+        if kind == X_SET_PT or kind == X_ANIMATE:
+            i = eff[k, X_OBJ]
+            if _applies(o, eff[k, X_TS], i):
+                o[i, F_POW] = eff[k, X_P]
+                o[i, F_TOU] = eff[k, X_T]
+    # layer 7c: modifications (statics, resolved effects, counters), restrictions
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_PUMP)
+        _statics(st, cd, srcs[q], ST_CANT_ATTACK)
+        _statics(st, cd, srcs[q], ST_CANT_BLOCK)
+    for k in range(ne):
+        kind = eff[k, X_KIND]
+        i = eff[k, X_OBJ]
+        if not _applies(o, eff[k, X_TS], i):
+            continue
+        if kind == X_PUMP:
+            o[i, F_POW] += eff[k, X_P]
+            o[i, F_TOU] += eff[k, X_T]
+        elif kind == X_CANT_BLOCK:
+            o[i, F_RESTRICT] |= CANT_BLOCK
+        elif kind == X_CANT_ATTACK:
+            o[i, F_RESTRICT] |= CANT_ATTACK
+    _counters(st, bf)
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_COAT_OF_ARMS)
+    # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
+    for i in bf:
+        if o[i, F_CTL] != o[i, F_LCTL]:
+            s[S_VERSION] += 1
+            s[S_SDIRTY] = 1
+            o[i, F_SICK] = 1
+            o[i, F_LCTL] = o[i, F_CTL]
+            if o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0:
+                zones.reset_combat(o, i)
+    _group_by_controller(st)
+
+
+@kernel(inline="always")
+def _counters(st, bf):
+    o = st.o
+    for i in bf:
+        d = o[i, F_CTR + CTR_P1P1] - o[i, F_CTR + CTR_M1M1]
+        if d:
+            o[i, F_POW] += d
+            o[i, F_TOU] += d
+
+
+@kernel
+def _statics(st, cd, src, kind):
+    """Apply src's static abilities of this kind (801.11: only to what is within its
+    controller's range of influence)."""
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = face(st, cd, src)
+    you = o[src, F_CTL]
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        if sa[r, A_KIND] != kind or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        if not selectors.holds(st, cd, sa[r, A_IF], you, src, -1):
+            continue
+        ref = sa[r, A_REF]
+        if kind == ST_COAT_OF_ARMS:
+            _coat_of_arms(st, cd, you)
+        elif ref == R_EACH:
+            for i in st.bf[: st.s[S_NBF]]:
+                if players.in_range(st, you, o[i, F_CTL]) and selectors.matches(
+                    st, cd, sa[r, A_REFA], i, you, src, -1
+                ):
+                    _apply(st, cd, r, kind, i, you)
+        else:
+            i = src if ref == R_SELF else (o[src, F_ATT] if ref == R_ATTACHED else -1)
+            if i >= 0 and o[i, F_ZONE] == BATTLEFIELD:
+                _apply(st, cd, r, kind, i, you)
+
+
+@kernel(inline="always")
+def _apply(st, cd, r, kind, i, you):
+    o, sa = st.o, cd.sa
+    if kind == ST_PUMP:
+        o[i, F_POW] += sa[r, A_P]
+        o[i, F_TOU] += sa[r, A_T]
+    elif kind == ST_GRANT:
+        o[i, F_KW] |= sa[r, A_KW]
+    elif kind == ST_CONTROL:
+        if st.pl[you, P_ALIVE] and players.in_range(st, you, o[i, F_CTL]):  # 801.8
+            o[i, F_CTL] = you
+    elif kind == ST_CANT_ATTACK:
+        o[i, F_RESTRICT] |= CANT_ATTACK
+    elif kind == ST_CANT_BLOCK:
+        o[i, F_RESTRICT] |= CANT_BLOCK
+
+
+@kernel
+def _coat_of_arms(st, cd, you):
+    """Each creature in range gets +1/+1 for each other creature there that shares a
+    creature type with it (801.11: the creatures within the controller's range)."""
+    o = st.o
+    bf = st.bf[: st.s[S_NBF]]
+    seen = np.empty(bf.shape[0], np.int64)
+    k = 0
+    for i in bf:
+        if o[i, F_TYPES] & T_CREATURE and players.in_range(st, you, o[i, F_CTL]):
+            seen[k] = i
+            k += 1
+    for x in range(k):
+        m = 0
+        for y in range(k):
+            if y != x and shares_creature_type(st, cd, seen[x], seen[y]):
+                m += 1
+        o[seen[x], F_POW] += m
+        o[seen[x], F_TOU] += m
+
+
+@kernel
+def shares_creature_type(st, cd, i, j):
+    o, ct = st.o, cd.ct
+    ci, cj = face(st, cd, i), face(st, cd, j)
+    if ci < 0 or cj < 0:
+        return False
+    ai = o[i, F_KW] & KW_CHANGELING
+    aj = o[j, F_KW] & KW_CHANGELING
+    for a in range(NSUB):
+        x = ct[ci, C_SUB + a]
+        if x < 0 or x >= SUBTYPE_NONCREATURE:
+            continue
+        if aj:
+            return True
+        for b in range(NSUB):
+            if ct[cj, C_SUB + b] == x:
+                return True
+    if ai:
+        for b in range(NSUB):
+            y = ct[cj, C_SUB + b]
+            if y >= 0 and y < SUBTYPE_NONCREATURE:
+                return True
+    return False
+
+
+@kernel(inline="always")
+def _group_by_controller(st):
+    """The permanents grouped by controller, each group in id order (``held``, from
+    ``P_HELD0``, ``P_NHELD`` of them). Made with the layers (control is known then),
+    so valid right after recompute()."""
+    o, pl, held = st.o, st.pl, st.held
+    bf = st.bf[: st.s[S_NBF]]
+    for p in range(pl.shape[0]):
+        pl[p, P_NHELD] = 0
+    for i in bf:
+        pl[o[i, F_CTL], P_NHELD] += 1
+    k = 0
+    for p in range(pl.shape[0]):
+        pl[p, P_HELD0] = k
+        k += pl[p, P_NHELD]
+        pl[p, P_NHELD] = 0
+    for i in bf:
+        p = o[i, F_CTL]
+        held[pl[p, P_HELD0] + pl[p, P_NHELD]] = i
+        pl[p, P_NHELD] += 1
+
+
+@kernel(inline="always")
+def held_by(st, p):
+    """p's permanents in id order (valid right after recompute())."""
+    h0 = st.pl[p, P_HELD0]
+    return st.held[h0 : h0 + st.pl[p, P_NHELD]]
+
+
+@kernel
+def player_static(st, cd, p, kind):
+    """Does a static ability of this kind (cant_lose, no_max_hand...) that names its
+    controller apply to player p? (Sources: permanents p controls.)"""
+    recompute(st, cd)
+    ct, sa = cd.ct, cd.sa
+    for i in held_by(st, p):
+        c = face(st, cd, i)
+        if c < 0:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == BATTLEFIELD:
+                if selectors.holds(st, cd, sa[r, A_IF], p, i, -1):
+                    return True
+    return False
+
+
+@kernel
+def opponent_static(st, cd, p, kind):
+    """Does an opponent of p within p's range control a permanent with this static
+    ability naming its controller's opponents (Platinum Angel's "can't win", 801.10)?"""
+    for q in range(st.pl.shape[0]):
+        if q != p and st.pl[q, P_ALIVE] and players.is_opponent(st, p, q):
+            if players.in_range(st, p, q) and player_static(st, cd, q, kind):
+                return True
+    return False

@@ -1,0 +1,1226 @@
+"""The effect interpreter (608.2c-h, 609): the steps of a resolving spell or ability,
+one vocabulary word per row of its program (``ep``), with the range of influence
+(801.10: what is out of range is left alone).
+
+A step that needs a player's decision (discard, sacrifice, search, scry, "you may",
+"unless ... pays", choose) sets the pending decision and returns ``PAUSE``; the
+program's progress stays in the game's scalars (``S_RES_PC``, ``S_RES_SUB``,
+``S_RES_AUX``, the ``chosen`` and ``marks`` tables), ``options`` lists the choices,
+and once the answer is in (``S_ANSWER``) ``resume`` runs the step again, which reads
+it and goes on. Programs run in order; ``may``, ``unless``, ``if`` and ``for_each``
+jump within them (``E_JUMP``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    B_E0,
+    B_EN,
+    B_MODES0,
+    B_NMODES,
+    E_A,
+    E_AMT,
+    E_B,
+    E_C,
+    E_D,
+    E_JUMP,
+    E_OP,
+    E_REF,
+    E_REF2,
+    E_REFA,
+    E_UNTIL,
+    OP_ADD_MANA,
+    OP_ANIMATE,
+    OP_ATTACH,
+    OP_BOUNCE,
+    OP_CANT_BLOCK,
+    OP_CHOOSE,
+    OP_COUNTER,
+    OP_COUNTERS,
+    OP_CREATE_TOKEN,
+    OP_DAMAGE,
+    OP_DESTROY,
+    OP_DISCARD,
+    OP_DOUBLE_LIFE,
+    OP_DRAW,
+    OP_DRAW_GAME,
+    OP_EXCHANGE_LIFE,
+    OP_EXILE,
+    OP_EXILE_FROM_HAND,
+    OP_EXTRA_TURN,
+    OP_FACT_OR_FICTION,
+    OP_FIGHT,
+    OP_FOR_EACH,
+    OP_GAIN_CONTROL,
+    OP_GAIN_LIFE,
+    OP_GRANT,
+    OP_IF,
+    OP_JUMP,
+    OP_LIFE_LOWEST,
+    OP_LOOK_AT_TOP,
+    OP_LOSE,
+    OP_LOSE_LIFE,
+    OP_MAY,
+    OP_MILL,
+    OP_NEXT,
+    OP_PREVENT,
+    OP_PROLIFERATE,
+    OP_PUMP,
+    OP_PUT_LAND,
+    OP_REDIRECT,
+    OP_REGENERATE,
+    OP_RETURN,
+    OP_REVEAL_TOP,
+    OP_SAC_UNLESS_LIFE,
+    OP_SACRIFICE,
+    OP_SCRY,
+    OP_SEARCH,
+    OP_SET_BASE_PT,
+    OP_SET_LIFE,
+    OP_SHUFFLE,
+    OP_SURVEIL,
+    OP_TAP,
+    OP_TO_LIBRARY,
+    OP_TRANSFORM,
+    OP_UNLESS,
+    OP_UNTAP,
+    OP_WIN,
+    R_NONE,
+)
+from components.decisions import (
+    PEND_CHOOSE_OBJECT,
+    PEND_DISCARD,
+    PEND_NONE,
+    PEND_PILE,
+    PEND_PILE_SPLIT,
+    PEND_SCRY,
+    PEND_YES_NO,
+    T_RANDOM,
+)
+from components.effects import (
+    H_AMT,
+    H_BY,
+    H_COMBAT,
+    H_CTL,
+    H_HASRECIP,
+    H_RECIP,
+    H_REDIRECT,
+    X_ANIMATE,
+    X_CANT_BLOCK,
+    X_CONTROL,
+    X_CTL,
+    X_KIND,
+    X_KW,
+    X_NEWCTL,
+    X_OBJ,
+    X_P,
+    X_PUMP,
+    X_SET_PT,
+    X_SRC,
+    X_T,
+    X_TS,
+    X_TYPES,
+    X_UNTIL,
+)
+from components.game import (
+    S_ACTIVE,
+    S_ANSWER,
+    S_ANSWERED,
+    S_LOOPK,
+    S_N,
+    S_NCHOSEN,
+    S_NEFF,
+    S_NLOOP,
+    S_NSH,
+    S_NXT,
+    S_OVER,
+    S_PA,
+    S_PB,
+    S_PEND,
+    S_PPLAYER,
+    S_RES,
+    S_RES_AB,
+    S_RES_AUX,
+    S_RES_END,
+    S_RES_IT,
+    S_RES_MODE,
+    S_RES_PC,
+    S_RES_SUB,
+)
+from components.objects import (
+    F_ATT,
+    F_CHOOSER,
+    F_CTL,
+    F_CTR,
+    F_EXILED_BY,
+    F_IAB,
+    F_ICTL,
+    F_MODES,
+    F_OWNER,
+    F_POW,
+    F_REGEN,
+    F_TAPPED,
+    F_TOKEN,
+    F_TRANSFORMED,
+    F_ZONE,
+)
+from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL
+from components.rules import (
+    BATTLEFIELD,
+    CTR_POISON,
+    EXILE,
+    GONE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    N_COUNTERS,
+    N_MANA,
+    NO_TARGET,
+    STACK,
+)
+from systems import (
+    continuous_effects,
+    damage,
+    leaving_game,
+    mana,
+    players,
+    selectors,
+    stack,
+    zones,
+)
+from systems.jit import kernel
+from systems.state import new_row, rand_below, stamp, touch, trace
+
+PAUSE, NEXT, JUMPED = 0, 1, 2
+NONE = NO_TARGET  # the "none" / "no more" option of a choice
+# destinations (search, look at the top, return)
+TO_HAND, TO_BATTLEFIELD, TO_LIBRARY_TOP, TO_GRAVEYARD, TO_LIBRARY_BOTTOM = range(5)
+# discard modes (E_A of OP_DISCARD)
+DISCARD_CHOOSE, DISCARD_RANDOM, DISCARD_ALL = range(3)
+
+
+# ----------------------------------------------------------------- running a program
+@kernel
+def start(st, cd, item):
+    """Begin the effects of stack object ``item``; True once they are all done, False
+    while a decision is pending."""
+    s, o, ab = st.s, st.o, cd.ab
+    s[S_RES] = item
+    s[S_RES_MODE] = -1
+    s[S_NCHOSEN] = 0
+    s[S_NLOOP] = 0
+    s[S_LOOPK] = 0
+    s[S_ANSWERED] = 0
+    s[S_RES_IT] = NONE
+    a = o[item, F_IAB]
+    if a < 0:
+        return True
+    if ab[a, B_NMODES]:
+        if not _next_mode(st, cd, item, a):
+            return True
+    else:
+        _load(st, cd, a)
+    return run(st, cd)
+
+
+@kernel(inline="always")
+def _load(st, cd, a):
+    s = st.s
+    s[S_RES_AB] = a
+    s[S_RES_PC] = cd.ab[a, B_E0]
+    s[S_RES_END] = cd.ab[a, B_E0] + cd.ab[a, B_EN]
+    s[S_RES_SUB] = 0
+    s[S_RES_AUX] = 0
+
+
+@kernel
+def _next_mode(st, cd, item, a):
+    """700.2: the chosen modes, in printed order."""
+    s = st.s
+    m = s[S_RES_MODE] + 1
+    while m < cd.ab[a, B_NMODES]:
+        if (st.o[item, F_MODES] >> m) & 1:
+            s[S_RES_MODE] = m
+            _load(st, cd, cd.ab[a, B_MODES0] + m)
+            return True
+        m += 1
+    return False
+
+
+@kernel
+def run(st, cd):
+    """Run the program from S_RES_PC; True when finished, False at a decision."""
+    s, o, ab = st.s, st.o, cd.ab
+    item = s[S_RES]
+    while True:
+        if s[S_OVER]:
+            return True
+        if s[S_RES_PC] >= s[S_RES_END]:
+            a = o[item, F_IAB]
+            if a >= 0 and ab[a, B_NMODES] and _next_mode(st, cd, item, a):
+                continue
+            return True
+        r = s[S_RES_PC]
+        status = step(st, cd, r)
+        if status == PAUSE:
+            return False
+        if status == NEXT:
+            s[S_RES_PC] = r + 1
+            s[S_RES_SUB] = 0
+            s[S_RES_AUX] = 0
+
+
+@kernel
+def resume(st, cd, answer):
+    """The pending decision of a resolving effect was answered: go on."""
+    s = st.s
+    s[S_PEND] = PEND_NONE
+    s[S_ANSWER] = answer
+    s[S_ANSWERED] = 1
+    if run(st, cd):
+        stack.finish_resolution(st, cd)
+
+
+@kernel(inline="always")
+def _ask(st, kind, who, b):
+    s = st.s
+    s[S_PEND] = kind
+    s[S_PPLAYER] = who
+    s[S_PA] = s[S_RES_PC]
+    s[S_PB] = b
+    return PAUSE
+
+
+@kernel(inline="always")
+def _answered(st):
+    s = st.s
+    if s[S_ANSWERED]:
+        s[S_ANSWERED] = 0
+        return True
+    return False
+
+
+@kernel(inline="always")
+def _jump(st, cd, r):
+    st.s[S_RES_PC] = cd.ep[r, E_JUMP]
+    st.s[S_RES_SUB] = 0
+    st.s[S_RES_AUX] = 0
+    return JUMPED
+
+
+@kernel(inline="always")
+def _reach(st, you, x):
+    """801.10: can the effect affect x (a player code or an object)?"""
+    if x == NONE:
+        return False
+    if x < 0:
+        return players.in_range(st, you, -1 - x)
+    z = st.o[x, F_ZONE]
+    if z == BATTLEFIELD:
+        return players.in_range(st, you, st.o[x, F_CTL])
+    return True
+
+
+@kernel(inline="always")
+def _buf(st):
+    return np.empty(st.o.shape[0] + st.pl.shape[0], np.int64)
+
+
+# ----------------------------------------------------------------- one step
+@kernel
+def step(st, cd, r):
+    s, ep = st.s, cd.ep
+    item = s[S_RES]
+    you, src = selectors.context_of(st, item)
+    op = ep[r, E_OP]
+    touch(st)
+    if op == OP_JUMP:
+        return _jump(st, cd, r)
+    if op == OP_IF:
+        if selectors.holds(st, cd, ep[r, E_A], you, src, item):
+            return NEXT
+        return _jump(st, cd, r)
+    if op == OP_MAY:
+        return _may(st, cd, r, you, src, item)
+    if op == OP_UNLESS:
+        return _unless(st, cd, r, you, src, item)
+    if op == OP_FOR_EACH:
+        return _for_each(st, cd, r, you, src, item)
+    if op == OP_NEXT:
+        s[S_LOOPK] += 1
+        return _jump(st, cd, r)
+    if op == OP_DISCARD:
+        return _discard(st, cd, r, you, src, item)
+    if op == OP_SCRY or op == OP_SURVEIL:
+        return _scry(st, cd, r, you, src, item)
+    if op == OP_LOOK_AT_TOP or op == OP_REVEAL_TOP:
+        return _look(st, cd, r, you, src, item)
+    if op == OP_SEARCH:
+        return _search(st, cd, r, you, src, item)
+    if op == OP_SACRIFICE:
+        return _sacrifice(st, cd, r, you, src, item)
+    if op == OP_CHOOSE or op == OP_PUT_LAND or op == OP_EXILE_FROM_HAND:
+        return _choose(st, cd, r, you, src, item)
+    if op == OP_PROLIFERATE:
+        return _proliferate(st, cd, r, you, src, item)
+    if op == OP_COUNTER:
+        return _counter(st, cd, r, you, src, item)
+    if op == OP_SAC_UNLESS_LIFE:
+        return _sac_unless_life(st, cd, r, you, src, item)
+    if op == OP_FACT_OR_FICTION:
+        return _piles(st, cd, r, you, src, item)
+    _simple(st, cd, r, you, src, item)
+    return NEXT
+
+
+@kernel
+def _simple(st, cd, r, you, src, item):
+    """The steps that need no decision: each applies to what its reference names."""
+    s, o, ep = st.s, st.o, cd.ep
+    op = ep[r, E_OP]
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    ts = -1
+    if op == OP_DAMAGE:
+        source = src
+        if ep[r, E_REF2] != R_NONE:
+            source = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        for k in range(m):
+            if _reach(st, you, buf[k]):
+                damage.deal_damage(st, cd, source, you, buf[k], amt, False)
+    elif op == OP_FIGHT:
+        other = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        if m >= 1 and other >= 0 and buf[0] >= 0:
+            a, b = buf[0], other
+            if o[a, F_ZONE] == BATTLEFIELD and o[b, F_ZONE] == BATTLEFIELD and _reach(st, you, b):
+                pa, pb = o[a, F_POW], o[b, F_POW]
+                damage.deal_damage(st, cd, a, o[a, F_CTL], b, pa, False)
+                damage.deal_damage(st, cd, b, o[b, F_CTL], a, pb, False)
+    for k in range(m):
+        x = buf[k]
+        if not _reach(st, you, x):
+            continue
+        if x < 0:
+            p = -1 - x
+            if not st.pl[p, P_ALIVE]:
+                continue
+            if op == OP_GAIN_LIFE:
+                damage.gain_life(st, cd, p, amt)
+            elif op == OP_LOSE_LIFE:
+                damage.lose_life(st, cd, p, amt)
+            elif op == OP_DRAW:
+                zones.draw(st, cd, p, amt)
+            elif op == OP_MILL:
+                zones.mill(st, cd, p, amt)
+            elif op == OP_SHUFFLE:
+                zones.shuffle(st, p)
+            elif op == OP_EXTRA_TURN:
+                n = s[S_NXT]
+                if n < st.xt.shape[0]:
+                    for j in range(n, 0, -1):  # 500.7: the most recent first
+                        st.xt[j] = st.xt[j - 1]
+                    st.xt[0] = p
+                    s[S_NXT] = n + 1
+            elif op == OP_WIN:
+                leaving_game.win(st, cd, p)
+            elif op == OP_LOSE:
+                if not leaving_game.cant_lose(st, cd, p):
+                    ps = np.empty(1, np.int64)
+                    ps[0] = p
+                    leaving_game.players_lose(st, cd, ps, 1)
+            elif op == OP_DRAW_GAME:
+                leaving_game.game_is_a_draw(st, cd, p)
+            elif op == OP_DOUBLE_LIFE:
+                damage.set_life(st, cd, p, 2 * players.life(st, p))
+            elif op == OP_SET_LIFE:
+                damage.set_life(st, cd, p, amt)
+            elif op == OP_COUNTERS:
+                kind = ep[r, E_A]
+                _player_counters(st, p, kind, amt)
+            elif op == OP_CREATE_TOKEN:
+                for _ in range(amt):
+                    t = zones.new_object(st, cd, ep[r, E_A], p, GONE)
+                    if t < 0:
+                        return
+                    o[t, F_TOKEN] = 1
+                    zones.enter_battlefield(st, cd, t, p, -1, ep[r, E_B])
+                    s[S_RES_IT] = t
+            elif op == OP_ADD_MANA:
+                mana.add_mana(st, p, ep[r, E_B], amt)
+            elif op == OP_PREVENT:
+                _shield(st, you, 1, x, amt, ep[r, E_B], NONE)
+            continue
+        # an object
+        z = o[x, F_ZONE]
+        if op == OP_DESTROY:
+            zones.destroy(st, cd, x)
+        elif op == OP_EXILE:
+            if z != EXILE:
+                zones.move(st, cd, x, EXILE, -1)
+                if ep[r, E_A]:
+                    o[x, F_EXILED_BY] = src
+        elif op == OP_BOUNCE:
+            if z == BATTLEFIELD or z == STACK or z == GRAVEYARD or z == EXILE:
+                zones.move(st, cd, x, HAND, -1)
+        elif op == OP_TO_LIBRARY:
+            where = ep[r, E_A]
+            zones.to_library(st, cd, x, where == 0)
+            if where == 2:
+                zones.shuffle(st, o[x, F_OWNER])
+        elif op == OP_RETURN:
+            if z == GRAVEYARD or z == EXILE:
+                if ep[r, E_A] == TO_BATTLEFIELD:
+                    ctl = you if ep[r, E_C] == 0 else o[x, F_OWNER]
+                    zones.enter_battlefield(st, cd, x, ctl, -1, ep[r, E_B])
+                else:
+                    zones.move(st, cd, x, HAND, -1)
+                s[S_RES_IT] = x
+        elif op == OP_COUNTERS:
+            if z == BATTLEFIELD:
+                zones.add_counters(st, cd, x, ep[r, E_A], amt)
+        elif op == OP_TAP:
+            if z == BATTLEFIELD:
+                o[x, F_TAPPED] = 1
+        elif op == OP_UNTAP:
+            if z == BATTLEFIELD:
+                o[x, F_TAPPED] = 0
+        elif op == OP_REGENERATE:
+            if z == BATTLEFIELD:
+                o[x, F_REGEN] += 1
+        elif op == OP_TRANSFORM:
+            if z == BATTLEFIELD:
+                o[x, F_TRANSFORMED] = 1 - o[x, F_TRANSFORMED]
+        elif op == OP_ATTACH:
+            to = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+            if z == BATTLEFIELD and to >= 0 and o[to, F_ZONE] == BATTLEFIELD:
+                o[x, F_ATT] = to
+        elif op == OP_PREVENT:
+            _shield(st, you, 1, x, amt, ep[r, E_B], NONE)
+        elif op == OP_REDIRECT:
+            to = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+            if to != NONE:
+                _shield(st, you, 1, x, amt, 0, to)
+        elif z == BATTLEFIELD:
+            if ts < 0:
+                ts = stamp(st)
+            kind = -1
+            if op == OP_PUMP or op == OP_GRANT:
+                kind = X_PUMP
+            elif op == OP_SET_BASE_PT:
+                kind = X_SET_PT
+            elif op == OP_ANIMATE:
+                kind = X_ANIMATE
+            elif op == OP_CANT_BLOCK:
+                kind = X_CANT_BLOCK
+            elif op == OP_GAIN_CONTROL:
+                kind = X_CONTROL
+            if kind >= 0:
+                newctl = you
+                if (
+                    op == OP_GAIN_CONTROL and ep[r, E_REF2] != R_NONE
+                ):  # "target player gains control"
+                    y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                    if y == NONE or y >= 0:
+                        continue
+                    newctl = -1 - y
+                _effect(st, cd, r, kind, x, you, src, ts, newctl)
+    if op == OP_PREVENT and ep[r, E_REF] == R_NONE:
+        _shield(st, you, 0, 0, amt, ep[r, E_B], NONE)  # no recipient named (801.13b)
+    elif op == OP_LIFE_LOWEST:
+        _life_becomes_lowest(st, cd, you, src, item)
+    elif op == OP_EXCHANGE_LIFE:
+        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        if m < 1 or buf[0] >= 0 or y == NONE or y >= 0:
+            return
+        p, q = -1 - buf[0], -1 - y
+        if not players.teammates(st, p, q):  # 810.9e
+            lp, lq = players.life(st, p), players.life(st, q)
+            damage.set_life(st, cd, p, lq)
+            damage.set_life(st, cd, q, lp)
+
+
+@kernel
+def _player_counters(st, p, kind, n):
+    """Counters on a player (122.1: experience, energy; poison is its own total)."""
+    if kind == CTR_POISON:
+        if n > 0:
+            players.add_poison(st, p, n)
+        return
+    v = st.pl[p, P_CTR + kind] + n
+    st.pl[p, P_CTR + kind] = v if v > 0 else 0
+
+
+@kernel
+def _shield(st, you, has_recip, recip, amt, combat, redirect):
+    """A prevention (615) or redirection (614.9) shield; amount -1: all damage."""
+    k = new_row(st, st.sh, S_NSH)
+    if k < 0:
+        return
+    sh = st.sh
+    sh[k, H_CTL] = you
+    sh[k, H_HASRECIP] = has_recip
+    sh[k, H_RECIP] = recip
+    sh[k, H_AMT] = amt
+    sh[k, H_COMBAT] = combat
+    sh[k, H_REDIRECT] = redirect
+    sh[k, H_BY] = -1
+
+
+@kernel
+def _effect(st, cd, r, kind, x, you, src, ts, newctl):
+    """A continuous effect of a resolved spell or ability (611.2), with its duration."""
+    k = new_row(st, st.eff, S_NEFF)
+    if k < 0:
+        return
+    e, ep = st.eff, cd.ep
+    e[k, X_KIND] = kind
+    e[k, X_OBJ] = x
+    e[k, X_CTL] = you
+    e[k, X_TS] = ts
+    e[k, X_P] = ep[r, E_A]
+    e[k, X_T] = ep[r, E_B]
+    e[k, X_KW] = ep[r, E_C]
+    e[k, X_TYPES] = ep[r, E_D]
+    e[k, X_NEWCTL] = newctl
+    e[k, X_UNTIL] = ep[r, E_UNTIL]
+    e[k, X_SRC] = src
+
+
+@kernel
+def _life_becomes_lowest(st, cd, you, src, item):
+    """Repay in Kind: each player's life total becomes the lowest among them (810.9d:
+    in Two-Headed Giant one member of each team is affected, the team's total)."""
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
+    low = 1 << 30
+    for j in range(k):
+        if players.in_range(st, you, buf[j]):
+            low = min(low, players.life(st, buf[j]))
+    done = np.zeros(st.pl.shape[0], np.bool_)
+    for j in range(k):
+        p = buf[j]
+        pool = st.pl[p, P_LIFEPOOL]
+        if players.in_range(st, you, p) and not done[pool]:
+            done[pool] = True
+            damage.set_life(st, cd, p, low)
+
+
+# ----------------------------------------------------------------- steps that ask
+@kernel
+def _who(st, cd, r, you, src, item):
+    """The player a step names as the one acting (E_REF; "you" when none)."""
+    x = selectors.simple_ref(st, cd, cd.ep[r, E_REF], you, src, item)
+    return -1 - x if x != NONE and x < 0 else you
+
+
+@kernel
+def _may(st, cd, r, you, src, item):
+    """ "[Player] may [pay ...]. If they do, ..." : yes goes on, no jumps past."""
+    p = _who(st, cd, r, you, src, item)
+    if _answered(st):
+        if st.s[S_ANSWER] == 1:
+            _pay_optional(st, cd, r, p, you, src, item)
+            return NEXT
+        return _jump(st, cd, r)
+    if not st.pl[p, P_ALIVE]:
+        return _jump(st, cd, r)
+    return _ask(st, PEND_YES_NO, p, -1)
+
+
+@kernel
+def _pay_optional(st, cd, r, p, you, src, item):
+    ep = cd.ep
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if amt > 0:
+        if ep[r, E_A] == 1:
+            damage.pay_life(st, cd, p, amt)
+        else:
+            cost = np.zeros(N_MANA + 1, np.int64)
+            mana.pay(st, cd, p, cost, amt)
+
+
+@kernel
+def can_pay_optional(st, cd, r, p, you, src, item):
+    ep = cd.ep
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if amt <= 0:
+        return True
+    if ep[r, E_A] == 1:
+        return damage.can_pay_life(st, cd, p, amt)
+    cost = np.zeros(N_MANA + 1, np.int64)
+    return mana.can_pay(st, cd, p, cost, amt)
+
+
+@kernel
+def _unless(st, cd, r, you, src, item):
+    """ "..., unless [player] pays N": if they pay, the effects wrapped are skipped."""
+    p = _who(st, cd, r, you, src, item)
+    if _answered(st):
+        if st.s[S_ANSWER] == 1:
+            _pay_optional(st, cd, r, p, you, src, item)
+            return _jump(st, cd, r)
+        return NEXT
+    if not st.pl[p, P_ALIVE]:
+        return NEXT
+    return _ask(st, PEND_YES_NO, p, -1)
+
+
+@kernel
+def _for_each(st, cd, r, you, src, item):
+    """ "For each ...": the body runs once with "it" bound to each of the set, found
+    when the step begins."""
+    s, ep = st.s, cd.ep
+    if s[S_NLOOP] == 0 and s[S_LOOPK] == 0:
+        buf = _buf(st)
+        m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+        m = min(m, st.loop.shape[0])
+        st.loop[:m] = buf[:m]
+        s[S_NLOOP] = m
+        s[S_LOOPK] = 0
+    if s[S_LOOPK] < s[S_NLOOP]:
+        s[S_RES_IT] = st.loop[s[S_LOOPK]]
+        return NEXT
+    s[S_NLOOP] = 0
+    s[S_LOOPK] = 0
+    return _jump(st, cd, r)
+
+
+@kernel
+def _discard(st, cd, r, you, src, item):
+    """701.9: each player named discards: all, at random, or cards of their choice one
+    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far)."""
+    s, ep = st.s, cd.ep
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    mode = ep[r, E_A]
+    if _answered(st):
+        zones.discard(st, cd, s[S_ANSWER])
+        s[S_RES_AUX] += 1
+    while s[S_RES_SUB] < m:
+        x = buf[s[S_RES_SUB]]
+        p = -1 - x if x < 0 else -1
+        if p < 0 or not st.pl[p, P_ALIVE] or not _reach(st, you, x):
+            s[S_RES_SUB] += 1
+            s[S_RES_AUX] = 0
+            continue
+        hand = st.pl[p, P_HANDN]
+        if mode == DISCARD_ALL:
+            while st.pl[p, P_HANDN] > 0:
+                zones.discard(st, cd, st.hand[p, 0])
+        elif mode == DISCARD_RANDOM:
+            for _ in range(amt):
+                h = st.pl[p, P_HANDN]
+                if h == 0:
+                    break
+                j = rand_below(st, h)
+                trace(st, T_RANDOM, p, h, j, 0, 0, 0, 0, 0)
+                zones.discard(st, cd, st.hand[p, j])
+        elif s[S_RES_AUX] < amt and hand > 0:
+            return _ask(st, PEND_DISCARD, p, -1)
+        s[S_RES_SUB] += 1
+        s[S_RES_AUX] = 0
+    return NEXT
+
+
+@kernel
+def _scry(st, cd, r, you, src, item):
+    """701.22 scry / 701.25 surveil N: the top N, one at a time: keep on top (yes) or
+    put on the bottom / into the graveyard (no). The kept cards stay in their order
+    (reordering them is not offered: a documented simplification)."""
+    s, ep = st.s, cd.ep
+    if s[S_RES_SUB] == 0:
+        amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+        _look_top(st, you, amt)
+        s[S_RES_SUB] = 1
+        s[S_RES_AUX] = 0
+    if _answered(st):
+        st.marks[s[S_RES_AUX]] = 0 if s[S_ANSWER] == 1 else 1
+        s[S_RES_AUX] += 1
+    if s[S_RES_AUX] < s[S_NCHOSEN]:
+        return _ask(st, PEND_SCRY, you, st.chosen[s[S_RES_AUX]])
+    for k in range(s[S_NCHOSEN]):
+        if st.marks[k] == 1:
+            if ep[r, E_OP] == OP_SURVEIL:
+                zones.move(st, cd, st.chosen[k], GRAVEYARD, -1)
+            else:
+                zones.to_library(st, cd, st.chosen[k], False)
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
+def _look_top(st, p, n):
+    """The top n cards of p's library into `chosen` (top first), unmarked."""
+    k = 0
+    for j in range(n):
+        i = zones.library_top(st, p, j)
+        if i < 0 or k >= st.chosen.shape[0]:
+            break
+        st.chosen[k] = i
+        st.marks[k] = 0
+        k += 1
+    st.s[S_NCHOSEN] = k
+
+
+@kernel
+def _look(st, cd, r, you, src, item):
+    """Look at (or reveal) the top N: the player picks up to E_B of them matching the
+    filter for their hand (E_C = 1: the battlefield), the rest go to E_A's place
+    (bottom in order, graveyard, or back on top)."""
+    s, ep = st.s, cd.ep
+    if s[S_RES_SUB] == 0:
+        amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+        _look_top(st, you, amt)
+        s[S_RES_SUB] = 1
+        s[S_RES_AUX] = 0
+    if _answered(st):
+        x = s[S_ANSWER]
+        if x == NONE:
+            s[S_RES_AUX] = 1 << 20  # done picking
+        else:
+            for k in range(s[S_NCHOSEN]):
+                if st.chosen[k] == x:
+                    st.marks[k] = 1
+            s[S_RES_AUX] += 1
+    if s[S_RES_AUX] < ep[r, E_B] and _look_count(st, cd, r, you, src, item) > 0:
+        return _ask(st, PEND_CHOOSE_OBJECT, you, -1)
+    for k in range(s[S_NCHOSEN]):
+        i = st.chosen[k]
+        if st.marks[k] == 1:
+            if ep[r, E_C] == 1:
+                zones.enter_battlefield(st, cd, i, you, -1, 0)
+            else:
+                zones.move(st, cd, i, HAND, -1)
+            s[S_RES_IT] = i
+    for k in range(s[S_NCHOSEN]):
+        i = st.chosen[k]
+        if st.marks[k] == 0 and st.o[i, F_ZONE] == LIBRARY:
+            where = ep[r, E_A]
+            if where == TO_GRAVEYARD:
+                zones.move(st, cd, i, GRAVEYARD, -1)
+            elif where == TO_LIBRARY_BOTTOM:
+                zones.to_library(st, cd, i, False)
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
+def _look_count(st, cd, r, you, src, item):
+    n = 0
+    for k in range(st.s[S_NCHOSEN]):
+        if st.marks[k] == 0 and selectors.matches_card(
+            st, cd, cd.ep[r, E_REFA], st.chosen[k], you, src
+        ):
+            n += 1
+    return n
+
+
+@kernel
+def _search(st, cd, r, you, src, item):
+    """701.19: a player searches their library for up to N cards matching the filter
+    (a hidden zone: they may find fewer), puts them where it says (the first to E_A,
+    the others to E_D if given: "one onto the battlefield, the other into your hand"),
+    then shuffles; a card for the top of the library goes there after the shuffle."""
+    s, ep = st.s, cd.ep
+    p = _who(st, cd, r, you, src, item)
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if _answered(st):
+        x = s[S_ANSWER]
+        if x == NONE:
+            s[S_RES_AUX] = 1 << 20
+        else:
+            dest = ep[r, E_A] if s[S_RES_AUX] == 0 or ep[r, E_D] < 0 else ep[r, E_D]
+            _put(st, cd, x, dest, ep[r, E_B], p)
+            s[S_RES_AUX] += 1
+    if s[S_RES_AUX] < amt and st.pl[p, P_ALIVE] and _search_count(st, cd, r, p, src, item) > 0:
+        return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
+    if st.pl[p, P_ALIVE]:
+        zones.shuffle(st, p)
+        for k in range(s[S_NCHOSEN]):  # the cards for the top (set aside: marks 2)
+            if st.marks[k] == 2:
+                zones.to_library(st, cd, st.chosen[k], True)
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
+def _put(st, cd, x, dest, tapped, p):
+    s = st.s
+    if dest == TO_BATTLEFIELD:
+        zones.enter_battlefield(st, cd, x, p, -1, tapped)
+    elif dest == TO_GRAVEYARD:
+        zones.move(st, cd, x, GRAVEYARD, -1)
+    elif dest == TO_LIBRARY_TOP:
+        n = s[S_NCHOSEN]  # set aside until after the shuffle
+        st.chosen[n] = x
+        st.marks[n] = 2
+        s[S_NCHOSEN] = n + 1
+        zones.move(st, cd, x, EXILE, -1)
+        st.o[x, F_ZONE] = LIBRARY  # (kept out of the library list until then)
+    else:
+        zones.move(st, cd, x, HAND, -1)
+    s[S_RES_IT] = x
+
+
+@kernel
+def _search_count(st, cd, r, p, src, item):
+    n = 0
+    for k in range(st.pl[p, P_LIBN]):
+        if selectors.matches_card(st, cd, cd.ep[r, E_REFA], st.lib[p, k], p, src):
+            n += 1
+    return n
+
+
+@kernel
+def _sacrifice(st, cd, r, you, src, item):
+    """701.17: each player named sacrifices N permanents matching the filter, of their
+    choice (S_RES_SUB: which player; S_RES_AUX: how many so far)."""
+    s, ep = st.s, cd.ep
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if _answered(st):
+        x = s[S_ANSWER]
+        if st.o[x, F_ZONE] == BATTLEFIELD:
+            zones.move(st, cd, x, GRAVEYARD, -1)
+        s[S_RES_AUX] += 1
+    while s[S_RES_SUB] < m:
+        x = buf[s[S_RES_SUB]]
+        p = -1 - x if x < 0 else -1
+        if p >= 0 and st.pl[p, P_ALIVE] and _reach(st, you, x) and s[S_RES_AUX] < amt:
+            if _sacrifice_count(st, cd, r, p, src) > 0:
+                return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
+        s[S_RES_SUB] += 1
+        s[S_RES_AUX] = 0
+    return NEXT
+
+
+@kernel
+def _sacrifice_count(st, cd, r, p, src):
+    continuous_effects.recompute(st, cd)
+    n = 0
+    for j in continuous_effects.held_by(st, p):
+        if selectors.matches(st, cd, cd.ep[r, E_D], j, p, src, -1):
+            n += 1
+    return n
+
+
+@kernel
+def _choose(st, cd, r, you, src, item):
+    """ "Choose ..." (into `chosen`), "put a land card from your hand onto the
+    battlefield", "exile a card from your hand": the player picks one at a time, up to
+    the amount (E_B = 1: "up to", they may stop)."""
+    s, o, ep = st.s, st.o, cd.ep
+    op = ep[r, E_OP]
+    p = _who(st, cd, r, you, src, item)
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if amt <= 0:
+        amt = 1
+    if s[S_RES_SUB] == 0:
+        s[S_RES_SUB] = 1
+        if op == OP_CHOOSE:
+            s[S_NCHOSEN] = 0
+    if _answered(st):
+        x = s[S_ANSWER]
+        if x == NONE:
+            s[S_RES_AUX] = 1 << 20
+        else:
+            s[S_RES_AUX] += 1
+            s[S_RES_IT] = x
+            if op == OP_PUT_LAND:
+                zones.enter_battlefield(st, cd, x, p, -1, ep[r, E_C])
+            elif op == OP_EXILE_FROM_HAND:
+                zones.move(st, cd, x, EXILE, -1)
+                o[x, F_EXILED_BY] = src
+            else:
+                n = s[S_NCHOSEN]
+                if n < st.chosen.shape[0]:
+                    st.chosen[n] = x
+                    s[S_NCHOSEN] = n + 1
+    if s[S_RES_AUX] < amt and st.pl[p, P_ALIVE]:
+        buf = _buf(st)
+        if choose_options(st, cd, r, p, you, src, item, buf) > 0:
+            return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
+    return NEXT
+
+
+@kernel
+def choose_options(st, cd, r, p, you, src, item, out):
+    """What a choose step offers player p: objects (in id order) and players (in turn
+    order from p) matching the filter, in p's range (801.5a), not chosen yet."""
+    ep, o = cd.ep, st.o
+    f = ep[r, E_REFA]
+    op = ep[r, E_OP]
+    m = 0
+    if op == OP_PUT_LAND or op == OP_EXILE_FROM_HAND:
+        for j in range(st.pl[p, P_HANDN]):
+            i = st.hand[p, j]
+            if selectors.matches_card(st, cd, f, i, p, src):
+                out[m] = i
+                m += 1
+        return m
+    for i in range(st.s[S_N]):
+        if o[i, F_ZONE] == GONE or not selectors.matches(st, cd, f, i, you, src, item):
+            continue
+        if o[i, F_ZONE] == BATTLEFIELD and not players.in_range(st, p, o[i, F_CTL]):
+            continue
+        if not _already(st, i):
+            out[m] = i
+            m += 1
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, p, buf)
+    for j in range(k):
+        x = -1 - buf[j]
+        if players.in_range(st, p, buf[j]) and selectors.matches(st, cd, f, x, you, src, item):
+            if not _already(st, x):
+                out[m] = x
+                m += 1
+    return m
+
+
+@kernel(inline="always")
+def _already(st, x):
+    for k in range(st.s[S_NCHOSEN]):
+        if st.chosen[k] == x:
+            return True
+    return False
+
+
+@kernel
+def _proliferate(st, cd, r, you, src, item):
+    """701.27: any number of permanents and players with counters get one more of each
+    kind they have: asked one at a time (yes first, a documented default)."""
+    s, o = st.s, st.o
+    if s[S_RES_SUB] == 0:
+        n = 0
+        for i in zones.permanents(st):
+            if _has_counters(st, i) and players.in_range(st, you, o[i, F_CTL]):
+                st.chosen[n] = i
+                n += 1
+        for q in range(st.pl.shape[0]):
+            if st.pl[q, P_ALIVE] and players.in_range(st, you, q) and _player_has_counters(st, q):
+                st.chosen[n] = -1 - q
+                n += 1
+        s[S_NCHOSEN] = n
+        s[S_RES_SUB] = 1
+        s[S_RES_AUX] = 0
+    if _answered(st):
+        if s[S_ANSWER] == 1:
+            x = st.chosen[s[S_RES_AUX]]
+            if x >= 0:
+                for k in range(N_COUNTERS):
+                    if o[x, F_CTR + k] > 0:
+                        zones.add_counters(st, cd, x, k, 1)
+            else:
+                q = -1 - x
+                if players.poison(st, q) > 0:
+                    players.add_poison(st, q, 1)
+                for k in range(N_COUNTERS):
+                    if st.pl[q, P_CTR + k] > 0:
+                        st.pl[q, P_CTR + k] += 1
+        s[S_RES_AUX] += 1
+    if s[S_RES_AUX] < s[S_NCHOSEN]:
+        return _ask(st, PEND_YES_NO, you, st.chosen[s[S_RES_AUX]])
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel(inline="always")
+def _has_counters(st, i):
+    for k in range(N_COUNTERS):
+        if st.o[i, F_CTR + k] > 0:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def _player_has_counters(st, q):
+    if players.poison(st, q) > 0:
+        return True
+    for k in range(N_COUNTERS):
+        if st.pl[q, P_CTR + k] > 0:
+            return True
+    return False
+
+
+@kernel
+def _counter(st, cd, r, you, src, item):
+    """701.6: counter target spell or ability ("unless its controller pays N": they are
+    asked, if they can pay)."""
+    s, o, ep = st.s, st.o, cd.ep
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if m == 0 or buf[0] < 0:
+        return NEXT
+    x = buf[0]
+    if o[x, F_ZONE] != STACK:
+        return NEXT
+    if amt > 0:
+        p = o[x, F_ICTL]
+        if _answered(st):
+            if s[S_ANSWER] == 1:
+                cost = np.zeros(N_MANA + 1, np.int64)
+                mana.pay(st, cd, p, cost, amt)
+                return NEXT
+        else:
+            cost = np.zeros(N_MANA + 1, np.int64)
+            if st.pl[p, P_ALIVE] and mana.can_pay(st, cd, p, cost, amt):
+                return _ask(st, PEND_YES_NO, p, x)
+    stack.counter(st, cd, x)
+    return NEXT
+
+
+@kernel
+def _sac_unless_life(st, cd, r, you, src, item):
+    """Killing Wave: for each creature, its controller sacrifices it unless they pay X
+    life; asked creature by creature in object order (810.9b: a team's payments can't
+    exceed its total), then the unpaid ones are sacrificed at once."""
+    s, o, ep = st.s, st.o, cd.ep
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if s[S_RES_SUB] == 0:
+        buf = _buf(st)
+        m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+        m = min(m, st.chosen.shape[0])
+        st.chosen[:m] = buf[:m]
+        st.marks[:m] = 0
+        s[S_NCHOSEN] = m
+        s[S_RES_SUB] = 1
+        s[S_RES_AUX] = 0
+    if _answered(st):
+        k = s[S_RES_AUX]
+        if s[S_ANSWER] == 1:
+            damage.pay_life(st, cd, o[st.chosen[k], F_CTL], amt)
+        else:
+            st.marks[k] = 1
+        s[S_RES_AUX] += 1
+    while s[S_RES_AUX] < s[S_NCHOSEN]:
+        i = st.chosen[s[S_RES_AUX]]
+        if o[i, F_ZONE] == BATTLEFIELD:
+            return _ask(st, PEND_YES_NO, o[i, F_CTL], i)
+        s[S_RES_AUX] += 1
+    for k in range(s[S_NCHOSEN]):
+        i = st.chosen[k]
+        if st.marks[k] == 1 and o[i, F_ZONE] == BATTLEFIELD:
+            zones.move(st, cd, i, GRAVEYARD, -1)
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
+def _piles(st, cd, r, you, src, item):
+    """Fact or Fiction: reveal the top N; an opponent separates them into two piles (card
+    by card: pile 0 or 1); the controller puts one pile into their hand, the other into
+    the graveyard. The opponent is the one named as it was cast (801.5a) or else the
+    closest to the left (801.5c)."""
+    s, ep = st.s, cd.ep
+    if s[S_RES_SUB] == 0:
+        amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+        _look_top(st, you, amt)
+        s[S_RES_SUB] = 1
+        s[S_RES_AUX] = 0
+    if _answered(st):
+        if s[S_RES_SUB] == 1:
+            st.marks[s[S_RES_AUX]] = s[S_ANSWER]
+            s[S_RES_AUX] += 1
+        else:
+            pile = s[S_ANSWER]
+            for k in range(s[S_NCHOSEN]):
+                i = st.chosen[k]
+                zones.move(st, cd, i, HAND if st.marks[k] == pile else GRAVEYARD, -1)
+            s[S_NCHOSEN] = 0
+            return NEXT
+    if s[S_RES_SUB] == 1:
+        if s[S_RES_AUX] < s[S_NCHOSEN]:
+            return _ask(st, PEND_PILE_SPLIT, _separator(st, item, you), st.chosen[s[S_RES_AUX]])
+        s[S_RES_SUB] = 2
+    if s[S_NCHOSEN] == 0:
+        return NEXT
+    return _ask(st, PEND_PILE, you, -1)
+
+
+@kernel
+def _separator(st, item, you):
+    """The opponent who separates: the one named (if still in the game and in range),
+    else the closest opponent to the left (801.5c)."""
+    q = st.o[item, F_CHOOSER]
+    if q >= 0 and st.pl[q, P_ALIVE]:
+        return q
+    q = players.next_in_turn_order(st, you)
+    while q >= 0 and q != you and not players.is_opponent(st, you, q):
+        q = players.next_in_turn_order(st, q)
+    return q if q >= 0 and q != you else you
+
+
+# ----------------------------------------------------------------- the options
+@kernel
+def options(st, cd, out_obj, out_arg):
+    """The options of the decision a resolving effect asked for, in their documented
+    order (yes before no; objects in id order, players in turn order; "none" last):
+    each is (object or player code or NONE, number). Returns how many."""
+    s, o, ep = st.s, st.o, cd.ep
+    kind = s[S_PEND]
+    r = s[S_PA]
+    p = s[S_PPLAYER]
+    item = s[S_RES]
+    you, src = selectors.context_of(st, item)
+    op = ep[r, E_OP]
+    m = 0
+    if kind == PEND_YES_NO:
+        yes = True
+        if op == OP_MAY or op == OP_UNLESS:
+            yes = can_pay_optional(st, cd, r, p, you, src, item)
+        elif op == OP_SAC_UNLESS_LIFE:
+            yes = damage.can_pay_life(
+                st, cd, p, selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+            )
+        if yes:
+            out_obj[m], out_arg[m] = s[S_PB], 1
+            m += 1
+        out_obj[m], out_arg[m] = s[S_PB], 0
+        return m + 1
+    if kind == PEND_SCRY or kind == PEND_PILE_SPLIT or kind == PEND_PILE:
+        first = 1 if kind == PEND_SCRY else 0
+        out_obj[0], out_arg[0] = s[S_PB], first
+        out_obj[1], out_arg[1] = s[S_PB], 1 - first
+        return 2
+    if kind == PEND_DISCARD:
+        for j in range(st.pl[p, P_HANDN]):
+            out_obj[m], out_arg[m] = st.hand[p, j], 0
+            m += 1
+        return m
+    if kind != PEND_CHOOSE_OBJECT:
+        return 0
+    none_ok = True
+    if op == OP_SEARCH:
+        for i in range(s[S_N]):
+            if o[i, F_ZONE] == LIBRARY and o[i, F_OWNER] == p:
+                if selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
+                    out_obj[m], out_arg[m] = i, 0
+                    m += 1
+    elif op == OP_LOOK_AT_TOP or op == OP_REVEAL_TOP:
+        for k in range(s[S_NCHOSEN]):
+            i = st.chosen[k]
+            if st.marks[k] == 0 and selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+                out_obj[m], out_arg[m] = i, 0
+                m += 1
+    elif op == OP_SACRIFICE:
+        none_ok = False
+        for j in continuous_effects.held_by(st, p):
+            if selectors.matches(st, cd, ep[r, E_D], j, p, src, -1):
+                out_obj[m], out_arg[m] = j, 0
+                m += 1
+    else:
+        none_ok = op == OP_PUT_LAND or ep[r, E_B] == 1
+        buf = _buf(st)
+        n = choose_options(st, cd, r, p, you, src, item, buf)
+        for k in range(n):
+            out_obj[m], out_arg[m] = buf[k], 0
+            m += 1
+    if none_ok:
+        out_obj[m], out_arg[m] = NONE, 0
+        m += 1
+    return m

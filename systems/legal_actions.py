@@ -1,0 +1,429 @@
+"""Decisions are data: the options of the pending decision, listed as rows of ``acts``
+(kind, player, object, arg, arg2), and ``apply``, which carries out the row an agent
+chose. Everything listed is legal and everything legal is listed; nothing else can
+be applied (an index past the list is refused by the entry points).
+
+Documented orders: at priority, pass, then lands, then spells (hand, then command
+zone), then activated abilities (permanents, then command-zone cards), then special
+actions, each by object id (with shared team turns, for each member of the team in
+turn order); attack options: "done", then (creature, defender); blocks: "done" (or
+"reset" when the declaration isn't legal as a whole), then (blocker, attacker)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    AB_ACTIVATED,
+    AB_EQUIP,
+    AB_LOYALTY,
+    B_KIND,
+    B_SORC,
+    B_ZONE,
+    C_AB0,
+    C_ALT,
+    C_NAB,
+    G_UP_TO,
+)
+from components.decisions import (
+    A_ACTIVATE,
+    A_ATTACK,
+    A_ATTACK_DONE,
+    A_BLOCK,
+    A_BLOCK_DONE,
+    A_BLOCK_RESET,
+    A_CAST,
+    A_CHOOSE,
+    A_DISCARD,
+    A_KEEP,
+    A_LAND,
+    A_MULLIGAN,
+    A_PASS,
+    AC_ARG,
+    AC_ARG2,
+    AC_KIND,
+    AC_OBJ,
+    AC_PLAYER,
+    PEND_ATTACK,
+    PEND_BLOCK,
+    PEND_BOTTOM,
+    PEND_CHOOSE_OBJECT,
+    PEND_CHOOSE_PLAYER,
+    PEND_DISCARD,
+    PEND_KICKER,
+    PEND_MODE,
+    PEND_MULLIGAN,
+    PEND_NONE,
+    PEND_PRIORITY,
+    PEND_TARGET,
+    PEND_X,
+)
+from components.game import (
+    S_ACTIVE,
+    S_CASTING,
+    S_DEPLOY,
+    S_DSEQ,
+    S_NACTS,
+    S_NCZ,
+    S_NSTK,
+    S_PA,
+    S_PASSES,
+    S_PCOUNT,
+    S_PEND,
+    S_PPLAYER,
+    S_PRIO,
+    S_RES,
+    S_STEP,
+    S_TODO,
+    S_VERSION,
+    TODO_BEGIN,
+    TODO_PRIORITY,
+)
+from components.objects import (
+    F_CARD,
+    F_COMMANDER,
+    F_CTL,
+    F_FACE_DOWN,
+    F_ICTL,
+    F_KW,
+    F_OWNER,
+    F_TYPES,
+    F_ZONE,
+)
+from components.players import (
+    P_BOTTOM,
+    P_HA_SORC,
+    P_HA_VAL,
+    P_HA_VER,
+    P_LAND_DROPS,
+    P_LANDS,
+    P_NINSTANT,
+    P_START_HAND,
+)
+from components.rules import (
+    BATTLEFIELD,
+    KW_FLASH,
+    MAIN1,
+    MAIN2,
+    NO_TARGET,
+    T_CREATURE,
+    T_INSTANT,
+    T_LAND,
+)
+from systems import (
+    casting,
+    combat,
+    continuous_effects,
+    effects,
+    game_loop,
+    mulligan,
+    players,
+    priority,
+    zones,
+)
+from systems.jit import kernel
+from systems.state import bump, touch
+
+
+@kernel(inline="always")
+def _add(acts, m, kind, player, obj, arg, arg2):
+    if m < acts.shape[0]:
+        acts[m, AC_KIND] = kind
+        acts[m, AC_PLAYER] = player
+        acts[m, AC_OBJ] = obj
+        acts[m, AC_ARG] = arg
+        acts[m, AC_ARG2] = arg2
+    return m + 1
+
+
+# ----------------------------------------------------------------- priority
+@kernel(inline="always")
+def sorcery_timing(st, p):
+    """307.1: p's (p's team's) main phase, the stack empty, nothing being cast."""
+    s = st.s
+    return (
+        players.is_active(st, p)
+        and (s[S_STEP] == MAIN1 or s[S_STEP] == MAIN2)
+        and s[S_NSTK] == 0
+        and s[S_CASTING] < 0
+    )
+
+
+@kernel
+def priority_actions(st, cd, p, acts, first_only):
+    """Everything p (with shared team turns, each member of p's team) could do with
+    priority: pass, lands, spells, abilities, special actions. With ``first_only`` it
+    stops at the first option besides passing (has_action)."""
+    continuous_effects.recompute(st, cd)
+    o = st.o
+    m = _add(acts, 0, A_PASS, p, -1, 0, 0)
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, p, buf)
+    for j in range(k):  # lands (305.1)
+        q = buf[j]
+        if not players.same_side(st, p, q):
+            continue
+        if sorcery_timing(st, q) and st.pl[q, P_LANDS] < st.pl[q, P_LAND_DROPS]:
+            for i in zones.hand_of(st, q):
+                if o[i, F_TYPES] & T_LAND:
+                    m = _add(acts, m, A_LAND, q, i, 0, 0)
+                    if first_only:
+                        return m
+    for j in range(k):  # spells (601.3): the hand, then commanders (903.8)
+        q = buf[j]
+        if not players.same_side(st, p, q):
+            continue
+        sorc = sorcery_timing(st, q)
+        if sorc or st.pl[q, P_NINSTANT] > 0:
+            for i in zones.hand_of(st, q):
+                m0 = m
+                m = _cast_options(st, cd, q, i, sorc, acts, m)
+                if first_only and m > m0:
+                    return m
+        for x in range(st.s[S_NCZ]):
+            i = st.cz[x]
+            if o[i, F_COMMANDER] and o[i, F_OWNER] == q:
+                m0 = m
+                m = _cast_options(st, cd, q, i, sorc, acts, m)
+                if first_only and m > m0:
+                    return m
+    for j in range(k):  # activated abilities (602.2)
+        q = buf[j]
+        if not players.same_side(st, p, q):
+            continue
+        sorc = sorcery_timing(st, q)
+        for i in continuous_effects.held_by(st, q):
+            m0 = m
+            m = _ability_options(st, cd, q, i, sorc, acts, m)
+            if first_only and m > m0:
+                return m
+        for x in range(st.s[S_NCZ]):
+            i = st.cz[x]
+            if o[i, F_CTL] == q and not o[i, F_FACE_DOWN]:
+                m0 = m
+                m = _ability_options(st, cd, q, i, sorc, acts, m)
+                if first_only and m > m0:
+                    return m
+    return m
+
+
+@kernel
+def _cast_options(st, cd, q, i, sorc, acts, m):
+    o, ct = st.o, cd.ct
+    c = o[i, F_CARD]
+    t = o[i, F_TYPES]
+    if t & T_LAND or c < 0:
+        return m
+    if not (sorc or t & T_INSTANT or o[i, F_KW] & KW_FLASH):
+        return m
+    if casting.castable(st, cd, q, i, casting.CAST_NORMAL):
+        m = _add(acts, m, A_CAST, q, i, casting.CAST_NORMAL, 0)
+    if ct[c, C_ALT] >= 0 and casting.castable(st, cd, q, i, casting.CAST_ALTERNATIVE):
+        m = _add(acts, m, A_CAST, q, i, casting.CAST_ALTERNATIVE, 0)
+    return m
+
+
+@kernel
+def _ability_options(st, cd, q, i, sorc, acts, m):
+    o, ct, ab = st.o, cd.ct, cd.ab
+    c = continuous_effects.face(st, cd, i)
+    if c < 0:
+        return m
+    for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+        kind = ab[a, B_KIND]
+        if kind != AB_ACTIVATED and kind != AB_LOYALTY and kind != AB_EQUIP:
+            continue
+        if ab[a, B_ZONE] != o[i, F_ZONE]:
+            continue
+        if (ab[a, B_SORC] or kind == AB_LOYALTY or kind == AB_EQUIP) and not sorc:
+            continue
+        if not players.in_range(st, q, o[i, F_CTL]):  # 801.6
+            continue
+        if casting.activatable(st, cd, q, i, a):
+            m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
+    d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
+    if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
+        if casting.activatable(st, cd, q, i, d):
+            m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
+    return m
+
+
+@kernel
+def has_action(st, cd, p):
+    """Can p (p's team) do anything but pass? Cached per state version and timing."""
+    pl = st.pl
+    sorc = 1 if sorcery_timing(st, p) else 0
+    if pl[p, P_HA_VER] == st.s[S_VERSION] and pl[p, P_HA_SORC] == sorc:
+        return pl[p, P_HA_VAL] == 1
+    tmp = np.empty((2, st.acts.shape[1]), np.int32)
+    v = priority_actions(st, cd, p, tmp, True) > 1
+    pl[p, P_HA_VER] = st.s[S_VERSION]
+    pl[p, P_HA_SORC] = sorc
+    pl[p, P_HA_VAL] = 1 if v else 0
+    return v
+
+
+# ----------------------------------------------------------------- every decision
+@kernel
+def list_actions(st, cd):
+    """List the options of the pending decision in ``acts``; returns (and records in
+    S_NACTS) how many."""
+    s, acts = st.s, st.acts
+    kind = s[S_PEND]
+    p = s[S_PPLAYER]
+    m = 0
+    n = st.o.shape[0] + st.pl.shape[0] + 8
+    if kind == PEND_NONE:
+        m = 0
+    elif s[S_CASTING] >= 0:
+        m = _casting_options(st, cd, kind, p, acts)
+    elif s[S_RES] >= 0:
+        objs = np.empty(n, np.int64)
+        args = np.empty(n, np.int64)
+        k = effects.options(st, cd, objs, args)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, objs[j], args[j], 0)
+    elif kind == PEND_PRIORITY:
+        m = priority_actions(st, cd, p, acts, False)
+    elif kind == PEND_ATTACK:
+        m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
+        big = 4 * st.bf.shape[0] * (st.pl.shape[0] + 4) + 8
+        objs = np.empty(big, np.int64)
+        args = np.empty(big, np.int64)
+        who = np.empty(big, np.int64)
+        k = combat.attack_options(st, cd, objs, args, who)
+        for j in range(k):
+            m = _add(acts, m, A_ATTACK, who[j], objs[j], args[j], 0)
+    elif kind == PEND_BLOCK:
+        ok = combat.blocks_legal(st)
+        m = _add(acts, 0, A_BLOCK_DONE if ok else A_BLOCK_RESET, p, -1, 0, 0)
+        big = st.bf.shape[0] * st.bf.shape[0] + 8
+        objs = np.empty(big, np.int64)
+        args = np.empty(big, np.int64)
+        who = np.empty(big, np.int64)
+        k = combat.block_options(st, cd, p, objs, args, who)
+        for j in range(k):
+            m = _add(acts, m, A_BLOCK, who[j], objs[j], args[j], 0)
+    elif kind == PEND_DISCARD:
+        for i in zones.hand_of(st, p):
+            m = _add(acts, m, A_DISCARD, p, i, 0, 0)
+    elif kind == PEND_MULLIGAN:
+        m = _add(acts, 0, A_KEEP, p, -1, 0, 0)
+        if st.pl[p, P_BOTTOM] < st.pl[p, P_START_HAND]:
+            m = _add(acts, m, A_MULLIGAN, p, -1, 0, 0)
+    elif kind == PEND_BOTTOM:
+        for i in zones.hand_of(st, p):
+            m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
+    s[S_NACTS] = min(m, acts.shape[0])
+    return m
+
+
+@kernel
+def _casting_options(st, cd, kind, p, acts):
+    s, o = st.s, st.o
+    it = s[S_CASTING]
+    n = st.o.shape[0] + st.pl.shape[0] + 8
+    buf = np.empty(n, np.int64)
+    m = 0
+    if kind == PEND_CHOOSE_PLAYER:
+        k = casting.chooser_options(st, o[it, F_ICTL], buf)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, -1 - buf[j], buf[j], 0)
+    elif kind == PEND_MODE:
+        k = casting.mode_options(st, cd, it, buf)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, -1, buf[j], 0)
+    elif kind == PEND_KICKER:
+        m = _add(acts, m, A_CHOOSE, p, -1, 1, 0)
+        m = _add(acts, m, A_CHOOSE, p, -1, 0, 0)
+    elif kind == PEND_X:
+        xs = np.empty(casting.MAX_X + 1, np.int64)
+        k = casting.x_options(st, cd, it, xs)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, -1, xs[j], 0)
+    elif kind == PEND_TARGET:
+        spec = s[S_PA]
+        src = zones.is_source_of(st, it)
+        k = casting.target_options(st, cd, it, spec, p, src, buf, n)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
+        if cd.tg[spec, G_UP_TO] == 1:  # an "up to" spec may stop here
+            m = _add(acts, m, A_CHOOSE, p, NO_TARGET, 0, 0)
+    elif kind == PEND_CHOOSE_OBJECT:
+        k = casting.sacrifice_options(st, cd, it, buf)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
+    return m
+
+
+# ----------------------------------------------------------------- carrying out
+@kernel
+def apply(st, cd, k):
+    """Carry out option k of the pending decision (as listed by ``list_actions``)."""
+    s, acts = st.s, st.acts
+    pend = s[S_PEND]
+    kind, q, obj, arg = acts[k, AC_KIND], acts[k, AC_PLAYER], acts[k, AC_OBJ], acts[k, AC_ARG]
+    if s[S_CASTING] >= 0:
+        x = obj if pend == PEND_TARGET or pend == PEND_CHOOSE_OBJECT else arg
+        casting.answer(st, cd, pend, x)
+        return
+    if s[S_RES] >= 0:
+        ans = obj if pend == PEND_CHOOSE_OBJECT or pend == PEND_DISCARD else arg
+        effects.resume(st, cd, ans)
+        return
+    if pend == PEND_PRIORITY:
+        s[S_PEND] = PEND_NONE
+        if kind == A_PASS:
+            priority.do_pass(st, cd, s[S_PPLAYER])
+        elif kind == A_LAND:  # 305.1: a special action; the player keeps priority
+            zones.enter_battlefield(st, cd, obj, q, -1, 0)
+            st.pl[q, P_LANDS] += 1
+            s[S_PASSES] = 0
+            s[S_PRIO] = s[S_PPLAYER]
+            s[S_TODO] = TODO_PRIORITY
+        elif kind == A_CAST:
+            casting.begin_spell(st, cd, q, obj, arg)
+        elif kind == A_ACTIVATE:
+            casting.begin_ability(st, cd, q, obj, arg)
+        return
+    if pend == PEND_ATTACK:
+        if kind == A_ATTACK:
+            s[S_DSEQ] += 1
+            combat.declare_attacker(st, obj, arg, s[S_DSEQ])
+            bump(st)
+        else:
+            combat.finish_attacks(st, cd)
+            s[S_TODO] = TODO_PRIORITY
+            s[S_PRIO] = s[S_ACTIVE]
+        return
+    if pend == PEND_BLOCK:
+        if kind == A_BLOCK:
+            s[S_DSEQ] += 1
+            combat.declare_blocker(st, obj, arg, s[S_DSEQ])
+            bump(st)
+        elif kind == A_BLOCK_RESET:
+            combat.clear_declarations(st)
+            bump(st)
+        else:
+            combat.finish_blocks(st, cd, s[S_PPLAYER])
+            combat.ask_next_blocker(st, cd)
+            if s[S_PEND] == PEND_NONE:
+                s[S_TODO] = TODO_PRIORITY
+                s[S_PRIO] = s[S_ACTIVE]
+        return
+    if pend == PEND_DISCARD:  # 514.1
+        zones.discard(st, cd, obj)
+        s[S_PCOUNT] -= 1
+        if s[S_PCOUNT] <= 0:
+            s[S_PEND] = PEND_NONE
+            s[S_TODO] = TODO_BEGIN  # the cleanup step goes on (the next active player)
+        return
+    if pend == PEND_MULLIGAN or pend == PEND_BOTTOM:
+        if pend == PEND_MULLIGAN:
+            mulligan.decide(st, cd, q, kind == A_MULLIGAN)
+        else:
+            mulligan.put_on_bottom(st, cd, q, obj)
+        if mulligan.advance(st, cd):
+            game_loop.first_turn(st, cd)
+        return
+    touch(st)

@@ -1,0 +1,316 @@
+"""Mana (106), mana abilities (605), costs and paying them (601.2f-h, 118), the
+commander tax (903.8) and cost changes (601.2f).
+
+A player's mana sources are the mana in their pool and the permanents whose mana
+abilities they could activate now (tapping: untapped, and not summoning sick if a
+creature, 302.6). Each source makes ``amount`` mana of one colour out of a set. A
+cost is payable when Hall's condition holds for every set of colours it needs
+(``feasible``: 64 subsets of W U B R G C), and it is paid source by source, each
+choice kept only if what remains is still payable, so the automatic payment never
+paints itself into a corner. Sources are tried least flexible first, then in
+object-id order (a documented default); a scenario may name the sources to tap."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    AB_MANA,
+    B_COST,
+    B_KIND,
+    B_MANA,
+    B_MANA_A,
+    B_MANA_N,
+    B_SAC,
+    B_TAP,
+    C_AB0,
+    C_LANDMANA,
+    C_NAB,
+    MANA_ANY,
+    MANA_FIXED,
+    MANA_IDENTITY,
+    MANA_LAND_COULD,
+    MANA_ONE_OF,
+)
+from components.objects import F_CARD, F_CTL, F_KW, F_SICK, F_TAPPED, F_TYPES, F_ZONE
+from components.players import P_IDENTITY, P_MANA
+from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
+from systems import continuous_effects, players, zones
+from systems.jit import kernel
+from systems.state import bump
+
+ALL_COLORS = 63  # W U B R G C
+
+
+@kernel
+def ability_mana(st, cd, i, a):
+    """What mana ability ``a`` of permanent i makes: (colour bits, amount)."""
+    ab = cd.ab
+    kind = ab[a, B_MANA]
+    n = ab[a, B_MANA_N]
+    if kind == MANA_FIXED:
+        bits = 0
+        tot = 0
+        for c in range(N_MANA):
+            if ab[a, B_MANA_A + c]:
+                bits |= 1 << c
+                tot += ab[a, B_MANA_A + c]
+        return bits, tot
+    if kind == MANA_ANY:
+        return 31, n
+    if kind == MANA_ONE_OF:
+        return ab[a, B_MANA_A], n
+    if kind == MANA_IDENTITY:
+        return st.pl[st.o[i, F_CTL], P_IDENTITY] & 31, n
+    if kind == MANA_LAND_COULD:
+        return lands_could_produce(st, cd, st.o[i, F_CTL]), n
+    return 0, 0
+
+
+@kernel
+def lands_could_produce(st, cd, p):
+    """The colours of mana lands p's opponents control could produce (Exotic Orchard)."""
+    bits = 0
+    o = st.o
+    for j in zones.permanents(st):
+        if o[j, F_TYPES] & T_LAND and players.is_opponent(st, p, o[j, F_CTL]):
+            c = o[j, F_CARD]
+            if c >= 0:
+                bits |= cd.ct[c, C_LANDMANA] & 31
+    return bits
+
+
+@kernel
+def source_of(st, cd, i):
+    """(colour bits, amount, ability row) of the mana permanent i can make now by
+    tapping, with no other cost; (0, 0, -1) if none. Several such abilities (a dual
+    land) count as one source of their colours together."""
+    o, ct, ab = st.o, cd.ct, cd.ab
+    if o[i, F_TAPPED] or o[i, F_ZONE] != BATTLEFIELD:
+        return 0, 0, -1
+    if o[i, F_TYPES] & T_CREATURE and o[i, F_SICK] and not o[i, F_KW] & KW_HASTE:
+        return 0, 0, -1
+    c = continuous_effects.face(st, cd, i)
+    if c < 0:
+        return 0, 0, -1
+    bits = 0
+    amt = 0
+    first = -1
+    for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+        if ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1 or ab[a, B_SAC] != -1:
+            continue
+        mana_cost = 0
+        for k in range(N_MANA + 1):
+            mana_cost += ab[a, B_COST + k]
+        if mana_cost:
+            continue
+        b, n = ability_mana(st, cd, i, a)
+        bits |= b
+        if n > amt:
+            amt = n
+        if first < 0:
+            first = a
+    return bits, amt, first
+
+
+@kernel
+def sources(st, cd, p, bits, amts, ids):
+    """p's mana sources: the pool first (one per colour with mana), then the permanents
+    p controls (after recompute). Returns how many."""
+    continuous_effects.recompute(st, cd)
+    m = 0
+    for c in range(N_MANA):
+        if st.pl[p, P_MANA + c] > 0:
+            bits[m] = 1 << c
+            amts[m] = st.pl[p, P_MANA + c]
+            ids[m] = -1 - c
+            m += 1
+    for i in continuous_effects.held_by(st, p):
+        b, n, a = source_of(st, cd, i)
+        if n > 0 and b:
+            bits[m] = b
+            amts[m] = n
+            ids[m] = i
+            m += 1
+    return m
+
+
+@kernel
+def feasible(need, generic, bits, amts, m, used):
+    """Can sources [:m] (those not ``used``) pay ``need`` (coloured, W U B R G C) plus
+    ``generic``? Hall's condition for every set of colours, then the total."""
+    total_need = generic
+    for c in range(N_MANA):
+        total_need += need[c]
+    total = 0
+    for j in range(m):
+        if not used[j]:
+            total += amts[j]
+    if total < total_need:
+        return False
+    for t in range(1, 64):
+        req = 0
+        for c in range(N_MANA):
+            if t >> c & 1:
+                req += need[c]
+        if req == 0:
+            continue
+        cap = 0
+        for j in range(m):
+            if not used[j] and bits[j] & t:
+                cap += amts[j]
+        if cap < req:
+            return False
+    return True
+
+
+@kernel
+def can_pay(st, cd, p, cost, extra_generic):
+    """Can p pay this mana cost (generic, W..C) plus ``extra_generic`` now?"""
+    n = st.bf.shape[0] + N_MANA
+    bits = np.empty(n, np.int64)
+    amts = np.empty(n, np.int64)
+    ids = np.empty(n, np.int64)
+    m = sources(st, cd, p, bits, amts, ids)
+    used = np.zeros(m, np.bool_)
+    need = np.empty(N_MANA, np.int64)
+    for c in range(N_MANA):
+        need[c] = cost[1 + c]
+    return feasible(need, cost[0] + extra_generic, bits, amts, m, used)
+
+
+@kernel
+def total_available(st, cd, p):
+    """How much mana p could make now (for the largest X, 107.3)."""
+    n = st.bf.shape[0] + N_MANA
+    bits = np.empty(n, np.int64)
+    amts = np.empty(n, np.int64)
+    ids = np.empty(n, np.int64)
+    m = sources(st, cd, p, bits, amts, ids)
+    t = 0
+    for j in range(m):
+        t += amts[j]
+    return t
+
+
+@kernel
+def pay(st, cd, p, cost, extra_generic):
+    """Pay a mana cost (generic, W..C) plus ``extra_generic``: coloured symbols first, each
+    from the least flexible source that keeps the rest payable, then generic. Returns
+    the mana spent (-1 if it can't be paid: nothing is tapped then)."""
+    n = st.bf.shape[0] + N_MANA
+    bits = np.empty(n, np.int64)
+    amts = np.empty(n, np.int64)
+    ids = np.empty(n, np.int64)
+    m = sources(st, cd, p, bits, amts, ids)
+    used = np.zeros(m, np.bool_)
+    need = np.empty(N_MANA, np.int64)
+    for c in range(N_MANA):
+        need[c] = cost[1 + c]
+    generic = cost[0] + extra_generic
+    if not feasible(need, generic, bits, amts, m, used):
+        return -1
+    order = _by_flexibility(bits, m)
+    left = amts[:m].copy()  # what each source still has this payment (multi-mana sources)
+    taken = np.zeros(m, np.bool_)
+    spent = 0
+    for c in range(N_MANA):
+        while need[c] > 0:
+            ok = False
+            for x in range(m):
+                j = order[x]
+                if used[j] or not (bits[j] >> c) & 1:
+                    continue
+                # try paying one {c} from j
+                need[c] -= 1
+                amts[j] -= 1
+                if amts[j] == 0:
+                    used[j] = True
+                if feasible(need, generic, bits, amts, m, used):
+                    taken[j] = True
+                    spent += 1
+                    ok = True
+                    break
+                need[c] += 1
+                amts[j] += 1
+                used[j] = False
+            if not ok:
+                return -1
+    while generic > 0:
+        ok = False
+        for x in range(m):  # generic from the pool, then the least flexible sources
+            j = order[x]
+            if used[j]:
+                continue
+            generic -= 1
+            amts[j] -= 1
+            if amts[j] == 0:
+                used[j] = True
+            taken[j] = True
+            spent += 1
+            ok = True
+            break
+        if not ok:
+            return -1
+    # carry it out: pool mana spent, sources tapped (their unspent mana stays in the pool)
+    for j in range(m):
+        if not taken[j]:
+            continue
+        spent_here = left[j] - amts[j]
+        i = ids[j]
+        if i < 0:
+            st.pl[p, P_MANA + (-1 - i)] -= spent_here
+        else:
+            st.o[i, F_TAPPED] = 1
+            if amts[j] > 0:  # a source that made more than was spent: the rest floats
+                col = _lowest_bit(bits[j])
+                st.pl[p, P_MANA + col] += amts[j]
+    bump(st)
+    return spent
+
+
+@kernel
+def _by_flexibility(bits, m):
+    """Source indexes, fewest colours first, then in the order given (pool first)."""
+    order = np.empty(m, np.int64)
+    for j in range(m):
+        order[j] = j
+    for x in range(m):
+        for y in range(x + 1, m):
+            a, b = order[x], order[y]
+            if _popcount(bits[b]) < _popcount(bits[a]):
+                order[x], order[y] = b, a
+    return order
+
+
+@kernel(inline="always")
+def _popcount(v):
+    n = 0
+    while v:
+        v &= v - 1
+        n += 1
+    return n
+
+
+@kernel(inline="always")
+def _lowest_bit(v):
+    for c in range(N_MANA):
+        if v >> c & 1:
+            return c
+    return N_MANA - 1
+
+
+@kernel
+def add_mana(st, p, color, n):
+    """106.4: mana goes into the pool."""
+    st.pl[p, P_MANA + color] += n
+    bump(st)
+
+
+@kernel
+def empty_pools(st, cd):
+    """500.4: mana empties from every pool at the end of each step (Omnath's green
+    stays: systems/continuous_effects.player_static)."""
+    for p in range(st.pl.shape[0]):
+        for c in range(N_MANA):
+            st.pl[p, P_MANA + c] = 0

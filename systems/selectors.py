@@ -1,0 +1,596 @@
+"""The nouns of the card vocabulary: filters ("creature an opponent controls"), references
+("target player", "each opponent", "enchanted creature", "it"), amounts ("X", "the
+number of Goblins you control") and conditions ("if you have 50 or more life").
+
+Every evaluation happens for a *context*: the controller ``you`` of the spell or
+ability, its source object ``src`` and the stack object ``item`` (-1 when there is
+none yet: a trigger condition, a static ability). Players are written as codes
+``-1 - p`` where objects and players mix (targets, "any target", damage recipients).
+Objects in a zone other than the battlefield are matched on their printed
+characteristics (the layers only change permanents)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    AM_CHOSEN,
+    AM_CONST,
+    AM_COUNT,
+    AM_COUNTERS,
+    AM_EVENT,
+    AM_HALF_LIFE,
+    AM_HAND,
+    AM_LIFE,
+    AM_MANA_SPENT,
+    AM_MV,
+    AM_POWER,
+    AM_TOUGHNESS,
+    AM_X,
+    B_TG0,
+    C_MV,
+    C_SUB,
+    C_SUPER,
+    CMP_EQ,
+    CMP_GE,
+    CMP_LE,
+    CO_ALL,
+    CO_ANY,
+    CO_COMPARE,
+    CO_COUNT_AT_LEAST,
+    CO_DAY,
+    CO_KICKED,
+    CO_LIFE_AT_LEAST,
+    CO_MONARCH,
+    CO_NIGHT,
+    CO_NOT,
+    CO_SELF_IN_ZONE,
+    CO_SELF_UNTAPPED,
+    L_ANOTHER,
+    L_ATTACKING,
+    L_COLOR,
+    L_COLORLESS,
+    L_COMMANDER,
+    L_CTL,
+    L_MV,
+    L_NAME,
+    L_NOT_COLOR,
+    L_NOT_SUB,
+    L_NOT_SUPER,
+    L_NOT_TYPE,
+    L_OWNER,
+    L_PLAYER,
+    L_POW,
+    L_SUB,
+    L_SUPER,
+    L_TAPPED,
+    L_TOKEN,
+    L_TOU,
+    L_TYPE,
+    L_TYPE_ALL,
+    L_WHAT,
+    L_ZONE,
+    M_ARG,
+    M_ARG2,
+    M_KIND,
+    M_PLUS,
+    M_TIMES,
+    N_A,
+    N_B,
+    N_C,
+    N_KIND,
+    NSUB,
+    R_ACTIVE,
+    R_ALL_CHOSEN,
+    R_ATTACHED,
+    R_CHOSEN,
+    R_CHOSEN_PLAYER,
+    R_CONTROLLER_OF,
+    R_EACH,
+    R_EACH_OPPONENT,
+    R_EACH_OTHER,
+    R_EACH_PLAYER,
+    R_EACH_TEAMMATE,
+    R_EVENT_CONTROLLER,
+    R_EVENT_OBJECT,
+    R_EVENT_PLAYER,
+    R_EVENT_SOURCE,
+    R_IT,
+    R_LEFT,
+    R_NONE,
+    R_OWNER_OF,
+    R_RIGHT,
+    R_SELF,
+    R_TARGET,
+    R_YOU,
+    REL_ACTIVE,
+    REL_ANY,
+    REL_NOT_YOU,
+    REL_OPPONENT,
+    REL_TEAMMATE,
+    REL_YOU,
+    SUBTYPE_NONCREATURE,
+    W_OBJECTS,
+    W_PLAYERS,
+)
+from components.game import (
+    S_ACTIVE,
+    S_DAY_NIGHT,
+    S_MONARCH,
+    S_N,
+    S_NBF,
+    S_NCHOSEN,
+    S_RES_AB,
+    S_RES_IT,
+)
+from components.objects import (
+    F_ATKP,
+    F_ATT,
+    F_BLOCKING,
+    F_CARD,
+    F_COLORS,
+    F_COMMANDER,
+    F_CTL,
+    F_CTR,
+    F_EVA,
+    F_EVC,
+    F_EVO,
+    F_EVP,
+    F_ICTL,
+    F_KICKED,
+    F_KW,
+    F_LKI_CTL,
+    F_LKI_POW,
+    F_NT,
+    F_OWNER,
+    F_POW,
+    F_SPENT,
+    F_SRC,
+    F_T0,
+    F_TAPPED,
+    F_TOKEN,
+    F_TOU,
+    F_TSPEC,
+    F_TYPES,
+    F_X,
+    F_ZONE,
+)
+from components.players import P_ALIVE, P_HANDN
+from components.rules import BATTLEFIELD, KW_CHANGELING, NO_TARGET, STACK, T_CREATURE, T_KINDRED
+from systems import players
+from systems.jit import kernel
+
+
+# ----------------------------------------------------------------- relations
+@kernel(inline="always")
+def related(st, you, q, rel):
+    """Is player q related to ``you`` as REL_* says (102.2-102.3: opponents are the
+    players on other teams)?"""
+    if rel == REL_ANY:
+        return True
+    if rel == REL_YOU:
+        return q == you
+    if rel == REL_OPPONENT:
+        return players.is_opponent(st, you, q)
+    if rel == REL_NOT_YOU:
+        return q != you
+    if rel == REL_TEAMMATE:
+        return q != you and players.teammates(st, you, q)
+    if rel == REL_ACTIVE:
+        return q == st.s[S_ACTIVE]
+    return False
+
+
+@kernel
+def has_subtype(st, cd, i, sub):
+    """Does object i have subtype ``sub`` (changeling: every creature type, 702.73)?"""
+    o = st.o
+    c = o[i, F_CARD]
+    if c < 0:
+        return False
+    if o[i, F_KW] & KW_CHANGELING and (o[i, F_TYPES] & (T_CREATURE | T_KINDRED)):
+        return sub >= 0 and sub < SUBTYPE_NONCREATURE
+    for k in range(NSUB):
+        if cd.ct[c, C_SUB + k] == sub:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def _compare(v, op, w):
+    if op == CMP_LE:
+        return v <= w
+    if op == CMP_GE:
+        return v >= w
+    if op == CMP_EQ:
+        return v == w
+    return True
+
+
+@kernel
+def matches(st, cd, f, x, you, src, item):
+    """Does x (an object id, or -1 - p for a player) match filter row f?"""
+    fl = cd.fl
+    if f < 0:
+        return True
+    if x < 0:
+        if not (fl[f, L_WHAT] & W_PLAYERS):
+            return False
+        q = -1 - x
+        return st.pl[q, P_ALIVE] == 1 and related(st, you, q, fl[f, L_PLAYER])
+    if not (fl[f, L_WHAT] & W_OBJECTS):
+        return False
+    o = st.o
+    z = fl[f, L_ZONE]
+    if z >= 0 and o[x, F_ZONE] != z:
+        return False
+    c = o[x, F_CARD]
+    if c < 0:
+        return False
+    t = o[x, F_TYPES]
+    if fl[f, L_TYPE] and not (t & fl[f, L_TYPE]):
+        return False
+    if fl[f, L_TYPE_ALL] and (t & fl[f, L_TYPE_ALL]) != fl[f, L_TYPE_ALL]:
+        return False
+    if t & fl[f, L_NOT_TYPE]:
+        return False
+    if fl[f, L_SUB] >= 0:
+        ok = False
+        for k in range(3):
+            s = fl[f, L_SUB + k]
+            if s >= 0 and has_subtype(st, cd, x, s):
+                ok = True
+        if not ok:
+            return False
+    if fl[f, L_NOT_SUB] >= 0 and has_subtype(st, cd, x, fl[f, L_NOT_SUB]):
+        return False
+    sup = cd.ct[c, C_SUPER]
+    if fl[f, L_SUPER] and not (sup & fl[f, L_SUPER]):
+        return False
+    if sup & fl[f, L_NOT_SUPER]:
+        return False
+    ctl = o[x, F_CTL] if o[x, F_ZONE] == BATTLEFIELD else o[x, F_OWNER]
+    if o[x, F_ICTL] >= 0 and o[x, F_ZONE] == STACK:  # a spell on the stack: its controller
+        ctl = o[x, F_ICTL]
+    if not related(st, you, ctl, fl[f, L_CTL]):
+        return False
+    if not related(st, you, o[x, F_OWNER], fl[f, L_OWNER]):
+        return False
+    col = o[x, F_COLORS]
+    if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
+        return False
+    if col & fl[f, L_NOT_COLOR]:
+        return False
+    cl = fl[f, L_COLORLESS]
+    if cl == 1 and col != 0:
+        return False
+    if cl == 2 and (col & (col - 1)) == 0:
+        return False
+    tk = fl[f, L_TOKEN]
+    if tk >= 0 and (o[x, F_TOKEN] == 1) != (tk == 1):
+        return False
+    tp = fl[f, L_TAPPED]
+    if tp >= 0 and o[x, F_TAPPED] != tp:
+        return False
+    at = fl[f, L_ATTACKING]
+    if at >= 0:
+        attacking = o[x, F_ATKP] >= 0
+        if at == 2:
+            if not (attacking or o[x, F_BLOCKING] >= 0):
+                return False
+        elif attacking != (at == 1):
+            return False
+    if fl[f, L_ANOTHER] and x == src:
+        return False
+    if fl[f, L_POW] and not _compare(
+        o[x, F_POW], fl[f, L_POW], base_amount(st, cd, fl[f, L_POW + 1], you, src, item)
+    ):
+        return False
+    if fl[f, L_TOU] and not _compare(
+        o[x, F_TOU], fl[f, L_TOU], base_amount(st, cd, fl[f, L_TOU + 1], you, src, item)
+    ):
+        return False
+    if fl[f, L_MV] and not _compare(
+        cd.ct[c, C_MV], fl[f, L_MV], base_amount(st, cd, fl[f, L_MV + 1], you, src, item)
+    ):
+        return False
+    if fl[f, L_NAME] >= 0 and c != fl[f, L_NAME]:
+        return False
+    if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0:
+        return False
+    return True
+
+
+@kernel
+def matches_lki(st, cd, f, x, you, src):
+    """Does object x, which has just left the battlefield, match filter f as it last
+    existed there (603.10a: its zone and controller then)?"""
+    o = st.o
+    zone, ctl = o[x, F_ZONE], o[x, F_CTL]
+    o[x, F_ZONE] = BATTLEFIELD
+    o[x, F_CTL] = o[x, F_LKI_CTL]
+    ok = matches(st, cd, f, x, you, src, -1)
+    o[x, F_ZONE] = zone
+    o[x, F_CTL] = ctl
+    return ok
+
+
+@kernel
+def count_matching(st, cd, f, you, src, item):
+    """How many objects (on the battlefield unless the filter names a zone) and players
+    match filter f."""
+    fl = cd.fl
+    n = 0
+    if fl[f, L_WHAT] & W_OBJECTS:
+        if fl[f, L_ZONE] == BATTLEFIELD:
+            for i in st.bf[: st.s[S_NBF]]:
+                if matches(st, cd, f, i, you, src, item):
+                    n += 1
+        else:
+            for i in range(st.s[S_N]):
+                if matches(st, cd, f, i, you, src, item):
+                    n += 1
+    if fl[f, L_WHAT] & W_PLAYERS:
+        for q in range(st.pl.shape[0]):
+            if matches(st, cd, f, -1 - q, you, src, item):
+                n += 1
+    return n
+
+
+# ----------------------------------------------------------------- references
+@kernel
+def simple_ref(st, cd, ref, you, src, item):
+    """The one object or player code a simple reference names (NO_TARGET if none);
+    R_CONTROLLER_OF / R_OWNER_OF + r: the controller or owner of what r names."""
+    o = st.o
+    wrap = 0
+    if ref >= R_OWNER_OF and ref < R_EACH:
+        wrap, ref = R_OWNER_OF, ref - R_OWNER_OF
+    elif ref >= R_CONTROLLER_OF and ref < R_OWNER_OF:
+        wrap, ref = R_CONTROLLER_OF, ref - R_CONTROLLER_OF
+    x = _base_ref(st, cd, ref, you, src, item)
+    if wrap == 0 or x == NO_TARGET or x < 0:
+        return x
+    if wrap == R_OWNER_OF:
+        return -1 - o[x, F_OWNER]
+    if o[x, F_ZONE] == BATTLEFIELD:
+        return -1 - o[x, F_CTL]
+    if o[x, F_ZONE] == STACK and o[x, F_ICTL] >= 0:
+        return -1 - o[x, F_ICTL]
+    return -1 - o[x, F_LKI_CTL]
+
+
+@kernel
+def _base_ref(st, cd, ref, you, src, item):
+    o = st.o
+    if ref >= R_TARGET:
+        spec = target_spec(st, cd, ref - R_TARGET)
+        if item < 0:
+            return NO_TARGET
+        for k in range(o[item, F_NT]):
+            if o[item, F_TSPEC + k] == spec and o[item, F_T0 + k] != NO_TARGET:
+                return o[item, F_T0 + k]
+        return NO_TARGET
+    if ref == R_YOU:
+        return -1 - you
+    if ref == R_SELF:
+        return src
+    if ref == R_IT:
+        return st.s[S_RES_IT]
+    if ref == R_CHOSEN:
+        return st.chosen[0] if st.s[S_NCHOSEN] > 0 else NO_TARGET
+    if ref == R_ATTACHED:
+        return o[src, F_ATT] if src >= 0 and o[src, F_ATT] >= 0 else NO_TARGET
+    if ref == R_EVENT_OBJECT or ref == R_EVENT_SOURCE:
+        return o[item, F_EVO] if item >= 0 and o[item, F_EVO] >= 0 else NO_TARGET
+    if ref == R_EVENT_PLAYER:
+        return -1 - o[item, F_EVP] if item >= 0 and o[item, F_EVP] >= 0 else NO_TARGET
+    if ref == R_EVENT_CONTROLLER:
+        return -1 - o[item, F_EVC] if item >= 0 and o[item, F_EVC] >= 0 else NO_TARGET
+    if ref == R_ACTIVE:
+        return -1 - st.s[S_ACTIVE]
+    if ref == R_LEFT:
+        q = players.next_in_turn_order(st, you)
+        return -1 - q if q >= 0 else NO_TARGET
+    if ref == R_RIGHT:
+        q = players.prev_in_turn_order(st, you)
+        return -1 - q if q >= 0 else NO_TARGET
+    if ref == R_CHOSEN_PLAYER:
+        for k in range(st.s[S_NCHOSEN]):
+            if st.chosen[k] < 0:
+                return st.chosen[k]
+    return NO_TARGET
+
+
+@kernel(inline="always")
+def target_spec(st, cd, k):
+    """The target spec row of "target.k" of the ability (or mode) whose effects run."""
+    return cd.ab[st.s[S_RES_AB], B_TG0] + k
+
+
+@kernel
+def refs(st, cd, ref, refa, you, src, item, out):
+    """Every object or player code a reference names, into out; returns how many.
+    "Each player" and the like are in APNAP order from the active player (101.4) and,
+    with limited range of influence, only within ``you``'s range (801.10)."""
+    if ref == R_NONE:
+        return 0
+    if ref >= R_TARGET and ref < R_CONTROLLER_OF:  # every target chosen for that spec
+        spec = target_spec(st, cd, ref - R_TARGET)
+        m = 0
+        if item >= 0:
+            for k in range(st.o[item, F_NT]):
+                if st.o[item, F_TSPEC + k] == spec and st.o[item, F_T0 + k] != NO_TARGET:
+                    out[m] = st.o[item, F_T0 + k]
+                    m += 1
+        return m
+    if ref < R_EACH:
+        x = simple_ref(st, cd, ref, you, src, item)
+        if x == NO_TARGET:
+            return 0
+        out[0] = x
+        return 1
+    m = 0
+    if ref == R_ALL_CHOSEN:
+        for k in range(st.s[S_NCHOSEN]):
+            out[m] = st.chosen[k]
+            m += 1
+        return m
+    if ref == R_EACH:
+        fl_what = cd.fl[refa, L_WHAT]
+        if fl_what & W_OBJECTS:
+            if cd.fl[refa, L_ZONE] == BATTLEFIELD:
+                for i in st.bf[: st.s[S_NBF]]:
+                    if players.in_range(st, you, st.o[i, F_CTL]) and matches(
+                        st, cd, refa, i, you, src, item
+                    ):
+                        out[m] = i
+                        m += 1
+            else:
+                for i in range(st.s[S_N]):
+                    if matches(st, cd, refa, i, you, src, item):
+                        out[m] = i
+                        m += 1
+        if not (fl_what & W_PLAYERS):
+            return m
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
+    for j in range(k):
+        q = buf[j]
+        if not players.in_range(st, you, q):
+            continue
+        if ref == R_EACH:
+            ok = matches(st, cd, refa, -1 - q, you, src, item)
+        elif ref == R_EACH_PLAYER:
+            ok = True
+        elif ref == R_EACH_OPPONENT:
+            ok = players.is_opponent(st, you, q)
+        elif ref == R_EACH_OTHER:
+            ok = q != you
+        elif ref == R_EACH_TEAMMATE:
+            ok = q != you and players.teammates(st, you, q)
+        else:
+            ok = False
+        if ok:
+            out[m] = -1 - q
+            m += 1
+    return m
+
+
+# ----------------------------------------------------------------- amounts
+@kernel
+def amount(st, cd, m, you, src, item):
+    """The value of amount row m in this context."""
+    if m >= 0 and cd.am[m, M_KIND] == AM_COUNT:
+        v = count_matching(st, cd, cd.am[m, M_ARG], you, src, item)
+        return v * cd.am[m, M_TIMES] + cd.am[m, M_PLUS]
+    return base_amount(st, cd, m, you, src, item)
+
+
+@kernel
+def base_amount(st, cd, m, you, src, item):
+    """An amount that counts nothing (what filters compare with: no recursion)."""
+    if m < 0:
+        return 0
+    am = cd.am
+    kind, arg = am[m, M_KIND], am[m, M_ARG]
+    o = st.o
+    v = 0
+    if kind == AM_CONST:
+        v = arg
+    elif kind == AM_X:
+        v = o[item, F_X] if item >= 0 else 0
+    elif kind == AM_EVENT:
+        v = o[item, F_EVA] if item >= 0 else 0
+    elif kind == AM_MANA_SPENT:
+        v = o[src, F_SPENT] if src >= 0 else 0
+    elif kind == AM_CHOSEN:
+        v = st.s[S_NCHOSEN]
+    elif kind != AM_COUNT:
+        x = simple_ref(st, cd, arg, you, src, item)
+        if x == NO_TARGET:
+            v = 0
+        elif kind == AM_POWER:
+            v = (o[x, F_POW] if o[x, F_ZONE] == BATTLEFIELD else o[x, F_LKI_POW]) if x >= 0 else 0
+        elif kind == AM_TOUGHNESS:
+            v = o[x, F_TOU] if x >= 0 else 0
+        elif kind == AM_MV:
+            v = cd.ct[o[x, F_CARD], C_MV] if x >= 0 and o[x, F_CARD] >= 0 else 0
+        elif kind == AM_LIFE:
+            v = players.life(st, -1 - x) if x < 0 else 0
+        elif kind == AM_HALF_LIFE:
+            v = (players.life(st, -1 - x) + 1) // 2 if x < 0 else 0
+        elif kind == AM_COUNTERS:
+            v = o[x, F_CTR + am[m, M_ARG2]] if x >= 0 else 0
+        elif kind == AM_HAND:
+            v = st.pl[-1 - x, P_HANDN] if x < 0 else 0
+    return v * am[m, M_TIMES] + am[m, M_PLUS]
+
+
+# ----------------------------------------------------------------- conditions
+@kernel
+def holds(st, cd, c, you, src, item):
+    """Does condition row c hold in this context? (Rows with sub-conditions point to
+    rows after them: no recursion beyond one level of ``not`` / ``all`` / ``any``.)"""
+    if c < 0:
+        return True
+    cn = cd.cn
+    k = cn[c, N_KIND]
+    if k == CO_NOT or k == CO_ALL or k == CO_ANY:
+        a = _leaf(st, cd, cn[c, N_A], you, src, item)
+        if k == CO_NOT:
+            return not a
+        b = _leaf(st, cd, cn[c, N_B], you, src, item)
+        return (a and b) if k == CO_ALL else (a or b)
+    return _leaf(st, cd, c, you, src, item)
+
+
+@kernel
+def _leaf(st, cd, c, you, src, item):
+    if c < 0:
+        return True
+    cn = cd.cn
+    k, a, b = cn[c, N_KIND], cn[c, N_A], cn[c, N_B]
+    o = st.o
+    if k == CO_LIFE_AT_LEAST:
+        return players.life(st, you) >= a
+    if k == CO_COUNT_AT_LEAST:
+        return count_matching(st, cd, a, you, src, item) >= b
+    if k == CO_SELF_UNTAPPED:
+        return src >= 0 and o[src, F_ZONE] == BATTLEFIELD and o[src, F_TAPPED] == 0
+    if k == CO_SELF_IN_ZONE:
+        return src >= 0 and o[src, F_ZONE] == a
+    if k == CO_DAY:
+        return st.s[S_DAY_NIGHT] == 1
+    if k == CO_NIGHT:
+        return st.s[S_DAY_NIGHT] == 2
+    if k == CO_MONARCH:
+        return st.s[S_MONARCH] == you
+    if k == CO_KICKED:
+        return item >= 0 and o[item, F_KICKED] == 1
+    if k == CO_COMPARE:
+        return _compare(
+            amount(st, cd, a, you, src, item), cn[c, N_C], amount(st, cd, b, you, src, item)
+        )
+    return True
+
+
+@kernel(inline="always")
+def context_of(st, item):
+    """(you, src) of a stack object: its controller and its source."""
+    o = st.o
+    src = o[item, F_SRC] if o[item, F_SRC] >= 0 else item
+    return o[item, F_ICTL], src
+
+
+@kernel
+def matches_card(st, cd, f, x, you, src):
+    """Does card x match filter f wherever it is (a spell about to be cast, for cost
+    changes and "whenever you cast": the filter's zone is not asked)?"""
+    o = st.o
+    zone = o[x, F_ZONE]
+    if f >= 0 and cd.fl[f, L_ZONE] >= 0:
+        o[x, F_ZONE] = cd.fl[f, L_ZONE]
+    ok = matches(st, cd, f, x, you, src, -1)
+    o[x, F_ZONE] = zone
+    return ok

@@ -1,0 +1,199 @@
+"""Setting up a game of a multiplayer variant (806-811): seats, teams' seating, roles,
+ranges of influence, the starting player, and the life each begins with, from the
+game's own generator. The deck cards are already in the arena (in their owners'
+libraries); the game then starts (systems/game_loop.start_game: shuffles, opening
+hands, mulligans).
+
+- Free-for-All (806) and Grand Melee (807.3): random seats; two-player: as listed.
+- Team vs. Team (808.2): teams sit together in a random order, each team's members in
+  a random order; the first player is the middle of a random team (808.4).
+- Emperor (809.2): teams sit together, the emperor in the middle of the team; ranges
+  per 809.3a / 809.6a; a random emperor goes first (809.4).
+- Alternating Teams (811.3): seats A1 B1 C1 A2 B2 C2 ...
+- Two-Headed Giant (810): teams sit together; a random team starts, its primary
+  player taking the turn (805.3, 805.2)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.game import S_STARTING, S_VARIANT
+from components.players import (
+    P_LIFE,
+    P_LIFEPOOL,
+    P_REACH,
+    P_ROLE,
+    P_SEATPOS,
+    P_TEAM,
+    ROLE_EMPEROR,
+    ROLE_GENERAL,
+)
+from components.variants import (
+    ALTERNATING_TEAMS,
+    EMPEROR,
+    TEAM_VS_TEAM,
+    TWO_HEADED_GIANT,
+    TWO_PLAYER,
+)
+from systems import players
+from systems.jit import kernel
+from systems.state import card_tables, game_state, rand_below
+
+
+@kernel
+def _shuffle_ints(st, arr, n):
+    for k in range(n - 1, 0, -1):
+        j = rand_below(st, k + 1)
+        t = arr[k]
+        arr[k] = arr[j]
+        arr[j] = t
+
+
+@kernel
+def seat(st, order):
+    """Players sit in ``order`` (clockwise)."""
+    P = st.pl.shape[0]
+    for pos in range(P):
+        st.seat[pos] = order[pos]
+        st.pl[order[pos], P_SEATPOS] = pos
+
+
+@kernel
+def deal(st, cd):
+    """Seats, roles, ranges and the starting player for the game's variant."""
+    pl = st.pl
+    P = pl.shape[0]
+    v = st.s[S_VARIANT]
+    order = np.arange(P)
+    if v == TWO_PLAYER:
+        pass
+    elif v == TEAM_VS_TEAM or v == EMPEROR or v == TWO_HEADED_GIANT or v == ALTERNATING_TEAMS:
+        _seat_teams(st, order, v == ALTERNATING_TEAMS)
+    else:
+        _shuffle_ints(st, order, P)
+    seat(st, order)
+    for p in range(P):  # each player its own life total, unless a team shares one (810.4)
+        pl[p, P_LIFEPOOL] = p
+    if v == TWO_HEADED_GIANT:
+        for p in range(P):
+            pl[p, P_LIFEPOOL] = players.primary(st, p)
+        for p in range(P):
+            if pl[p, P_LIFEPOOL] != p:
+                pl[p, P_LIFE] = 0
+    if v == EMPEROR:
+        _emperors(st)
+    st.s[S_STARTING] = _starting(st, v)
+
+
+@kernel
+def _seat_teams(st, order, alternating):
+    """Teams sit together (or alternate, 811.3); each team's member order and the order
+    of the teams are random."""
+    pl = st.pl
+    P = pl.shape[0]
+    nteams = 0
+    for p in range(P):
+        nteams = max(nteams, pl[p, P_TEAM] + 1)
+    size = P // max(nteams, 1)
+    members = np.empty((nteams, size), np.int64)
+    fill = np.zeros(nteams, np.int64)
+    for p in range(P):
+        t = pl[p, P_TEAM]
+        members[t, fill[t]] = p
+        fill[t] += 1
+    for t in range(nteams):
+        _shuffle_ints(st, members[t], size)
+    k = 0
+    if alternating:
+        for x in range(size):
+            for t in range(nteams):
+                order[k] = members[t, x]
+                k += 1
+        return
+    teams = np.arange(nteams)
+    _shuffle_ints(st, teams, nteams)
+    for t in teams:
+        for x in range(size):
+            order[k] = members[t, x]
+            k += 1
+
+
+@kernel
+def _emperors(st):
+    """809.2: each team's emperor sits in its middle, the others are generals; ranges
+    (809.3a, 809.6a): the smallest reach to one opposing general (two for an emperor)."""
+    pl = st.pl
+    P = pl.shape[0]
+    for p in range(P):
+        pl[p, P_ROLE] = ROLE_GENERAL
+    nteams = 0
+    for p in range(P):
+        nteams = max(nteams, pl[p, P_TEAM] + 1)
+    for t in range(nteams):
+        mem = np.empty(P, np.int64)
+        n = 0
+        for pos in range(P):
+            q = st.seat[pos]
+            if pl[q, P_TEAM] == t:
+                mem[n] = q
+                n += 1
+        # the team's block may wrap around seat 0: start after a non-teammate
+        start = 0
+        for x in range(n):
+            left = st.seat[(pl[mem[x], P_SEATPOS] - 1) % P]
+            if pl[left, P_TEAM] != t:
+                start = x
+        block = np.empty(n, np.int64)
+        cur = mem[start]
+        for x in range(n):
+            block[x] = cur
+            cur = st.seat[(pl[cur, P_SEATPOS] + 1) % P]
+        pl[block[(n - 1) // 2], P_ROLE] = ROLE_EMPEROR
+    for p in range(P):
+        need = 2 if pl[p, P_ROLE] == ROLE_EMPEROR else 1
+        dists = np.empty(P, np.int64)
+        k = 0
+        for q in range(P):
+            if pl[q, P_TEAM] != pl[p, P_TEAM] and pl[q, P_ROLE] == ROLE_GENERAL:
+                d = (pl[q, P_SEATPOS] - pl[p, P_SEATPOS]) % P
+                dists[k] = min(d, P - d)
+                k += 1
+        dists[:k].sort()
+        pl[p, P_REACH] = dists[need - 1] if k >= need else P // 2
+
+
+@kernel
+def _starting(st, v):
+    """103.1 / 805.3 / 808.4 / 809.4: who takes the first turn."""
+    pl = st.pl
+    P = pl.shape[0]
+    if v == EMPEROR:
+        n = 0
+        em = np.empty(P, np.int64)
+        for p in range(P):
+            if pl[p, P_ROLE] == ROLE_EMPEROR:
+                em[n] = p
+                n += 1
+        return em[rand_below(st, n)]
+    if v == TWO_HEADED_GIANT or v == TEAM_VS_TEAM:
+        nteams = 0
+        for p in range(P):
+            nteams = max(nteams, pl[p, P_TEAM] + 1)
+        t = rand_below(st, nteams)
+        first = -1
+        for p in range(P):
+            if pl[p, P_TEAM] == t:
+                first = players.primary(st, p)
+        if v == TWO_HEADED_GIANT:
+            return first
+        size = P // nteams  # 808.4: the middle of the team (left of the midpoint)
+        q = first
+        for _ in range(size // 2):
+            q = st.seat[(pl[q, P_SEATPOS] + 1) % P]
+        return q
+    return rand_below(st, P)
+
+
+@kernel
+def deal_entry(a, c):
+    deal(game_state(a), card_tables(c))

@@ -1,0 +1,271 @@
+"""The stack (405): triggered abilities put on it (603.3b, APNAP order), the top object
+resolving (608), and what happens after (608.2n, 117.3b).
+
+Resolving may stop for a decision (an effect asks a player to choose): the object
+stays on the stack with ``S_RES`` pointing at it and the effect's progress kept in
+the game's scalars; ``systems/effects.py`` continues once the answer is in, and
+``finish_resolution`` does the rest."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import (
+    AB_EQUIP,
+    B_IF,
+    B_KIND,
+    B_NTG,
+    C_TYPES,
+)
+from components.decisions import PEND_NONE
+from components.game import (
+    ERR_FULL,
+    S_ACTIVE,
+    S_CASTING,
+    S_NSTK,
+    S_NTRG,
+    S_OVER,
+    S_PASSES,
+    S_PEND,
+    S_PRIO,
+    S_RES,
+    S_TODO,
+    TODO_PRIORITY,
+)
+from components.objects import (
+    F_ATT,
+    F_CARD,
+    F_CTL,
+    F_EVA,
+    F_EVC,
+    F_EVO,
+    F_EVP,
+    F_IAB,
+    F_ICTL,
+    F_IKIND,
+    F_NT,
+    F_SRC,
+    F_T0,
+    F_TS,
+    F_TSPEC,
+    F_ZONE,
+)
+from components.players import P_ALIVE
+from components.rules import BATTLEFIELD, GRAVEYARD, NO_TARGET, STACK, T_PERMANENT
+from components.stack import (
+    I_PLANESWALKING,
+    I_SPELL,
+    I_TRIGGERED,
+    Q_AB,
+    Q_CTL,
+    Q_EVA,
+    Q_EVC,
+    Q_EVO,
+    Q_EVP,
+    Q_SRC,
+)
+from systems import casting, effects, players, selectors, targets, variants, zones
+from systems.jit import kernel
+from systems.state import delete_row, fail, stamp, touch
+
+
+@kernel
+def push(st, it):
+    s = st.s
+    n = s[S_NSTK]
+    if n >= st.stk.shape[0]:
+        fail(st, ERR_FULL)
+        return
+    st.stk[n] = it
+    s[S_NSTK] = n + 1
+
+
+@kernel(inline="always")
+def top(st):
+    return st.stk[st.s[S_NSTK] - 1]
+
+
+# ----------------------------------------------------------------- triggers to the stack
+@kernel
+def put_triggers(st, cd):
+    """603.3b: the abilities waiting go on the stack in APNAP order (each player's in the
+    order they triggered: a documented default), one at a time: each may ask its
+    controller for modes and targets (603.3c-d). Returns whether any was put; stops
+    while a decision is pending."""
+    s, trg = st.s, st.trg
+    put = False
+    buf = np.empty(st.pl.shape[0], np.int64)
+    while s[S_NTRG] > 0 and s[S_PEND] == PEND_NONE:
+        m = players.turn_order_from(st, s[S_ACTIVE], buf)
+        k = -1
+        for j in range(m):
+            p = buf[j]
+            for q in range(s[S_NTRG]):
+                if trg[q, Q_CTL] == p:
+                    k = q
+                    break
+            if k >= 0:
+                break
+        if k < 0:  # only abilities of players who left: never put on the stack (800.4d)
+            s[S_NTRG] = 0
+            break
+        src, a, ctl = trg[k, Q_SRC], trg[k, Q_AB], trg[k, Q_CTL]
+        evp, eva, evo, evc = trg[k, Q_EVP], trg[k, Q_EVA], trg[k, Q_EVO], trg[k, Q_EVC]
+        s[S_NTRG] = delete_row(trg, k, s[S_NTRG])
+        i = zones.new_object(st, cd, st.o[src, F_CARD], ctl, STACK)
+        if i < 0:
+            return put
+        o = st.o
+        o[i, F_IKIND] = I_TRIGGERED
+        o[i, F_IAB] = a
+        o[i, F_ICTL] = ctl
+        o[i, F_SRC] = src
+        o[i, F_EVP] = evp
+        o[i, F_EVA] = eva
+        o[i, F_EVO] = evo
+        o[i, F_EVC] = evc
+        casting.begin_trigger(st, cd, i)
+        put = True
+    touch(st)
+    return put
+
+
+@kernel
+def triggers_continue(st, cd):
+    """A trigger's choices are done (or it was removed): the rest go on at the next
+    look (``priority.settle`` puts them)."""
+    touch(st)
+
+
+# ----------------------------------------------------------------- resolving (608)
+@kernel
+def resolve_top(st, cd):
+    """608.2: the top object resolves: its targets are checked (608.2b: illegal ones
+    are left alone; with none legal, it doesn't resolve), then a permanent spell enters
+    the battlefield (608.3) and anything else does what its effects say."""
+    s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
+    touch(st)
+    i = top(st)
+    kind = o[i, F_IKIND]
+    ctl = o[i, F_ICTL]
+    src = zones.is_source_of(st, i)
+    a = o[i, F_IAB]
+    if kind == I_PLANESWALKING:
+        zones.cease(st, cd, i)
+        variants.planeswalk(st, cd, ctl)
+        after_resolution(st, cd)
+        return
+    if o[i, F_NT] > 0 and not _check_targets(st, cd, i, ctl, src):
+        # 608.2b: every target illegal: it doesn't resolve
+        if kind == I_SPELL:
+            zones.move(st, cd, i, GRAVEYARD, -1)
+        else:
+            zones.cease(st, cd, i)
+        after_resolution(st, cd)
+        return
+    if kind == I_SPELL and ct[o[i, F_CARD], C_TYPES] & T_PERMANENT:
+        _permanent_spell(st, cd, i, ctl, a)
+        after_resolution(st, cd)
+        return
+    if kind == I_TRIGGERED and not selectors.holds(st, cd, ab[a, B_IF], ctl, src, i):
+        zones.cease(st, cd, i)  # 603.4: the intervening "if" is false now
+        after_resolution(st, cd)
+        return
+    if a >= 0 and ab[a, B_KIND] == AB_EQUIP:
+        t = _first_target(st, i)
+        if o[src, F_ZONE] == BATTLEFIELD and o[src, F_CTL] == ctl and t != NO_TARGET:
+            o[src, F_ATT] = t  # 702.6a, 301.5c
+            o[src, F_TS] = stamp(st)
+        zones.cease(st, cd, i)
+        after_resolution(st, cd)
+        return
+    s[S_RES] = i
+    if effects.start(st, cd, i):
+        finish_resolution(st, cd)
+
+
+@kernel
+def _check_targets(st, cd, i, ctl, src):
+    """608.2b: replace each target that is no longer legal by NO_TARGET; is any left?"""
+    o = st.o
+    any_ok = False
+    for k in range(o[i, F_NT]):
+        t = o[i, F_T0 + k]
+        if t == NO_TARGET:
+            continue
+        if targets.legal(st, cd, o[i, F_TSPEC + k], t, ctl, src, i):
+            any_ok = True
+        else:
+            o[i, F_T0 + k] = NO_TARGET
+    return any_ok
+
+
+@kernel(inline="always")
+def _first_target(st, i):
+    o = st.o
+    for k in range(o[i, F_NT]):
+        if o[i, F_T0 + k] != NO_TARGET:
+            return o[i, F_T0 + k]
+    return NO_TARGET
+
+
+@kernel
+def _permanent_spell(st, cd, i, ctl, a):
+    """608.3: the permanent enters under its controller (an Aura attached to what it
+    targets, 303.4f; a mutating creature merged, 702.140), if they're still in."""
+    if not st.pl[ctl, P_ALIVE]:
+        zones.move(st, cd, i, GRAVEYARD, -1)
+        return
+    attach = _first_target(st, i) if a >= 0 and cd.ab[a, B_NTG] else -1
+    zones.enter_battlefield(st, cd, i, ctl, attach if attach != NO_TARGET else -1, 0)
+
+
+@kernel
+def finish_resolution(st, cd):
+    """608.2n: an instant or sorcery goes to its owner's graveyard (if it is still on the
+    stack); an ability ceases to exist."""
+    s, o = st.s, st.o
+    i = s[S_RES]
+    s[S_RES] = -1
+    if i >= 0 and o[i, F_ZONE] == STACK:
+        if o[i, F_IKIND] == I_SPELL:
+            zones.move(st, cd, i, GRAVEYARD, -1)
+        else:
+            zones.cease(st, cd, i)
+    after_resolution(st, cd)
+
+
+@kernel
+def after_resolution(st, cd):
+    """117.3b: the active player receives priority after a spell or ability resolves."""
+    s = st.s
+    s[S_PASSES] = 0
+    s[S_PRIO] = s[S_ACTIVE]
+    s[S_TODO] = TODO_PRIORITY
+
+
+@kernel
+def counter(st, cd, i):
+    """701.6: a countered spell goes to its owner's graveyard; an ability ceases."""
+    o = st.o
+    if o[i, F_ZONE] != STACK:
+        return
+    if o[i, F_IKIND] == I_SPELL:
+        zones.move(st, cd, i, GRAVEYARD, -1)
+    else:
+        zones.cease(st, cd, i)
+
+
+@kernel
+def resume(st, cd):
+    """A cast or a resolution with no decision pending (its decider left the game,
+    800.4a) goes on without them: the casting asks its next choice, the resolving
+    effect takes up where it was."""
+    s = st.s
+    if s[S_PEND] != PEND_NONE or s[S_OVER]:
+        return
+    if s[S_CASTING] >= 0:
+        casting.advance(st, cd)
+    elif s[S_RES] >= 0:
+        if effects.run(st, cd):
+            finish_resolution(st, cd)

@@ -1,0 +1,219 @@
+"""State-based actions (704), with the range of influence (801.8, 801.9, 801.12), teams
+(810.8c-d) and the Commander variant's (903.10a; 903.9a is in systems/commander.py).
+
+``check`` performs every applicable state-based action at once (704.3) and says
+whether any was; ``systems/priority.py`` repeats it, with triggered abilities, until
+none applies (117.5). It looks only when something changed since the last check."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components.cards import C_ENCHANT, C_FLAGS, C_SUPER, CF_AURA, CF_EQUIPMENT, ST_NO_LOSS_ZERO
+from components.game import (
+    S_COMMANDER_DAMAGE,
+    S_N,
+    S_NBF,
+    S_NSTK,
+    S_NTRG,
+    S_POISON_LIMIT,
+    S_SDIRTY,
+    S_TOKENS,
+)
+from components.objects import (
+    F_ATT,
+    F_CARD,
+    F_CTL,
+    F_CTR,
+    F_DMG,
+    F_DTHIT,
+    F_IKIND,
+    F_SRC,
+    F_TOKEN,
+    F_TOU,
+    F_TS,
+    F_TYPES,
+    F_ZONE,
+)
+from components.players import P_ALIVE, P_DREW_EMPTY
+from components.rules import (
+    BATTLEFIELD,
+    CTR_DEFENSE,
+    CTR_LOYALTY,
+    CTR_M1M1,
+    CTR_P1P1,
+    GONE,
+    GRAVEYARD,
+    S_LEGENDARY,
+    S_WORLD,
+    STACK,
+    T_BATTLE,
+    T_CREATURE,
+    T_PLANESWALKER,
+)
+from components.stack import I_TRIGGERED, Q_SRC
+from systems import continuous_effects, leaving_game, players, selectors, triggers, variants, zones
+from systems.jit import kernel
+from systems.state import touch
+
+
+@kernel(inline="always")
+def check(st, cd):
+    """704.3: every applicable state-based action at once; True if any was performed
+    (nothing to look at unless something changed: that test is inlined)."""
+    if not st.s[S_SDIRTY]:
+        return False
+    return _check(st, cd)
+
+
+@kernel
+def _check(st, cd):
+    s = st.s
+    s[S_SDIRTY] = 0
+    triggers.new_event(st)  # what happens now happens at the same time (704.3)
+    continuous_effects.recompute(st, cd)
+    o, pl, ct = st.o, st.pl, cd.ct
+    P = pl.shape[0]
+    acted = False
+    nbf = s[S_NBF]
+    # one pass over the permanents: what is put into the graveyard (704.5f-i, m, j, k,
+    # v), what is destroyed (704.5g-h), counters (704.5q), equipment (704.5n)
+    to_gy = np.empty(4 * nbf + 8, np.int64)
+    ng = 0
+    doomed = np.empty(nbf + 8, np.int64)
+    nd = 0
+    for i in st.bf[:nbf]:
+        c = o[i, F_CARD]
+        t = o[i, F_TYPES]
+        if t & T_CREATURE:
+            if o[i, F_TOU] <= 0:  # 704.5f
+                to_gy[ng] = i
+                ng += 1
+            elif o[i, F_DMG] >= o[i, F_TOU] or (o[i, F_DMG] > 0 and o[i, F_DTHIT]):
+                doomed[nd] = i  # 704.5g-h: destroyed
+                nd += 1
+        if t & T_PLANESWALKER and o[i, F_CTR + CTR_LOYALTY] <= 0:  # 704.5i
+            to_gy[ng] = i
+            ng += 1
+        if t & T_BATTLE and o[i, F_CTR + CTR_DEFENSE] <= 0 and not _source_of_trigger(st, i):
+            to_gy[ng] = i  # 704.5v
+            ng += 1
+        a = min(o[i, F_CTR + CTR_P1P1], o[i, F_CTR + CTR_M1M1])
+        if a > 0:  # 704.5q
+            o[i, F_CTR + CTR_P1P1] -= a
+            o[i, F_CTR + CTR_M1M1] -= a
+            acted = True
+        if c < 0:
+            continue
+        flags = ct[c, C_FLAGS]
+        att = o[i, F_ATT]
+        you = o[i, F_CTL]
+        if flags & CF_AURA:  # 704.5m (801.8: within its controller's range)
+            ok = att >= 0 and o[att, F_ZONE] == BATTLEFIELD
+            if ok:
+                ok = players.in_range(st, you, o[att, F_CTL]) and selectors.matches(
+                    st, cd, ct[c, C_ENCHANT], att, you, i, -1
+                )
+            if not ok:
+                to_gy[ng] = i
+                ng += 1
+        elif flags & CF_EQUIPMENT and att >= 0:  # 704.5n (801.9)
+            ok = (
+                o[att, F_ZONE] == BATTLEFIELD
+                and (o[att, F_TYPES] & T_CREATURE) != 0
+                and players.in_range(st, you, o[att, F_CTL])
+            )
+            if not ok:
+                o[i, F_ATT] = -1
+                acted = True
+        sup = ct[c, C_SUPER]
+        if sup & S_LEGENDARY:  # 704.5j: the newest stays (a documented default)
+            for j in st.bf[:nbf]:
+                if j != i and o[j, F_CARD] == c and o[j, F_CTL] == you and o[j, F_TS] > o[i, F_TS]:
+                    to_gy[ng] = i
+                    ng += 1
+                    break
+        if sup & S_WORLD:  # 704.5k with 801.12
+            for j in st.bf[:nbf]:
+                cj = o[j, F_CARD]
+                if (
+                    cj >= 0
+                    and ct[cj, C_SUPER] & S_WORLD
+                    and o[j, F_TS] > o[i, F_TS]
+                    and players.in_range(st, you, o[j, F_CTL])
+                ):
+                    to_gy[ng] = i
+                    ng += 1
+                    break
+    losers = np.empty(P, np.int64)
+    nl = 0
+    for p in range(P):  # 704.5a-c (810.8c-d: the team's totals), 903.10a
+        if not pl[p, P_ALIVE]:
+            continue
+        zero = players.life(st, p) <= 0 and not _no_loss_at_zero(st, cd, p)
+        if zero or pl[p, P_DREW_EMPTY] or players.poison(st, p) >= s[S_POISON_LIMIT]:
+            losers[nl] = p
+            nl += 1
+        elif s[S_COMMANDER_DAMAGE] > 0:
+            for k in range(st.cdmg.shape[1]):
+                if st.cdmg[p, k] >= s[S_COMMANDER_DAMAGE]:
+                    losers[nl] = p
+                    nl += 1
+                    break
+    if s[S_TOKENS]:  # 704.5d-e (only after a token or copy left: zones.move)
+        for i in range(s[S_N]):
+            z = o[i, F_ZONE]
+            if o[i, F_TOKEN] == 1 and z != BATTLEFIELD and z != GONE:
+                zones.cease(st, cd, i)
+                acted = True
+            elif o[i, F_TOKEN] == 2 and z != STACK and z != GONE:
+                zones.cease(st, cd, i)
+                acted = True
+        s[S_TOKENS] = 0
+    for k in range(nd):
+        if zones.destroy(st, cd, doomed[k]):
+            acted = True
+    for k in range(ng):
+        if o[to_gy[k], F_ZONE] == BATTLEFIELD:
+            zones.move(st, cd, to_gy[k], GRAVEYARD, -1)
+            acted = True
+    if variants.state_based_actions(st, cd):  # the casual variants' own (903.9a, 704.6f, 904.10)
+        acted = True
+    m = 0
+    for k in range(nl):
+        if not leaving_game.cant_lose(st, cd, losers[k]):
+            losers[m] = losers[k]
+            m += 1
+    for p in range(P):
+        pl[p, P_DREW_EMPTY] = 0
+    if m:
+        leaving_game.players_lose(st, cd, losers, m)
+        acted = True
+    if acted:
+        touch(st)
+    return acted
+
+
+@kernel
+def _no_loss_at_zero(st, cd, p):
+    """ "You don't lose the game for having 0 or less life" (Transcendence); with a shared
+    life total, for the team (810.8a)."""
+    for q in range(st.pl.shape[0]):
+        if (q == p or players.shares_life(st, p, q)) and continuous_effects.player_static(
+            st, cd, q, ST_NO_LOSS_ZERO
+        ):
+            return True
+    return False
+
+
+@kernel
+def _source_of_trigger(st, i):
+    """Is i the source of a triggered ability waiting or on the stack (704.5v)?"""
+    for k in range(st.s[S_NTRG]):
+        if st.trg[k, Q_SRC] == i:
+            return True
+    for k in range(st.s[S_NSTK]):
+        j = st.stk[k]
+        if st.o[j, F_IKIND] == I_TRIGGERED and st.o[j, F_SRC] == i:
+            return True
+    return False

@@ -1,0 +1,243 @@
+"""Triggered abilities (603): events, the abilities that wait for them, and the queue
+of abilities that triggered (put on the stack the next time a player would receive
+priority, ``systems/stack.py``).
+
+``event(st, cd, ev, obj, player, amount, evc)`` reports that something happened; every
+triggered ability waiting for that event (``B_WHEN``) whose filters match triggers,
+if the event is within its controller's range of influence (801.7) and its
+intervening "if" holds (603.4). Sources are the permanents, the face-up cards in the
+command zone (eminence, planes, schemes, vanguards) and, for "leaves the battlefield"
+events, the objects that left in the same event (603.10a: those abilities look back
+in time). State triggers (603.8) are checked by ``state_triggers``."""
+
+from __future__ import annotations
+
+from components.cards import (
+    AB_TRIGGERED,
+    B_ARG,
+    B_IF,
+    B_KIND,
+    B_STEP,
+    B_WHAT,
+    B_WHEN,
+    B_WHO,
+    B_ZONE,
+    C_AB0,
+    C_NAB,
+    C_TRIGMASK,
+    EV_ATTACKS,
+    EV_BECOMES_BLOCKED,
+    EV_BEGINNING_OF,
+    EV_DEALS_DAMAGE,
+    EV_DIES,
+    EV_DRAWS,
+    EV_LEAVES,
+    EV_LIFE_AT_LEAST,
+)
+from components.game import (
+    S_CUR,
+    S_NBF,
+    S_NCZ,
+    S_NLEFT,
+    S_NSTK,
+    S_NTRG,
+    S_STCUR,
+    S_STVER,
+    S_TRIGMASK,
+    S_VERSION,
+)
+from components.objects import (
+    F_ATT,
+    F_CARD,
+    F_CTL,
+    F_FACE_DOWN,
+    F_IAB,
+    F_IKIND,
+    F_LKI_CTL,
+    F_SRC,
+    F_ZONE,
+)
+from components.players import P_ALIVE
+from components.rules import BATTLEFIELD, COMMAND
+from components.stack import I_TRIGGERED, Q_AB, Q_CTL, Q_EVA, Q_EVC, Q_EVO, Q_EVP, Q_SRC
+from systems import continuous_effects, players, selectors
+from systems.jit import kernel
+from systems.state import new_row, touch
+
+# B_ARG bits of "deals damage" triggers
+DMG_COMBAT, DMG_TO_PLAYER, DMG_TO_OPPONENT, DMG_TO_CREATURE = 1, 2, 4, 8
+WHAT_SELF = -2  # B_WHAT: the source itself
+WHAT_ATTACHED = -3  # B_WHAT: the object the source is attached to ("enchanted creature")
+
+
+@kernel
+def new_event(st):
+    """A new simultaneous event begins: forget who left the battlefield in the last."""
+    st.s[S_NLEFT] = 0
+
+
+@kernel
+def left_battlefield(st, cd, i):
+    """i is leaving the battlefield: abilities that look back (603.10a) still see it
+    for the rest of this event."""
+    n = st.s[S_NLEFT]
+    if n < st.left.shape[0]:
+        st.left[n] = i
+        st.s[S_NLEFT] = n + 1
+
+
+@kernel
+def event(st, cd, ev, obj, player, amount, evc, aux=0):
+    """Something happened: queue every triggered ability waiting for it.
+
+    ``obj``: the object the event is about (-1 none); ``player``: the player (-1 none);
+    ``amount``: the number (damage, life, the nth draw; the zone for "leaves", the step
+    for "beginning of"); ``evc``: the controller of ``obj`` when it happened; ``aux``:
+    details (1: combat damage)."""
+    if not (st.s[S_TRIGMASK] >> ev) & 1:
+        return  # no card of this game waits for this kind of event
+    continuous_effects.recompute(st, cd)
+    for src in st.bf[: st.s[S_NBF]]:
+        _check(st, cd, src, ev, obj, player, amount, evc, aux)
+    for k in range(st.s[S_NCZ]):
+        src = st.cz[k]
+        if st.o[src, F_FACE_DOWN] == 0:
+            _check(st, cd, src, ev, obj, player, amount, evc, aux)
+    if ev == EV_LEAVES or ev == EV_DIES:
+        for k in range(st.s[S_NLEFT]):
+            src = st.left[k]
+            if st.o[src, F_ZONE] != BATTLEFIELD:
+                _check(st, cd, src, ev, obj, player, amount, evc, aux)
+
+
+@kernel
+def _check(st, cd, src, ev, obj, player, amount, evc, aux):
+    o, ct, ab = st.o, cd.ct, cd.ab
+    c = continuous_effects.face(st, cd, src)
+    if c < 0 or not (ct[c, C_TRIGMASK] >> ev) & 1:
+        return
+    zone = o[src, F_ZONE]
+    looking_back = zone != BATTLEFIELD and zone != COMMAND
+    you = o[src, F_LKI_CTL] if looking_back else o[src, F_CTL]
+    if not st.pl[you, P_ALIVE]:
+        return
+    # 801.7: the event must happen entirely within the controller's range
+    if player >= 0 and not players.in_range(st, you, player):
+        return
+    if evc >= 0 and evc != player and not players.in_range(st, you, evc):
+        return
+    for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+        if ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev:
+            continue
+        wz = ab[a, B_ZONE]
+        if looking_back:
+            if wz != BATTLEFIELD:
+                continue
+        elif wz != zone:
+            continue
+        if not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+            continue
+        if not selectors.holds(st, cd, ab[a, B_IF], you, src, -1):
+            continue
+        queue(st, src, a, you, player, amount, obj, evc)
+
+
+@kernel
+def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+    ab = cd.ab
+    what, who, arg = ab[a, B_WHAT], ab[a, B_WHO], ab[a, B_ARG]
+    if what == WHAT_SELF:
+        if obj != src:
+            return False
+    elif what == WHAT_ATTACHED:
+        if obj < 0 or obj != st.o[src, F_ATT]:
+            return False
+    elif what >= 0:
+        if obj < 0:
+            return False
+        if ev == EV_LEAVES or ev == EV_DIES:
+            if not selectors.matches_lki(st, cd, what, obj, you, src):
+                return False
+        elif not selectors.matches(st, cd, what, obj, you, src, -1):
+            return False
+    if who >= 0:
+        q = player if player >= 0 else evc
+        if q < 0 or not selectors.related(st, you, q, who):
+            return False
+    if ev == EV_BEGINNING_OF:
+        return ab[a, B_STEP] == amount
+    if ev == EV_LEAVES:
+        return arg < 0 or arg == amount
+    if ev == EV_DRAWS:
+        return arg <= 0 or arg == amount
+    if ev == EV_BECOMES_BLOCKED or ev == EV_ATTACKS:
+        return arg == aux or arg < 0
+    if ev == EV_DEALS_DAMAGE:
+        if arg & DMG_COMBAT and not aux & 1:
+            return False
+        if arg & DMG_TO_PLAYER and player < 0:
+            return False
+        if arg & DMG_TO_OPPONENT and (player < 0 or not players.is_opponent(st, you, player)):
+            return False
+        return not (arg & DMG_TO_CREATURE and player >= 0)
+    return True
+
+
+@kernel
+def queue(st, src, a, ctl, evp, eva, evo, evc):
+    k = new_row(st, st.trg, S_NTRG)
+    if k < 0:
+        return
+    t = st.trg
+    t[k, Q_SRC] = src
+    t[k, Q_AB] = a
+    t[k, Q_CTL] = ctl
+    t[k, Q_EVP] = evp
+    t[k, Q_EVA] = eva
+    t[k, Q_EVO] = evo
+    t[k, Q_EVC] = evc
+
+
+@kernel
+def state_triggers(st, cd):
+    """603.8: a state trigger ("when you have 20 or more life") triggers once while
+    its condition is true and it isn't already on the stack or waiting."""
+    s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
+    if not (s[S_TRIGMASK] >> EV_LIFE_AT_LEAST) & 1:
+        return
+    if s[S_STVER] == s[S_VERSION] and s[S_STCUR] == s[S_CUR]:
+        return  # nothing changed since the last look found nothing
+    pushed = False
+    for src in st.bf[: s[S_NBF]]:
+        c = continuous_effects.face(st, cd, src)
+        if c < 0 or not (ct[c, C_TRIGMASK] >> EV_LIFE_AT_LEAST) & 1:
+            continue
+        you = o[src, F_CTL]
+        for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+            if ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != EV_LIFE_AT_LEAST:
+                continue
+            if players.life(st, you) < ab[a, B_ARG]:
+                continue
+            pending = False
+            for q in range(s[S_NTRG]):
+                if st.trg[q, Q_SRC] == src and st.trg[q, Q_AB] == a:
+                    pending = True
+            for q in range(s[S_NSTK]):
+                j = st.stk[q]
+                if o[j, F_IKIND] == I_TRIGGERED and o[j, F_SRC] == src and o[j, F_IAB] == a:
+                    pending = True
+            if not pending:
+                queue(st, src, a, you, you, 0, -1, -1)
+                pushed = True
+    if pushed:
+        touch(st)
+    else:
+        s[S_STVER] = s[S_VERSION]
+        s[S_STCUR] = s[S_CUR]
+
+
+@kernel(inline="always")
+def waits_for(st, cd, i, ev):
+    """Has object i's card a triggered ability for this event?"""
+    c = st.o[i, F_CARD]
+    return c >= 0 and (cd.ct[c, C_TRIGMASK] >> ev) & 1 == 1
