@@ -79,6 +79,17 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
+def team_labels(teams: Sequence[int]) -> dict[int, str]:
+    """Readable team names for one game: each team is named by the lowest seat it holds,
+    ``"team of seat S"`` (seats count clockwise from the starting player, so "team of
+    seat 0" is the team that took the first turn). ``melee simulate`` and ``melee
+    report`` both name teams this way; engine team ids vary from game to game."""
+    out: dict[int, str] = {}
+    for seat, t in enumerate(teams):
+        out.setdefault(t, f"team of seat {seat}")
+    return out
+
+
 def team_game(row: dict[str, Any]) -> bool:
     """Whether a game row is a team game (some seats share a team)."""
     teams = row.get("teams")
