@@ -29,7 +29,7 @@ def connect(address: str | None = None) -> None:
         import ray
     except ImportError:
         raise RayError(
-            "Ray is not installed (pip install -e '.[ray]', or pip install ray)"
+            "--backend ray: Ray is not installed (pip install -e '.[ray]', or pip install ray)"
         ) from None
     if ray.is_initialized():
         return

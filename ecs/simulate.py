@@ -451,10 +451,12 @@ def run_batch(
     resume: bool = False,
     keep_rows: bool = True,
     on_row: Callable[[dict], None] | None = None,
+    announce: bool = False,
 ) -> tuple[list[dict], float]:
     """Play the batch; finished games go to ``out`` (JSON lines) and ``store`` in chunks,
     and to ``on_row`` one by one. With ``resume``, games already in the store are not
     played again. Returns the rows (empty unless ``keep_rows``) and the wall time.
+    ``announce``: say so on stderr when loading the compiled kernel is slow (compiling).
     Ctrl-C raises :class:`BatchInterrupted` once the finished games are written."""
     bid = store.start_batch(cfg, resume=resume) if store is not None else None
     done = store.count_games(bid) if store is not None and resume else 0
@@ -463,11 +465,7 @@ def run_batch(
     workers = cfg["workers"]
     compiled = cfg.get("engine") == "compiled"
     if compiled:
-        from ecs.compiled import warm
-
-        # load (the first time: compile, about four minutes) the kernel once, before the
-        # clock starts; forked workers share it
-        cfg["engine_load_s"] = round(warm(), 3)
+        cfg["engine_load_s"] = round(_load_kernel(announce), 3)
     # the first runs: small, until a rate is measured (a 100-player game takes 0.4 s)
     runs = _Runs(jobs, start=max(1, 128 // cfg["players"]) if compiled else 1, most=4096)
     rows: list[dict] = []
@@ -497,6 +495,30 @@ def run_batch(
     finally:
         bar.close()
     return rows, time.perf_counter() - t0
+
+
+def _load_kernel(announce: bool) -> float:
+    """Load the compiled kernel once, before the clock starts (forked workers share it);
+    the first run on a machine compiles it, about four minutes, which is announced only
+    when loading is that slow."""
+    import threading
+
+    from ecs.compiled import warm
+
+    note = threading.Timer(
+        2.0,
+        lambda: print(
+            "compiled engine: compiling the game kernel (the first run on a machine takes "
+            "about four minutes; later runs load it from numba's cache)",
+            file=sys.stderr,
+        ),
+    )
+    if announce:
+        note.start()
+    try:
+        return warm()
+    finally:
+        note.cancel()
 
 
 class _Progress:
@@ -704,18 +726,10 @@ def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
             try:
                 connect(args.address)
             except RayError as e:
-                raise UsageError(f"--backend ray: {e}") from None
+                raise UsageError(str(e)) from None
     except UsageError as e:
         print(f"melee simulate: error: {e}", file=sys.stderr)
         return 2
-    if args.engine != "python" and not why:
-        cfg["engine"] = "compiled"
-        if not args.json:
-            print(
-                "compiled engine: loading the game kernel (the very first run compiles it, "
-                "about four minutes)",
-                file=sys.stderr,
-            )
     store = None
     if not args.no_db:
         from ecs.results import ResultStore, StoreError
@@ -725,6 +739,8 @@ def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
         except StoreError as e:
             print(f"melee simulate: error: --db {e}", file=sys.stderr)
             return 2
+    if args.engine != "python" and not why:
+        cfg["engine"] = "compiled"
     if args.replays:
         Path(args.replays).mkdir(exist_ok=True)
     out = open(args.out, "a" if args.resume else "w") if args.out else None
@@ -738,6 +754,7 @@ def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
             resume=args.resume,
             keep_rows=False,
             on_row=tally.add,
+            announce=not args.json,
         )
     except (BatchInterrupted, KeyboardInterrupt) as e:
         games = e.games if isinstance(e, BatchInterrupted) else 0
