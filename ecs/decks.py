@@ -127,6 +127,8 @@ def parse_decklist(text: str, where: str = "<decklist>", db: CardDB | None = Non
 
 def load_deck(path: str | Path, db: CardDB | None = None) -> Deck:
     """A decklist file, or a stock deck by name (``burn``); :class:`DeckError` otherwise."""
+    if not str(path).strip():
+        raise DeckError(f"expected a stock deck name or a decklist file, got {str(path)!r}")
     p = Path(path)
     if not p.exists():
         cand = DECKS / f"{path}.txt"
