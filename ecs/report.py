@@ -83,7 +83,7 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
     """Game rows from ``path``; :class:`ReportError` naming the file if it isn't one."""
     import duckdb
 
-    from ecs.results import load_rows
+    from ecs.results import StoreError, load_rows
 
     p = Path(path)
     if not p.exists():
@@ -92,6 +92,8 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
         raise ReportError(f"{path}: is a directory, not a results file")
     try:
         rows = load_rows(p)
+    except StoreError as e:
+        raise ReportError(str(e)) from None
     except (ValueError, duckdb.Error, OSError) as e:  # ValueError covers bad JSON, bad UTF-8
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ReportError(f"{path}: not a results file ({msg})") from None

@@ -91,7 +91,7 @@ def _connect(path: str, read_only: bool):
                 f"{path}: the results file is in use by another process{who}; "
                 "wait for it to finish, or choose another file"
             ) from None
-        raise StoreError(f"{path}: cannot open the results file ({msg.splitlines()[0]})") from None
+        raise StoreError(f"{path}: not a results file ({msg.splitlines()[0]})") from None
     except duckdb.Error as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise StoreError(f"{path}: not a results file ({first})") from None

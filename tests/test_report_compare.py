@@ -268,7 +268,7 @@ def test_compare_bad_configs(tmp_path: Path) -> None:
     good.write_text("variant: two-player\ngames: 1\n")
     cases = {
         "key.yaml": ("variant: free-for-all\nplayer: 6\n", "unknown key 'player'"),
-        "variant.yaml": ("variant: grand-melee\n", "variant"),
+        "variant.yaml": ("variant: planechase\n", "variant"),
         "attack.yaml": ("attack: up\n", "attack"),
         "players.yaml": ("players: two\n", "players"),
         "agents.yaml": ("agents: [genius]\n", "unknown agent 'genius'"),
