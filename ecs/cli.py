@@ -35,7 +35,7 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Defaults shown, but not the uninformative ones (None, False)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False) or action.default is argparse.SUPPRESS:
+        if action.default is None or action.default is False or action.default is argparse.SUPPRESS:
             return action.help
         return super()._get_help_string(action)
 
