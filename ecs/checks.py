@@ -9,8 +9,10 @@ Limits (documented in the README and ``--help``):
 - ``MAX_PLAYERS`` seats in a game (``--players``); a 100-player Grand Melee takes
   0.4 s a game, 1,000 players is already far past anything played.
 - ``MAX_WORKERS`` worker processes (``--workers``): each is a process with its own
-  copy of the engine (about 150 MB), so 256 of them already need ~40 GB; more
-  workers than cores only slow a batch down (the default is one per core).
+  copy of the engine (about 170 MB measured for a 4-player batch), so 256 of them
+  already need ~43 GB; more workers than cores only slow a batch down (the
+  default is one per core). A fixed cap, not a multiple of the cores, so that a
+  command line means the same on every machine.
 - ``MAX_GAMES`` games in a batch: the store's ``game`` column is a 32-bit integer.
 - text inputs (decklists, scenarios, configurations, replays) at most
   ``MAX_FILE_BYTES``; YAML nested at most ``MAX_YAML_DEPTH`` deep, without

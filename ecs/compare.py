@@ -37,9 +37,7 @@ from typing import Any
 from ecs.checks import (
     MAX_GAMES,
     MAX_PLAYERS,
-    MAX_SEED,
     MAX_TURNS,
-    MAX_WORKERS,
     InputError,
     int_arg,
     load_yaml,
@@ -65,19 +63,14 @@ class ConfigError(Exception):
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
+    from ecs.simulate import add_seed_and_workers
+
     ap.add_argument("configs", nargs="+", metavar="CONFIG", help="configuration files (YAML)")
     ap.add_argument(
         "--games", type=int_arg(1, MAX_GAMES), default=None, metavar="N",
         help="games per configuration (default: each file's games, else 200)",
     )  # fmt: skip
-    ap.add_argument(
-        "--seed", type=int_arg(0, MAX_SEED), default=0, metavar="S",
-        help="batch seed, the same for every configuration",
-    )  # fmt: skip
-    ap.add_argument(
-        "--workers", type=int_arg(1, MAX_WORKERS, "processes"), default=None, metavar="W",
-        help="worker processes (default: one per core)",
-    )  # fmt: skip
+    add_seed_and_workers(ap, "batch seed, the same for every configuration")
     add_output_arguments(ap, "compare.md", DEFAULT_OUT)
 
 

@@ -96,15 +96,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help="stock deck names or decklist files, dealt to the seats in turn "
         f"(default: every stock deck: {', '.join(stock_decks())})",
     )  # fmt: skip
-    ap.add_argument(
-        "--seed", type=int_arg(0, MAX_SEED), default=0, metavar="S",
-        help="batch seed: every game's seed derives from it",
-    )  # fmt: skip
-    ap.add_argument(
-        "--workers", type=int_arg(1, MAX_WORKERS, "processes"), default=None, metavar="W",
-        help=f"worker processes (default: one per core, here {os.cpu_count() or 1}; at most "
-        f"{MAX_WORKERS}: each holds its own engine, more than the cores only slow a batch)",
-    )  # fmt: skip
+    add_seed_and_workers(ap, "batch seed: every game's seed derives from it")
     ap.add_argument(
         "--range", type=int_arg(1, MAX_PLAYERS), default=None, dest="range_", metavar="R",
         help="range of influence (801) for every player (default: the variant's; "
@@ -154,6 +146,16 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help="compiled: the numba game loop (random agents; two-player, free-for-all, "
         "grand-melee); python: every variant and agent; auto: compiled when it can play "
         "the batch",
+    )  # fmt: skip
+
+
+def add_seed_and_workers(ap: argparse.ArgumentParser, seed_help: str) -> None:
+    """``--seed`` and ``--workers``, as simulate and compare take them."""
+    ap.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0, metavar="S", help=seed_help)
+    ap.add_argument(
+        "--workers", type=int_arg(1, MAX_WORKERS, "processes"), default=None, metavar="W",
+        help=f"worker processes (default: one per core, here {os.cpu_count() or 1}; at most "
+        f"{MAX_WORKERS}: each holds its own engine, more than the cores only slow a batch)",
     )  # fmt: skip
 
 
