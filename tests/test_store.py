@@ -181,3 +181,29 @@ def test_ctrl_c_stops_the_batch_keeps_finished_games_and_prints_the_resume_comma
     again, _ = stored(db)
     assert again[: len(games)] == games and len(again) > len(games)
     assert len(set(again)) == len(again)
+
+
+def test_tally_summary_equals_the_summary_of_kept_rows() -> None:
+    """simulate keeps no rows (memory flat in the games); its running tally must give
+    the summary the rows give."""
+    import numpy as np
+
+    from ecs.decks import load_deck, stock_decks
+    from ecs.simulate import Tally, run_batch, summarise
+
+    decks = stock_decks()
+    cfg = {
+        "variant": "team-vs-team", "players": 4, "games": 7, "agents": ["random"],
+        "decks": decks, "deck_cards": {d: load_deck(d).main for d in decks}, "seed": 8,
+        "workers": 1, "range": None, "attack": None, "max_turns": 200, "mulligans": False,
+        "teams": None, "engine": "python",
+    }  # fmt: skip
+    tally = Tally(4)
+    none, wall = run_batch(cfg, progress=False, keep_rows=False, on_row=tally.add)
+    rows, _ = run_batch(cfg, progress=False)
+    assert none == [] and len(rows) == 7
+    assert tally.summary(wall, cfg) == summarise(rows, wall, cfg)
+    s = tally.summary(wall, cfg)
+    assert s["turns_median"] == float(np.median([r["turns"] for r in rows]))
+    assert sum(s["wins_by_team"].values()) + s["draws"] == 7
+    assert set(s["wins_by_team"]) <= {"team of seat 0", "team of seat 1"}
