@@ -58,12 +58,16 @@ def build_parser() -> Parser:
     rep = sub.add_parser(
         "report",
         help="win rates (95%% CI) by seat, deck, agent, team and role; game lengths; plots",
-        description=(report.__doc__ or "").split("\n\n")[0],
+        description="Win rates by seat, deck, agent, role and team with 95% Wilson "
+        "intervals, draws and game lengths, from a results store (.duckdb) or a JSON-lines "
+        "file (.jsonl); --out also writes summary.md and PNG plots.",
     )
     report.add_arguments(rep)
     qry = sub.add_parser(
         "query", help="a read-only SQL query on the results store, printed as a table",
-        description=(query.__doc__ or "").split("\n\n")[0],
+        description="Run SQL on the results store (opened read-only) and print the rows "
+        "as a table. Tables: batches, games, players (see ecs/results.py). Example: "
+        "melee query \"select variant, count(*), avg(turns) from games group by variant\"",
     )  # fmt: skip
     query.add_arguments(qry)
     cmp_ = sub.add_parser("compare", help="run several configurations side by side")
