@@ -4,13 +4,16 @@ Plays a batch per configuration file, every batch from the same seed (so the
 same per-game seeds and, for the same deck list, the same deck rotation), and
 shows them side by side: games, turns, draws, win rate by seat with 95% Wilson
 intervals, first-player advantage (seat-0 win rate minus 1/players) and
-games/s. ``--out DIR`` also writes ``compare.md``, ``winrate_by_seat.png``
+games/s. Each configuration runs on the compiled engine when it can (random agents
+in two-player, free-for-all and Grand Melee), as ``melee simulate`` does.
+``--out DIR`` also writes ``compare.md``, ``winrate_by_seat.png``
 (grouped bars) and ``turns.png`` (boxplots).
 
 A configuration is a YAML mapping (see ``examples/compare/``)::
 
     name: ffa-range-1        # default: the file name without extension
-    variant: free-for-all    # two-player | free-for-all | team-vs-team | emperor | alternating-teams
+    variant: free-for-all    # two-player | free-for-all | team-vs-team | emperor |
+                             # alternating-teams | two-headed-giant | grand-melee
     players: 6               # default 4 (two-player: 2)
     range: 1                 # null = the variant's default
     attack: left             # multiple | left | right (default multiple)
@@ -31,11 +34,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ecs.checks import (
+    MAX_GAMES,
+    MAX_PLAYERS,
+    MAX_TURNS,
+    InputError,
+    int_arg,
+    load_yaml,
+    read_text,
+)
 from ecs.report import add_output_arguments
 from ecs.stats import game_stats
 
 DEFAULT_OUT = "melee-compare"
-VARIANT_NAMES = ("two-player", "free-for-all", "team-vs-team", "emperor", "alternating-teams")
+VARIANT_NAMES = (
+    "two-player", "free-for-all", "team-vs-team", "emperor", "alternating-teams",
+    "two-headed-giant", "grand-melee",
+)  # fmt: skip
 ATTACKS = ("multiple", "left", "right")
 KEYS = (
     "name", "variant", "players", "range", "attack", "teams", "agents", "decks", "games",
@@ -48,19 +63,25 @@ class ConfigError(Exception):
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
+    from ecs.simulate import add_seed_and_workers
+
     ap.add_argument("configs", nargs="+", metavar="CONFIG", help="configuration files (YAML)")
-    ap.add_argument("--games", type=int, default=None, help="games per configuration (overrides)")
-    ap.add_argument("--seed", type=int, default=0, help="batch seed, the same for every config")
-    ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    ap.add_argument(
+        "--games", type=int_arg(1, MAX_GAMES), default=None, metavar="N",
+        help="games per configuration (default: each file's games, else 200)",
+    )  # fmt: skip
+    add_seed_and_workers(ap, "batch seed, the same for every configuration")
     add_output_arguments(ap, "compare.md", DEFAULT_OUT)
 
 
 # --- configurations -------------------------------------------------------------------
 
 
-def _int(path: str, key: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{path}: {key}: expected an integer >= {minimum}, got {value!r}")
+def _int(path: str, key: str, value: Any, minimum: int, maximum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise ConfigError(
+            f"{path}: {key}: expected a whole number from {minimum} to {maximum:,}, got {value!r}"
+        )
     return value
 
 
@@ -78,21 +99,15 @@ def load_config(path: str | Path) -> dict[str, Any]:
     Returns the settings with defaults filled in (``decks`` resolved to names or
     paths ``load_deck`` accepts) plus ``file``.
     """
-    import yaml
-
     from ecs.agents import AGENTS
     from ecs.simulate import DEFAULT_GAMES
 
     where = str(path)
     p = Path(path)
     try:
-        text = p.read_text()
-    except OSError as e:
-        raise ConfigError(f"{where}: cannot read file ({e.strerror or e})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{where}: malformed YAML ({str(e).splitlines()[0]})") from None
+        data = load_yaml(read_text(p), where)
+    except InputError as e:
+        raise ConfigError(str(e)) from None
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping of settings, got {type(data).__name__}")
     for key in data:
@@ -113,10 +128,10 @@ def load_config(path: str | Path) -> dict[str, Any]:
             raise ConfigError(f"{where}: players: two-player has 2 players, got {players!r}")
         players = 2
     else:
-        players = _int(where, "players", 4 if players is None else players, 2)
+        players = _int(where, "players", 4 if players is None else players, 2, MAX_PLAYERS)
     range_ = data.get("range")
     if range_ is not None:
-        range_ = _int(where, "range", range_, 1)
+        range_ = _int(where, "range", range_, 1, MAX_PLAYERS)
     from ecs.legacy.systems.variants import VARIANTS as _RULES
 
     attack = data.get("attack") or (  # the variant's default (left in Grand Melee)
@@ -126,7 +141,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"{where}: attack: expected one of {', '.join(ATTACKS)}, got {attack!r}")
     teams = data.get("teams")
     if teams is not None:
-        teams = _int(where, "teams", teams, 2)
+        teams = _int(where, "teams", teams, 2, MAX_PLAYERS)
     agents = _names(where, "agents", data.get("agents") or ["random"])
     for a in agents:
         if a not in AGENTS:
@@ -138,9 +153,9 @@ def load_config(path: str | Path) -> dict[str, Any]:
     if decks is not None:  # deck files are relative to the configuration file
         decks = [str(p.parent / d) if (p.parent / d).is_file() else d for d in decks]
     games = data.get("games")
-    games = DEFAULT_GAMES if games is None else _int(where, "games", games, 1)
+    games = DEFAULT_GAMES if games is None else _int(where, "games", games, 1, MAX_GAMES)
     max_turns = data.get("max_turns")
-    max_turns = 200 if max_turns is None else _int(where, "max_turns", max_turns, 1)
+    max_turns = 200 if max_turns is None else _int(where, "max_turns", max_turns, 1, MAX_TURNS)
     mulligans = data.get("mulligans", False)
     if not isinstance(mulligans, bool):
         raise ConfigError(f"{where}: mulligans: expected true or false, got {mulligans!r}")
@@ -185,7 +200,7 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
         )
     except (ValueError, NotImplementedError, KeyError) as e:
         raise ConfigError(f"{where}: {e}") from None
-    return {
+    cfg = {
         "variant": variant,
         "players": players,
         "games": games if games is not None else spec["games"],
@@ -202,6 +217,11 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
         "backend": "local",
         "address": None,
     }
+    from ecs.simulate import compiled_unsupported
+
+    # the compiled engine whenever it can play the configuration, as `melee simulate` does
+    cfg["engine"] = "python" if compiled_unsupported(cfg) else "compiled"
+    return cfg
 
 
 # --- running --------------------------------------------------------------------------
@@ -210,9 +230,6 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
 def main(args: argparse.Namespace) -> int:
     from ecs.simulate import run_batch
 
-    if args.games is not None and args.games < 1:
-        print(f"error: --games: expected a positive number, got {args.games}", file=sys.stderr)
-        return 2
     try:
         specs = [load_config(c) for c in args.configs]
         names: dict[str, str] = {}

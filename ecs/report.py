@@ -6,14 +6,19 @@ players, range, attack, agents (as a multiset: seat order rotates between
 games), number of teams, the deck pool, and for a DuckDB store the batch. The
 deck pool of a group is every deck its games used; games whose decks overlap
 (directly or through other games) belong to the same pool, as the games of one
-rotating batch do.
+rotating batch do. A group's name reads as its configuration
+(``free-for-all-4p-random-seed7``: the batch seed, not a hash).
 
-For each group: games, win rate by seat (seat 0 took the first turn) with 95%
-Wilson intervals, draws, capped games, game length (mean, median, p10/p90 of
-turns) and, for team games, win rate by team. The terminal gets rich tables;
-``--json`` prints one JSON object instead; ``--out DIR`` also writes
-``summary.md`` and, per group, ``winrate_by_seat_<group>.png`` and
-``turns_<group>.png``.
+For each group: games, win rate by seat (seat 0 took the first turn), by deck,
+by agent (when there are several), by role (Emperor: emperor, general) and by
+team, each with a 95% Wilson interval; draws, capped games, game length (mean,
+median, p10/p90 of turns). A deck's, agent's or role's rate counts the seats it
+played. Teams are named "team of seat S" by the lowest seat they hold, as
+``melee simulate`` names them (``ecs.stats.team_labels``). The terminal gets rich
+tables; ``--json`` prints one JSON object instead; ``--out DIR`` also writes
+``summary.md`` and, per group, ``winrate_by_seat_<group>.png``,
+``winrate_by_deck_<group>.png`` (and by agent, by role), ``turns_<group>.png``;
+the win-rate axes are fitted to the intervals, not 0-100%.
 """
 
 from __future__ import annotations
@@ -83,7 +88,7 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
     """Game rows from ``path``; :class:`ReportError` naming the file if it isn't one."""
     import duckdb
 
-    from ecs.results import load_rows
+    from ecs.results import StoreError, load_rows
 
     p = Path(path)
     if not p.exists():
@@ -92,6 +97,8 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
         raise ReportError(f"{path}: is a directory, not a results file")
     try:
         rows = load_rows(p)
+    except StoreError as e:
+        raise ReportError(str(e)) from None
     except (ValueError, duckdb.Error, OSError) as e:  # ValueError covers bad JSON, bad UTF-8
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ReportError(f"{path}: not a results file ({msg})") from None
@@ -163,6 +170,7 @@ def describe_group(rows: list[dict[str, Any]]) -> dict[str, Any]:
     decks = sorted({d for g in rows for d in (g.get("decks") or [])})
     return {
         "batch_id": batch,
+        "batch_seed": r.get("batch_seed"),
         "variant": variant,
         "players": players,
         "range": range_,
@@ -182,8 +190,8 @@ def group_name(info: dict[str, Any]) -> str:
     if info["n_teams"]:
         parts.append(f"{info['n_teams']}teams")
     parts += [f"{a}{c}" if len(info["agents"]) > 1 else a for a, c in info["agents"].items()]
-    if info["batch_id"]:
-        parts.append(str(info["batch_id"])[:8])
+    if info.get("batch_seed") is not None:  # batches told apart by their seed, not a hash
+        parts.append(f"seed{info['batch_seed']}")
     return slug("-".join(parts))
 
 
@@ -242,9 +250,21 @@ def seat_rows(g: dict[str, Any]) -> list[list[str]]:
 def team_rows(g: dict[str, Any]) -> list[list[str]]:
     if not g["teams"]:
         return []
-    out = [[f"team {t['team']}", str(t["count"]), pct(t["rate"]), ci(t)] for t in g["teams"]]
-    ft = g["first_team"]
-    out.append(["team of seat 0", str(ft["count"]), pct(ft["rate"]), ci(ft)])
+    return [[t["team"], str(t["count"]), pct(t["rate"]), ci(t)] for t in g["teams"]]
+
+
+def value_rows(values: list[dict[str, Any]]) -> list[list[str]]:
+    """Rows (name, wins, seats played, rate, CI) of a by-deck/agent/role breakdown."""
+    return [[v["name"], str(v["count"]), str(v["total"]), pct(v["rate"]), ci(v)] for v in values]
+
+
+def breakdowns(g: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The by-value tables worth showing: decks, agents (if more than one), roles."""
+    out = [("deck", g["by_deck"])] if g["by_deck"] else []
+    if len(g["by_agent"]) > 1:
+        out.append(("agent", g["by_agent"]))
+    if g["by_role"]:
+        out.append(("role", g["by_role"]))
     return out
 
 
@@ -277,8 +297,6 @@ def print_report(report: dict[str, Any]) -> None:
     for g in report["groups"]:
         c.print()
         c.print(f"[bold]{g['name']}[/]: {g['games']} games; {describe(g)}")
-        if g["batch_id"]:
-            c.print(f"batch {g['batch_id']}")
         t = Table()
         for col, just in (("", "left"), ("wins", "right"), ("rate", "right"), ("95% CI", "right")):
             t.add_column(col, justify=just)
@@ -289,8 +307,14 @@ def print_report(report: dict[str, Any]) -> None:
             for r in team_rows(g):
                 t.add_row(*r)
         c.print(t)
+        for what, values in breakdowns(g):
+            t = Table(title=f"win rate by {what} (out of the seats it played)")
+            for col in (what, "wins", "seats", "rate", "95% CI"):
+                t.add_column(col, justify="left" if col == what else "right")
+            for r in value_rows(values):
+                t.add_row(*r)
+            c.print(t)
         c.print(turns_line(g))
-        c.print(f"decks: {', '.join(g['decks']) or '?'}")
     if report.get("outputs"):
         c.print(f"wrote {len(report['outputs'])} files to {Path(report['outputs'][0]).parent}")
 
@@ -307,38 +331,73 @@ def _figure(width: float = 7.0, height: float = 4.0):
     return fig
 
 
+def fitted_limits(
+    rates: list[dict[str, Any]], fair: float | None = None, pad: float = 0.1
+) -> tuple[float, float]:
+    """Win-rate axis limits that hold every interval (and the equal-share line) with a
+    margin, within 0..1: differences of a few points stay visible."""
+    lows = [r["ci_low"] for r in rates] + ([fair] if fair is not None else [])
+    highs = [r["ci_high"] for r in rates] + ([fair] if fair is not None else [])
+    lo, hi = min(lows), max(highs)
+    margin = max(0.02, pad * (hi - lo))
+    return max(0.0, lo - margin), min(1.0, hi + margin)
+
+
+def plot_rates(
+    series: list[tuple[str, list[dict[str, Any]]]],
+    categories: list[str],
+    path: str | Path,
+    title: str,
+    xlabel: str,
+    fair: float | None = None,
+) -> None:
+    """Win rates (points) with 95% CI whiskers per category, several series side by side;
+    the rate axis is fitted to the intervals (:func:`fitted_limits`), not 0..1.
+    ``fair``: the equal-share win rate as a dashed line."""
+    fig = _figure(max(6.0, 1.2 + 0.35 * sum(len(s) for _, s in series)))
+    ax = fig.add_subplot()
+    k = len(series)
+    width = 0.6 / k
+    for i, (label, rates) in enumerate(series):
+        xs = [j + (i - (k - 1) / 2) * width for j in range(len(rates))]
+        ys = [r["rate"] if r["rate"] is not None else float("nan") for r in rates]
+        err = [
+            [max(0.0, y - r["ci_low"]) if y == y else 0.0 for y, r in zip(ys, rates)],
+            [max(0.0, r["ci_high"] - y) if y == y else 0.0 for y, r in zip(ys, rates)],
+        ]
+        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=4, label=label if k > 1 else None)
+    if fair is not None:
+        ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label="equal share")
+    ax.set_xticks(range(len(categories)))
+    ax.set_xticklabels(categories, rotation=20 if max(map(len, categories)) > 6 else 0)
+    ax.set_xlim(-0.6, len(categories) - 0.4)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("win rate (95% Wilson CI)")
+    ax.set_ylim(*fitted_limits([r for _, rs in series for r in rs], fair))
+    ax.yaxis.set_major_formatter(_percent)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title)
+    if k > 1 or fair is not None:
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+
+
+def _percent(x: float, _pos: int) -> str:
+    return f"{100 * x:.0f}%"
+
+
 def plot_winrate_by_seat(
     series: list[tuple[str, list[dict[str, Any]]]],
     path: str | Path,
     title: str,
     fair: float | None = None,
 ) -> None:
-    """Bars of win rate by seat with 95% CI error bars; several series are grouped.
-    ``fair``: draw the equal-share win rate as a dashed line."""
-    fig = _figure(max(6.0, 1.2 + 0.35 * sum(len(s) for _, s in series)))
-    ax = fig.add_subplot()
-    k = len(series)
-    width = 0.8 / k
-    seats_max = max(len(s) for _, s in series)
-    for i, (label, seats) in enumerate(series):
-        xs = [s["seat"] + (i - (k - 1) / 2) * width for s in seats]
-        ys = [s["rate"] or 0.0 for s in seats]
-        err = [
-            [max(0.0, y - s["ci_low"]) for y, s in zip(ys, seats)],
-            [max(0.0, s["ci_high"] - y) for y, s in zip(ys, seats)],
-        ]
-        ax.bar(xs, ys, width=width * 0.95, yerr=err, capsize=3, label=label if k > 1 else None)
-    if fair is not None:
-        ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label="equal share")
-    ax.set_xticks(range(seats_max))
-    ax.set_xticklabels([str(s) for s in range(seats_max)])
-    ax.set_xlabel("seat (0 = took the first turn)")
-    ax.set_ylabel("win rate (95% Wilson CI)")
-    ax.set_ylim(0, 1)
-    ax.set_title(title)
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, format="png")
+    """Win rate by seat with 95% CIs (:func:`plot_rates`); several series side by side."""
+    seats = max(len(s) for _, s in series)
+    plot_rates(
+        series, [str(s) for s in range(seats)], path, title, "seat (0 = took the first turn)", fair
+    )
 
 
 def plot_turns(
@@ -402,6 +461,16 @@ def write_report(
         )
         plot_turns([(g["name"], [int(r["turns"]) for r in rows])], tp, f"{g['name']}: turns")
         written += [str(wr), str(tp)]
+        pictures = [f"![win rate by seat]({wr.name})"]
+        for what, values in breakdowns(g):
+            if len(values) > 1:
+                pv = out / f"winrate_by_{what}_{g['name']}.png"
+                plot_rates(
+                    [(g["name"], values)], [v["name"] for v in values], pv,
+                    f"{g['name']}: win rate by {what}", what, fair=fair,
+                )  # fmt: skip
+                written.append(str(pv))
+                pictures.append(f"![win rate by {what}]({pv.name})")
         t = g["turns"]
         md += [
             "",
@@ -411,7 +480,7 @@ def write_report(
             f"- decks: {', '.join(g['decks']) or '?'}",
         ]
         if g["batch_id"]:
-            md.append(f"- batch: `{g['batch_id']}`")
+            md.append(f"- batch: seed {g['batch_seed']} (id `{g['batch_id']}`)")
         md += [
             f"- games: {g['games']}",
             "",
@@ -419,6 +488,13 @@ def write_report(
         ]
         if g["teams"]:
             md += ["", md_table(["team", "wins", "rate", "95% CI"], team_rows(g))]
+        for what, values in breakdowns(g):
+            md += [
+                "",
+                f"Win rate by {what} (out of the seats it played):",
+                "",
+                md_table([what, "wins", "seats", "rate", "95% CI"], value_rows(values)),
+            ]
         md += [
             "",
             md_table(
@@ -429,7 +505,7 @@ def write_report(
                 ],
             ),
             "",
-            f"![win rate by seat]({wr.name})",
+            *pictures,
             f"![turns]({tp.name})",
         ]
     summary = out / "summary.md"

@@ -34,9 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ecs.actions import Action, IllegalAction, player_ref
+from ecs.checks import INT32, MAX_PLAYERS, InputError, int_fields, load_yaml, read_text
 from ecs.constants import (
     BATTLEFIELD,
     COMMAND,
@@ -88,6 +87,7 @@ ACTION_KEYS = {
 }
 ACTION_EXTRA = {"player", "targets", "x", "modes", "choices", "ability", "pay", "expect_error"}
 MAX_AUTO_STEPS = 5000
+MAX_CARDS = 5000  # cards in a scenario, all zones of all players (and in one count)
 
 
 class ScenarioError(ValueError):
@@ -113,18 +113,28 @@ def _err(path: str, fld: str, msg: str) -> ScenarioError:
 
 # ------------------------------------------------------------------ loading
 def load_scenario(path: str | Path, db: CardDB | None = None) -> Scenario:
+    """Read and check a scenario file; :class:`ScenarioError` naming the file, the field
+    and what was expected if it is wrong. Bounded: a text file of at most 16 MiB, YAML
+    nested at most 64 deep without anchors/aliases, whole numbers within 32 bits (the
+    seed within 63), at most ``MAX_PLAYERS`` players and ``MAX_CARDS`` cards in all
+    (checked before any card is expanded from a ``count``)."""
     path = str(path)
     try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot read file ({e.strerror})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ScenarioError(f"{path}: malformed YAML: {e}") from None
+        data = load_yaml(read_text(path), path)
+    except InputError as e:
+        raise ScenarioError(str(e)) from None
     db = db or load_cards()
+    _check_numbers(path, data)
     validate(path, data, db)
     return Scenario(path, data["name"], data)
+
+
+def _check_numbers(path: str, data: Any) -> None:
+    """Every whole number fits the engine's 32-bit columns (``game.seed``: 63 bits)."""
+    for fld, v in int_fields(data):
+        lo, hi = (0, 2**63 - 1) if fld == "game.seed" else INT32
+        if not lo <= v <= hi:
+            raise _err(path, fld, f"expected a whole number from {lo} to {hi}, got {v}")
 
 
 def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
@@ -147,8 +157,8 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
         if not isinstance(e["card"], str) or e["card"] not in db:
             raise _err(path, f"{f}.card", f"unknown card {e['card']!r}")
         cnt = e.get("count", 1)
-        if not isinstance(cnt, int) or cnt < 1:
-            raise _err(path, f"{f}.count", "expected a whole number >= 1")
+        if not isinstance(cnt, int) or isinstance(cnt, bool) or not 1 <= cnt <= MAX_CARDS:
+            raise _err(path, f"{f}.count", f"expected a whole number from 1 to {MAX_CARDS}")
         for key in ("damage",):
             if key in e and (not isinstance(e[key], int) or e[key] < 0):
                 raise _err(path, f"{f}.{key}", "expected a whole number >= 0")
@@ -169,8 +179,11 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                     raise _err(path, f"{f}.counters.{ck}", "expected a whole number")
         if cnt > 1 and "id" in e:
             raise _err(path, f"{f}.id", "an entry with count > 1 can't have one id")
-        out.extend(dict(e, count=1) for _ in range(cnt))
-    return out
+        out.append(e)
+    total = sum(e.get("count", 1) for e in out)
+    if total > MAX_CARDS:
+        raise _err(path, fld, f"{total:,} cards; a scenario has at most {MAX_CARDS:,}")
+    return [dict(e, count=1) for e in out for _ in range(e.get("count", 1))]
 
 
 def validate(path: str, data: Any, db: CardDB) -> None:
@@ -256,6 +269,9 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
     players = data.get("players")
     if not isinstance(players, list) or len(players) < 2:
         raise _err(path, "players", "required: a list of at least two players")
+    if len(players) > MAX_PLAYERS:
+        raise _err(path, "players", f"at most {MAX_PLAYERS} players, got {len(players)}")
+    cards = 0
     names = []
     ids: dict[str, int] = {}
     name_counts: dict[str, int] = {}
@@ -288,7 +304,11 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
             ):
                 raise _err(path, f"{f}.mana", "expected a mapping like {R: 2} over W U B R G C")
         for z in ZONES:
-            for j, e in enumerate(_card_entries(path, f"{f}.{z}", p.get(z), db)):
+            entries = _card_entries(path, f"{f}.{z}", p.get(z), db)
+            cards += len(entries)
+            if cards > MAX_CARDS:
+                raise _err(path, f"{f}.{z}", f"more than {MAX_CARDS:,} cards in the scenario")
+            for j, e in enumerate(entries):
                 name_counts[e["card"]] = name_counts.get(e["card"], 0) + 1
                 if "id" in e:
                     if e["id"] in ids:

@@ -6,11 +6,19 @@ with auto-pass (priority stops where a player can only pass are skipped, which
 changes no outcome) and a safety cap on length (a capped game is a draw).
 
 Engines (``--engine``): ``python`` plays every configuration; ``compiled`` plays
-two-player and free-for-all games between random agents in one numba kernel
-(``systems/compiled_game.py``, proven to make the same decisions as the Python
-engine by ``tests/test_compiled_game.py``); ``auto`` (the default) uses the compiled
-engine whenever it can play the batch. Both deal game k from the same seed; the
-random agents' own draws differ between engines.
+two-player, free-for-all and Grand Melee games between random agents in one numba
+kernel (proven to make the same decisions as the Python engine by
+``tests/test_compiled_game.py``); ``auto`` (the default) uses the compiled engine
+whenever it can play the batch. Both deal game k from the same seed; the random
+agents' own draws differ between engines.
+
+How a batch runs: the parent process hands out runs of consecutive games (sized to
+take about ``CHUNK_S`` seconds each, so Ctrl-C is felt at once) to the workers,
+keeps a few runs in flight per worker, and writes finished games to the results
+store in chunks (one transaction per ``FLUSH_ROWS`` games or ``FLUSH_S`` seconds).
+The summary is tallied as rows arrive, so memory stays flat in the number of games.
+Ctrl-C stops the workers, commits the finished games and prints the command that
+resumes the batch.
 """
 
 from __future__ import annotations
@@ -18,73 +26,150 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
 from ecs.agents import AGENTS, play_game
+from ecs.checks import MAX_GAMES, MAX_PLAYERS, MAX_SEED, MAX_TURNS, MAX_WORKERS, int_arg
 from ecs.decks import load_deck, stock_decks
-from ecs.game import Game, Options
+from ecs.game import SUPPORTED_VARIANTS, Game, Options
+from ecs.stats import team_labels
 
 DEFAULT_GAMES = 200
+DEFAULT_DB = "melee-results.duckdb"
+#: fewest players per variant where the variant's rules make sense (more: any number
+#: the variant's teams divide evenly, up to MAX_PLAYERS)
+MIN_PLAYERS = {"two-player": 2, "grand-melee": 4, "two-headed-giant": 4, "emperor": 6}
+CHUNK_S = 0.5  # target seconds of play per run of games handed to a worker
+FLUSH_ROWS = 5000  # games per store transaction, at most
+FLUSH_S = 1.0  # ... and at least one transaction this often while games finish
+
+
+class UsageError(Exception):
+    """A flag's value is refused; the message names the flag and what was expected."""
+
+
+class BatchInterrupted(Exception):
+    """Ctrl-C stopped the batch; ``games`` finished games were written (to the store and
+    the JSON-lines file, those given)."""
+
+    def __init__(self, games: int):
+        super().__init__(f"interrupted after {games} games")
+        self.games = games
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The flags of ``melee simulate`` (every one checked by argparse or :func:`check_args`)."""
     ap.add_argument(
-        "--variant",
-        default="free-for-all",
-        help="two-player | free-for-all | team-vs-team | emperor | alternating-teams",
-    )
-    ap.add_argument("--teams", type=int, default=None, help="number of teams (team variants)")
+        "--variant", default="free-for-all", choices=SUPPORTED_VARIANTS, metavar="VARIANT",
+        help=f"one of: {', '.join(SUPPORTED_VARIANTS)}",
+    )  # fmt: skip
+    ap.add_argument(
+        "--players", type=int_arg(2, MAX_PLAYERS), default=None, metavar="N",
+        help="players per game (default: 2 in two-player, else 4; grand-melee and "
+        f"two-headed-giant need 4 or more, emperor 6 or more; at most {MAX_PLAYERS:,})",
+    )  # fmt: skip
+    ap.add_argument(
+        "--teams", type=int_arg(2, MAX_PLAYERS), default=None, metavar="N",
+        help="number of teams in team variants (default: the variant's: 2, emperor players/3)",
+    )  # fmt: skip
     ap.add_argument(
         "--team-turns", action="store_true", help="shared team turns (805; team-vs-team)"
     )
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=DEFAULT_GAMES)
     ap.add_argument(
-        "--agents", default="random", help="random | heuristic, or a comma list per seat"
-    )
-    ap.add_argument("--decks", default=None, help="comma list of deck files or stock deck names")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    ap.add_argument("--range", type=int, default=None, dest="range_", help="range of influence")
-    ap.add_argument(
-        "--attack", default=None, choices=["multiple", "left", "right"],
-        help="attack option (default: the variant's: left in Grand Melee, else multiple)",
+        "--games", type=int_arg(1, MAX_GAMES), default=DEFAULT_GAMES, metavar="N",
+        help="games in the batch",
     )  # fmt: skip
     ap.add_argument(
-        "--max-turns", type=int, default=200, help="safety cap; a capped game is a draw"
-    )
+        "--agents", default="random", metavar="AGENT[,AGENT...]",
+        help=f"one of {', '.join(AGENTS)}, or a comma list by seat (cycled)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--decks", default=None, metavar="DECK[,DECK...]",
+        help="stock deck names or decklist files, dealt to the seats in turn "
+        f"(default: every stock deck: {', '.join(stock_decks())})",
+    )  # fmt: skip
+    add_seed_and_workers(ap, "batch seed: every game's seed derives from it")
+    ap.add_argument(
+        "--range", type=int_arg(1, MAX_PLAYERS), default=None, dest="range_", metavar="R",
+        help="range of influence (801) for every player (default: the variant's; "
+        "unlimited but in grand-melee and emperor)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--attack", default=None, choices=["multiple", "left", "right"],
+        help="attack option (802, 803; default: the variant's: left in grand-melee, else multiple)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--max-turns", type=int_arg(1, MAX_TURNS), default=200, metavar="N",
+        help="safety cap on a game's turns (per turn marker in grand-melee); "
+        "a capped game is a draw, counted as capped",
+    )  # fmt: skip
     ap.add_argument("--mulligans", action="store_true", help="play pregame mulligan decisions")
     ap.add_argument("--json", action="store_true", help="print one JSON object as the summary")
-    ap.add_argument("--out", default=None, help="also write one JSON line per game to this file")
     ap.add_argument(
-        "--db",
-        default="melee-results.duckdb",
-        help="results store (DuckDB), written as games finish (default: %(default)s)",
-    )
+        "--out", default=None, metavar="FILE.jsonl",
+        help="also write one JSON line per game to FILE (appended to with --resume)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--db", default=DEFAULT_DB, metavar="FILE.duckdb",
+        help="results store (DuckDB; its folder must exist), written in chunks as games finish",
+    )  # fmt: skip
     ap.add_argument("--no-db", action="store_true", help="don't write the results store")
     ap.add_argument(
-        "--resume", action="store_true", help="finish an interrupted batch: skip stored games"
-    )
-    ap.add_argument("--replays", default=None, help="write each game's replay into this folder")
-    ap.add_argument("--backend", default="local", choices=["local", "ray"])
-    ap.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
-    ap.add_argument("--no-progress", action="store_true")
+        "--resume", action="store_true",
+        help="finish an interrupted batch (same flags): play only the games not in --db",
+    )  # fmt: skip
+    ap.add_argument(
+        "--replays", default=None, metavar="DIR",
+        help="write each game's replay into DIR (created if its parent folder exists; "
+        "Python engine)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--backend", default="local", choices=["local", "ray"],
+        help="local processes, or Ray tasks (pip install -e '.[ray]')",
+    )  # fmt: skip
+    ap.add_argument(
+        "--address", default=None, metavar="ADDR",
+        help="with --backend ray: the cluster to join (ray://head:10001, or auto for the "
+        "one `ray start` runs here; default: start a local Ray instance)",
+    )  # fmt: skip
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument(
         "--engine", default="auto", choices=["auto", "python", "compiled"],
-        help="compiled: the numba game loop (random agents; two-player, free-for-all, grand-melee); "
-        "auto: compiled when it can play the batch (default)",
+        help="compiled: the numba game loop (random agents; two-player, free-for-all, "
+        "grand-melee); python: every variant and agent; auto: compiled when it can play "
+        "the batch",
+    )  # fmt: skip
+
+
+def add_seed_and_workers(ap: argparse.ArgumentParser, seed_help: str) -> None:
+    """``--seed`` and ``--workers``, as simulate and compare take them."""
+    ap.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0, metavar="S", help=seed_help)
+    ap.add_argument(
+        "--workers", type=int_arg(1, MAX_WORKERS, "processes"), default=None, metavar="W",
+        help=f"worker processes (default: one per core, here {os.cpu_count() or 1}; at most "
+        f"{MAX_WORKERS}: each holds its own engine, more than the cores only slow a batch)",
     )  # fmt: skip
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
+    """The seeds of a batch's games (game k plays from the k-th)."""
+    return [s for block in seed_blocks(seed, games, max(1, games)) for s in block]
+
+
+def seed_blocks(seed: int, games: int, block: int = 4096) -> Iterator[list[int]]:
+    """:func:`game_seeds` in blocks of ``block`` games, made as they are needed."""
     ss = np.random.SeedSequence(seed)
-    return [int(s.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(games)]
+    for first in range(0, games, block):
+        kids = ss.spawn(min(block, games - first))  # continues where the last block ended
+        yield [int(s.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)) for s in kids]
 
 
 def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
@@ -139,6 +224,8 @@ def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
         "actions": len(g.history),
         "duration_s": round(time.perf_counter() - t0, 6),
     }
+    if any(g.roles):
+        row["roles"] = [g.roles[p] for p in sorted(range(n), key=lambda p: seat_of[p])]
     if g.team_names:
         row["teams"] = [int(g.pl.team[p]) for p in sorted(range(n), key=lambda p: seat_of[p])]
         row["winning_team"] = int(g.pl.team[g.winners[0]]) if g.winners else None
@@ -151,10 +238,6 @@ def _seat_positions(g: Game) -> dict[int, int]:
     n = g.n_players
     s0 = int(g.pl.seat[g.starting_player])
     return {p: int((g.pl.seat[p] - s0) % n) for p in range(n)}
-
-
-def _worker(args: tuple[dict[str, Any], int, int]) -> dict[str, Any]:
-    return play_one(*args)
 
 
 def compiled_unsupported(cfg: dict[str, Any]) -> str | None:
@@ -222,80 +305,222 @@ def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> li
     return rows
 
 
-def _runs(jobs: list, size: int) -> list[tuple[int, list[int]]]:
-    """Jobs (cfg, game, seed) as (first game, seeds) runs of consecutive games, at most
-    ``size`` long (a resumed batch has gaps where games are already stored)."""
-    out: list[tuple[int, list[int]]] = []
-    for _, index, seed in jobs:
-        if out and out[-1][0] + len(out[-1][1]) == index and len(out[-1][1]) < size:
-            out[-1][1].append(seed)
-        else:
-            out.append((index, [seed]))
-    return out
+def play_run(cfg: dict[str, Any], first: int, seeds: list[int]) -> tuple[list[dict], float]:
+    """Games ``first .. first + len(seeds) - 1`` in the batch's engine: their rows and the
+    seconds they took."""
+    t0 = time.perf_counter()
+    if cfg.get("engine") == "compiled":
+        rows = play_compiled_chunk(cfg, first, seeds)
+    else:
+        rows = [play_one(cfg, first + j, s) for j, s in enumerate(seeds)]
+    return rows, time.perf_counter() - t0
 
 
-def _pool(workers: int):
+# --- running a batch: runs of games out, rows back ------------------------------------
+
+_WORKER_CFG: dict[str, Any] = {}
+
+
+def _worker_init(cfg: dict[str, Any]) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _WORKER_CFG.clear()
+    _WORKER_CFG.update(cfg)
+
+
+def _worker_run(task: tuple[int, list[int]]) -> tuple[list[dict], float]:
+    return play_run(_WORKER_CFG, *task)
+
+
+def _ray_run(task: tuple[dict[str, Any], int, list[int]]) -> tuple[list[dict], float]:
+    return play_run(*task)
+
+
+class _Runs:
+    """Pending games as runs of consecutive games (a resumed batch has gaps), each sized
+    to take about ``CHUNK_S`` seconds at the rate measured so far."""
+
+    def __init__(self, jobs: Iterator[tuple[int, int]], start: int, most: int):
+        self.jobs = jobs
+        self.size, self.most = start, most
+        self.peek: tuple[int, int] | None = next(jobs, None)
+
+    def __bool__(self) -> bool:
+        return self.peek is not None
+
+    def take(self) -> tuple[int, list[int]]:
+        assert self.peek is not None
+        first, seed = self.peek
+        seeds = [seed]
+        self.peek = next(self.jobs, None)
+        while (
+            self.peek is not None and len(seeds) < self.size and self.peek[0] == first + len(seeds)
+        ):
+            seeds.append(self.peek[1])
+            self.peek = next(self.jobs, None)
+        return first, seeds
+
+    def measured(self, games: int, seconds: float) -> None:
+        if games and seconds > 0:
+            self.size = max(1, min(self.most, int(CHUNK_S * games / seconds)))
+
+
+def _local_results(
+    cfg: dict[str, Any], runs: _Runs, workers: int
+) -> Iterator[tuple[list[dict], float]]:
+    """Finished runs in order: in this process, or in a pool of ``workers`` processes
+    with at most two runs in flight per worker (the pool is terminated on Ctrl-C)."""
+    if workers <= 1:
+        while runs:
+            yield play_run(cfg, *runs.take())
+        return
     import multiprocessing as mp
 
-    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+    ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
+    pool = ctx.Pool(workers, initializer=_worker_init, initargs=(cfg,))
+    finished = False
+    try:
+        pending: deque = deque()
+        while runs or pending:
+            while runs and len(pending) < 2 * workers:
+                pending.append(pool.apply_async(_worker_run, (runs.take(),)))
+            head = pending.popleft()
+            while not head.ready():
+                head.wait(0.2)  # short waits: Ctrl-C is seen at once
+            yield head.get()
+        finished = True
+    finally:
+        if finished:
+            pool.close()
+        else:  # Ctrl-C or an error: stop the workers now, whatever they are playing
+            pool.terminate()
+        pool.join()
 
 
-def _compiled_worker(args: tuple[dict[str, Any], int, list[int]]) -> list[dict[str, Any]]:
-    return play_compiled_chunk(*args)
+def _ray_results(cfg: dict[str, Any], runs: _Runs) -> Iterator[tuple[list[dict], float]]:
+    from ecs.distributed import ray_map
+
+    def tasks() -> Iterator[tuple[dict, int, list[int]]]:
+        while runs:
+            yield (cfg, *runs.take())
+
+    yield from ray_map(_ray_run, tasks(), address=cfg.get("address"))
+
+
+class _Sink:
+    """Finished games on their way to the store and the JSON-lines file, in chunks."""
+
+    def __init__(self, store: Any, bid: str | None, out: TextIO | None):
+        self.store, self.bid, self.out = store, bid, out
+        self.buf: list[dict] = []
+        self.stored = 0  # games written (committed, with a store)
+        self.last = time.perf_counter()
+
+    def add(self, rows: list[dict]) -> None:
+        self.buf += rows
+        if len(self.buf) >= FLUSH_ROWS or time.perf_counter() - self.last >= FLUSH_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buf:
+            if self.store is not None:
+                self.store.add_rows(self.bid, self.buf)  # committed: these games are kept
+            if self.out is not None:
+                self.out.write("".join(json.dumps(r) + "\n" for r in self.buf))
+                self.out.flush()
+            self.stored += len(self.buf)
+        self.buf = []
+        self.last = time.perf_counter()
+
+
+def _pending_jobs(seed: int, games: int, store: Any, bid: str | None) -> Iterator[tuple[int, int]]:
+    """(game, seed) of the games still to play (with a store: those it doesn't have)."""
+    block = 4096
+    for k, seeds in enumerate(seed_blocks(seed, games, block)):
+        first = k * block
+        done = store.done_games(bid, first, first + len(seeds)) if store is not None else ()
+        for j, s in enumerate(seeds):
+            if first + j not in done:
+                yield first + j, s
 
 
 def run_batch(
-    cfg: dict[str, Any], progress: bool = True, out=None, store=None, resume: bool = False
+    cfg: dict[str, Any],
+    progress: bool = True,
+    out: TextIO | None = None,
+    store: Any = None,
+    resume: bool = False,
+    keep_rows: bool = True,
+    on_row: Callable[[dict], None] | None = None,
+    announce: bool = False,
 ) -> tuple[list[dict], float]:
-    """Play the batch; each finished game goes to ``out`` (JSON lines) and ``store``
-    at once. With ``resume``, games already in the store are not played again."""
-    seeds = game_seeds(cfg["seed"], cfg["games"])
+    """Play the batch; finished games go to ``out`` (JSON lines) and ``store`` in chunks,
+    and to ``on_row`` one by one. With ``resume``, games already in the store are not
+    played again. Returns the rows (empty unless ``keep_rows``) and the wall time.
+    ``announce``: say so on stderr when loading the compiled kernel is slow (compiling).
+    Ctrl-C raises :class:`BatchInterrupted` once the finished games are written."""
     bid = store.start_batch(cfg, resume=resume) if store is not None else None
-    done = store.done_games(bid) if store is not None and resume else set()
-    jobs = [(cfg, k, s) for k, s in enumerate(seeds) if k not in done]
-    rows: list[dict] = []
+    done = store.count_games(bid) if store is not None and resume else 0
+    todo = cfg["games"] - done
+    jobs = _pending_jobs(cfg["seed"], cfg["games"], store if resume else None, bid)
     workers = cfg["workers"]
-    if cfg.get("engine") == "compiled":
-        from ecs.compiled import warm
-
-        # load (the first time: compile, about four minutes) the kernel once, before the
-        # clock starts; forked workers share it
-        cfg["engine_load_s"] = round(warm(), 3)
+    compiled = cfg.get("engine") == "compiled"
+    if compiled:
+        cfg["engine_load_s"] = round(_load_kernel(announce), 3)
+    # the first runs: small, until a rate is measured (a 100-player game takes 0.4 s)
+    runs = _Runs(jobs, start=max(1, 128 // cfg["players"]) if compiled else 1, most=4096)
+    rows: list[dict] = []
+    sink = _Sink(store, bid, out)
     t0 = time.perf_counter()
-    bar = _Progress(len(jobs), enabled=progress)
-    pool = None
-    if cfg.get("engine") == "compiled":  # chunks of consecutive games, one kernel call each
-        size = max(1, min(512, -(-len(jobs) // max(1, workers * 4))))
-        chunks = [(cfg, first, seeds) for first, seeds in _runs(jobs, size)]
-        if workers <= 1 or len(chunks) == 1:
-            it = (row for rs in map(_compiled_worker, chunks) for row in rs)
-        else:
-            pool = _pool(workers)
-            it = (row for rs in pool.imap(_compiled_worker, chunks) for row in rs)
-    elif cfg.get("backend") == "ray":
-        from ecs.distributed import ray_map
-
-        it = ray_map(_worker, jobs, address=cfg.get("address"))
-    elif workers <= 1:
-        it = map(_worker, jobs)
-    else:
-        pool = _pool(workers)
-        it = pool.imap(_worker, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8) or 1)))
+    bar = _Progress(todo, enabled=progress)
     try:
-        for row in it:
-            rows.append(row)
-            if out is not None:
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-            if store is not None:
-                store.add(bid, row)
-            bar.advance()
+        if cfg.get("backend") == "ray":
+            results = _ray_results(cfg, runs)
+        else:
+            results = _local_results(cfg, runs, workers)
+        try:
+            for got, seconds in results:
+                runs.measured(len(got), seconds)
+                sink.add(got)
+                if keep_rows:
+                    rows += got
+                if on_row is not None:
+                    for r in got:
+                        on_row(r)
+                bar.advance(len(got))
+        finally:
+            results.close()  # stops the workers (at once if interrupted)
+            sink.flush()
+    except KeyboardInterrupt:
+        raise BatchInterrupted(sink.stored) from None
     finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
         bar.close()
     return rows, time.perf_counter() - t0
+
+
+def _load_kernel(announce: bool) -> float:
+    """Load the compiled kernel once, before the clock starts (forked workers share it);
+    the first run on a machine compiles it, about four minutes, which is announced only
+    when loading is that slow."""
+    import threading
+
+    from ecs.compiled import warm
+
+    note = threading.Timer(
+        2.0,
+        lambda: print(
+            "compiled engine: compiling the game kernel (the first run on a machine takes "
+            "about four minutes; later runs load it from numba's cache)",
+            file=sys.stderr,
+        ),
+    )
+    if announce:
+        note.start()
+    try:
+        return warm()
+    finally:
+        note.cancel()
 
 
 class _Progress:
@@ -312,73 +537,140 @@ class _Progress:
             self.bar.start()
             self.task = self.bar.add_task("games", total=total)
 
-    def advance(self) -> None:
-        self.done += 1
+    def advance(self, k: int = 1) -> None:
+        self.done += k
         if self.bar is not None:
-            self.bar.advance(self.task)
+            self.bar.advance(self.task, k)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.stop()
 
 
-def summarise(rows: list[dict], wall: float, cfg: dict[str, Any]) -> dict[str, Any]:
-    n = cfg["players"]
-    wins: Counter[int] = Counter()
-    for r in rows:
+# --- the summary ----------------------------------------------------------------------
+
+
+class Tally:
+    """The batch summary, counted as rows arrive (memory independent of the games)."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.games = self.draws = self.capped = 0
+        self.wins: Counter[int] = Counter()
+        self.turns: Counter[int] = Counter()
+        self.team_wins: Counter[str] | None = None
+
+    def add(self, r: dict) -> None:
+        self.games += 1
         for s in r["winners"]:
-            wins[s] += 1
-    turns = [r["turns"] for r in rows]
-    return {
-        "variant": cfg["variant"],
-        "players": n,
-        "games": len(rows),
-        "agents": cfg["agents"],
-        "decks": cfg["decks"],
-        "seed": cfg["seed"],
-        "workers": cfg["workers"],
-        "engine": cfg.get("engine", "python"),
-        "engine_load_s": cfg.get("engine_load_s", 0.0),
-        "wall_s": round(wall, 3),
-        "games_per_s": round(len(rows) / wall, 2) if wall > 0 else None,
-        "turns_mean": round(float(np.mean(turns)), 2) if turns else None,
-        "turns_median": float(np.median(turns)) if turns else None,
-        "wins_by_seat": {str(s): wins.get(s, 0) for s in range(n)},
-        "draws": sum(1 for r in rows if r["draw"]),
-        "capped": sum(1 for r in rows if r["capped"]),
-        **_team_wins(rows),
-    }
+            self.wins[s] += 1
+        self.draws += bool(r["draw"])
+        self.capped += bool(r["capped"])
+        self.turns[int(r["turns"])] += 1
+        if "teams" in r:  # a team variant: wins by team, named as ``melee report`` names them
+            if self.team_wins is None:
+                self.team_wins = Counter()
+            if r.get("winning_team") is not None:
+                self.team_wins[team_labels(r["teams"])[r["winning_team"]]] += 1
+
+    def turns_mean_median(self) -> tuple[float | None, float | None]:
+        n = self.games
+        if not n:
+            return None, None
+        mean = sum(t * c for t, c in self.turns.items()) / n
+        lo_rank, hi_rank = (n - 1) // 2, n // 2  # numpy's median: the middle one or two
+        seen, lo = 0, None
+        for t in sorted(self.turns):
+            seen += self.turns[t]
+            if lo is None and seen > lo_rank:
+                lo = t
+            if seen > hi_rank:
+                return round(mean, 2), (lo + t) / 2
+        raise AssertionError("unreachable")
+
+    def summary(self, wall: float, cfg: dict[str, Any]) -> dict[str, Any]:
+        mean, median = self.turns_mean_median()
+        out = {
+            "variant": cfg["variant"],
+            "players": self.players,
+            "games": self.games,
+            "agents": cfg["agents"],
+            "decks": cfg["decks"],
+            "seed": cfg["seed"],
+            "workers": cfg["workers"],
+            "engine": cfg.get("engine", "python"),
+            "engine_load_s": cfg.get("engine_load_s", 0.0),
+            "wall_s": round(wall, 3),
+            "games_per_s": round(self.games / wall, 2) if wall > 0 else None,
+            "turns_mean": mean,
+            "turns_median": median,
+            "wins_by_seat": {str(s): self.wins.get(s, 0) for s in range(self.players)},
+            "draws": self.draws,
+            "capped": self.capped,
+        }
+        if self.team_wins is not None:
+            out["wins_by_team"] = dict(sorted(self.team_wins.items()))
+        return out
 
 
-def _team_wins(rows: list[dict]) -> dict[str, Any]:
-    """Team variants: wins per team, teams named by their lowest seat (seat 0's team first)."""
-    if not rows or "teams" not in rows[0]:
-        return {}
-    wins: Counter[str] = Counter()
+def summarise(rows: Iterable[dict], wall: float, cfg: dict[str, Any]) -> dict[str, Any]:
+    """The batch summary of finished game rows (see :class:`Tally`)."""
+    t = Tally(cfg["players"])
     for r in rows:
-        if r.get("winning_team") is not None:
-            seats = [s for s, t in enumerate(r["teams"]) if t == r["winning_team"]]
-            wins["team of seat " + str(min(seats))] += 1
-    return {"wins_by_team": dict(sorted(wins.items()))}
+        t.add(r)
+    return t.summary(wall, cfg)
 
 
-def main(args: argparse.Namespace) -> int:
+# --- the command ----------------------------------------------------------------------
+
+
+def check_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The batch configuration of checked flags; :class:`UsageError` naming the flag
+    otherwise. Creates nothing and allocates no game."""
     from ecs.decks import DeckError
+    from ecs.legacy.systems.variants import default_teams
 
+    variant = args.variant
+    players = args.players or (2 if variant == "two-player" else 4)
+    if variant == "two-player" and players != 2:
+        raise UsageError(f"--players: two-player games have 2 players, got {players}")
+    low = MIN_PLAYERS.get(variant, 2)
+    if players < low:
+        raise UsageError(f"--players: {variant} needs at least {low} players, got {players}")
+    if args.teams is not None and args.teams > players:
+        raise UsageError(f"--teams: at most one team per player ({players}), got {args.teams}")
     try:
         decks = args.decks.split(",") if args.decks else stock_decks()
         deck_cards = {d: load_deck(d).main for d in decks}
     except DeckError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--decks: {e}") from None
     agents = args.agents.split(",")
     for a in agents:
         if a not in AGENTS:
-            print(f"error: unknown agent {a!r} (expected one of {sorted(AGENTS)})", file=sys.stderr)
-            return 2
-    players = 2 if args.variant == "two-player" else args.players
-    cfg = {
-        "variant": args.variant,
+            raise UsageError(f"--agents: unknown agent {a!r} (expected one of {', '.join(AGENTS)})")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address: only with --backend ray")
+    if args.backend == "ray":
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise UsageError(
+                "--backend ray: Ray is not installed (pip install -e '.[ray]', or pip install ray)"
+            )
+    if args.resume and args.no_db:
+        raise UsageError("--resume: needs the results store (drop --no-db)")
+    _check_parent("--db", None if args.no_db else args.db)
+    _check_parent("--out", args.out)
+    _check_parent("--replays", args.replays)
+    try:
+        Game([f"P{k}" for k in range(players)], variant=variant,
+             options=Options(range_of_influence=args.range_, attack=args.attack,
+                             shared_team_turns=args.team_turns),
+             teams=default_teams(variant, players, args.teams))  # fmt: skip
+    except (ValueError, NotImplementedError, KeyError) as e:
+        raise UsageError(f"--variant {variant}: {e}") from None
+    return {
+        "variant": variant,
         "players": players,
         "games": args.games,
         "agents": agents,
@@ -397,54 +689,92 @@ def main(args: argparse.Namespace) -> int:
         "address": args.address,
         "engine": "python",
     }
-    try:
-        from ecs.game import SUPPORTED_VARIANTS
-        from ecs.legacy.systems.variants import default_teams
 
-        if args.variant not in SUPPORTED_VARIANTS:  # a clear error for the others
-            Game([f"P{k}" for k in range(players)], variant=args.variant)
-        if args.range_ is not None and args.range_ < 1:
-            raise ValueError("--range must be at least 1")
-        Game([f"P{k}" for k in range(players)], variant=args.variant,
-             options=Options(range_of_influence=args.range_, attack=args.attack, shared_team_turns=args.team_turns),
-             teams=default_teams(args.variant, players, args.teams))  # fmt: skip
-    except (ValueError, NotImplementedError, KeyError) as e:
-        print(f"error: {e}", file=sys.stderr)
+
+def _check_parent(flag: str, path: str | None) -> None:
+    """A file or folder to write must be in a folder that exists (nothing is created for it)."""
+    if path is None:
+        return
+    p = Path(path)
+    if flag == "--replays" and p.exists() and not p.is_dir():
+        raise UsageError(f"{flag} {path}: is a file; expected a folder")
+    if flag != "--replays" and p.is_dir():
+        raise UsageError(f"{flag} {path}: is a folder; expected a file name")
+    if not p.parent.is_dir():
+        raise UsageError(f"{flag} {path}: the folder {str(p.parent)!r} does not exist")
+
+
+def resume_command(argv: list[str] | None = None) -> str:
+    """The command line that resumes this batch: the same flags plus ``--resume``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] != ["simulate"]:
+        argv = ["simulate", *argv]
+    if "--resume" not in argv:
+        argv.append("--resume")
+    prog = Path(sys.argv[0]).name
+    head = "melee" if prog == "melee" else f"{shlex.quote(sys.executable)} -m ecs"
+    return f"{head} {shlex.join(argv)}"
+
+
+def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
+    try:
+        cfg = check_args(args)
+        why = compiled_unsupported(cfg)
+        if args.engine == "compiled" and why:
+            raise UsageError(f"--engine compiled: the compiled engine can't play this batch: {why}")
+        if args.backend == "ray":
+            from ecs.distributed import RayError, connect
+
+            try:
+                connect(args.address)
+            except RayError as e:
+                raise UsageError(str(e)) from None
+    except UsageError as e:
+        print(f"melee simulate: error: {e}", file=sys.stderr)
         return 2
-    why = compiled_unsupported(cfg)
-    if args.engine == "compiled" and why:
-        print(f"error: the compiled engine can't play this batch: {why}", file=sys.stderr)
-        return 2
-    if args.engine != "python" and not why:
-        cfg["engine"] = "compiled"
-        if not args.json:
-            print(
-                "compiled engine: loading the game kernel (the very first run compiles it, "
-                "about four minutes)",
-                file=sys.stderr,
-            )
-    if args.replays:
-        Path(args.replays).mkdir(parents=True, exist_ok=True)
-    out = open(args.out, "a" if args.resume else "w") if args.out else None
     store = None
     if not args.no_db:
-        from ecs.results import ResultStore
+        from ecs.results import ResultStore, StoreError
 
-        store = ResultStore(args.db)
+        try:
+            store = ResultStore(args.db)
+        except StoreError as e:
+            print(f"melee simulate: error: --db {e}", file=sys.stderr)
+            return 2
+    if args.engine != "python" and not why:
+        cfg["engine"] = "compiled"
+    if args.replays:
+        Path(args.replays).mkdir(exist_ok=True)
+    out = open(args.out, "a" if args.resume else "w") if args.out else None
+    tally = Tally(cfg["players"])
     try:
-        rows, wall = run_batch(
+        _, wall = run_batch(
             cfg,
             progress=not args.no_progress and not args.json and sys.stderr.isatty(),
             out=out,
             store=store,
             resume=args.resume,
+            keep_rows=False,
+            on_row=tally.add,
+            announce=not args.json,
         )
+    except (BatchInterrupted, KeyboardInterrupt) as e:
+        games = e.games if isinstance(e, BatchInterrupted) else 0
+        kept = f"stored in {args.db}" if store is not None else "not stored (--no-db)"
+        print(f"\ninterrupted: {games} finished games {kept}", file=sys.stderr)
+        if store is not None:
+            print(f"resume with: {resume_command(argv)}", file=sys.stderr)
+        return 130
     finally:
         if out is not None:
             out.close()
         if store is not None:
             store.close()
-    summary = summarise(rows, wall, cfg)
+        if args.backend == "ray":
+            from ecs.distributed import disconnect
+
+            disconnect()
+    summary = tally.summary(wall, cfg)
     if store is not None:
         summary["db"] = args.db
     if args.json:

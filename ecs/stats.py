@@ -5,7 +5,9 @@
 - :func:`distribution` — mean, median, p10/p90, min/max of a list of numbers.
 - :func:`game_stats` — everything the reports show about a group of game rows
   (rows as written by ``melee simulate``; seats count clockwise from the
-  starting player, seat 0 took the first turn).
+  starting player, seat 0 took the first turn): win rates by seat, deck, agent,
+  role and team.
+- :func:`team_labels` — the one way teams are named ("team of seat S").
 
 Pure functions over plain Python data; no plotting, no I/O.
 """
@@ -79,6 +81,17 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
+def team_labels(teams: Sequence[int]) -> dict[int, str]:
+    """Readable team names for one game: each team is named by the lowest seat it holds,
+    ``"team of seat S"`` (seats count clockwise from the starting player, so "team of
+    seat 0" is the team that took the first turn). ``melee simulate`` and ``melee
+    report`` both name teams this way; engine team ids vary from game to game."""
+    out: dict[int, str] = {}
+    for seat, t in enumerate(teams):
+        out.setdefault(t, f"team of seat {seat}")
+    return out
+
+
 def team_game(row: dict[str, Any]) -> bool:
     """Whether a game row is a team game (some seats share a team)."""
     teams = row.get("teams")
@@ -90,9 +103,11 @@ def game_stats(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
 
     ``seats``: per seat, wins out of games with rate and 95% Wilson interval;
     ``draws`` (games without a winner) and ``capped`` likewise; ``turns``: the
-    game-length :func:`distribution`. For team games also ``teams`` (per team id,
-    games that team won) and ``first_team`` (the team of seat 0, the starting
-    player); both are None otherwise.
+    game-length :func:`distribution`. ``by_deck``, ``by_agent`` and ``by_role``: per
+    deck, agent and role (emperor, general; empty without roles), wins out of the
+    seats it played (a deck at two seats of a game counts twice), sorted by name. For team
+    games also ``teams`` (per team named by :func:`team_labels`, games that team won)
+    and ``first_team`` (the team of seat 0, the starting player); None otherwise.
     """
     n = len(rows)
     wins = [0] * players
@@ -105,18 +120,42 @@ def game_stats(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
         "draws": rate(sum(1 for r in rows if r["draw"]), n),
         "capped": rate(sum(1 for r in rows if r.get("capped")), n),
         "turns": distribution(r["turns"] for r in rows),
+        "by_deck": by_seat_value(rows, "decks"),
+        "by_agent": by_seat_value(rows, "agents"),
+        "by_role": by_seat_value(rows, "roles"),
         "teams": None,
         "first_team": None,
     }
     if rows and all(team_game(r) for r in rows):
-        ids = sorted({t for r in rows for t in r["teams"]})
-        team_wins = dict.fromkeys(ids, 0)
+        team_wins: dict[str, int] = {}
         first = 0
         for r in rows:
+            labels = team_labels(r["teams"])
+            for label in labels.values():
+                team_wins.setdefault(label, 0)
             won = {r["teams"][s] for s in r["winners"]}
             for t in won:
-                team_wins[t] += 1
+                team_wins[labels[t]] += 1
             first += r["teams"][0] in won
-        out["teams"] = [dict(rate(team_wins[t], n), team=t) for t in ids]
+        ordered = sorted(team_wins, key=lambda label: int(label.rsplit(" ", 1)[1]))
+        out["teams"] = [dict(rate(team_wins[t], n), team=t) for t in ordered]
         out["first_team"] = rate(first, n)
     return out
+
+
+def by_seat_value(rows: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """Win rate of each value of a per-seat list (``decks``, ``agents``, ``roles``): the
+    seats holding it that won, out of the seats holding it; ``[]`` if no row has it."""
+    won: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    for r in rows:
+        values = r.get(key)
+        if not values:
+            continue
+        winners = set(r["winners"])
+        for seat, v in enumerate(values):
+            if v is None:
+                continue
+            seen[v] = seen.get(v, 0) + 1
+            won[v] = won.get(v, 0) + (seat in winners)
+    return [dict(rate(won[v], seen[v]), name=v) for v in sorted(seen)]

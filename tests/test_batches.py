@@ -134,3 +134,38 @@ def test_montecarlo_beats_random() -> None:
         wins += g.winners == [0]
         g.close()
     assert wins >= 3
+
+
+@pytest.mark.parametrize(
+    "change,needle",
+    [
+        (lambda d: d.update(setup=None), "setup: expected an object, got None"),
+        (lambda d: d["setup"].update(seed=None), "setup.seed: expected a whole number >= 0"),
+        (lambda d: d["setup"].update(seed="7"), "setup.seed: expected a whole number >= 0, got '7'"),
+        (lambda d: d["setup"]["decks"][0].__setitem__(0, 5), "setup.decks[0]: expected a list"),
+        (lambda d: d["setup"].update(options={"foo": 1}), "setup.options: expected an object"),
+        (lambda d: d["setup"].update(max_turns=-3), "setup.max_turns"),
+        (lambda d: d["actions"].__setitem__(0, None), "actions[0]: expected [kind, player"),
+        (lambda d: d["actions"].__setitem__(0, ["pass", "x", -1, -1, [], []]), "actions[0]"),
+        (lambda d: d["actions"].__setitem__(0, ["cast", 0, 2**40, -1, [], []]), "actions[0]"),
+        (lambda d: d["actions"].__setitem__(0, ["cast", 0, 9999, -1, [], []]),
+         "actions[0]: refused by the engine"),
+        (lambda d: d.update(final=None), "final: expected an object"),
+        (lambda d: d.clear(), "format: expected 'melee-replay/1'"),
+    ],
+)  # fmt: skip
+def test_replay_files_with_wrong_fields_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture, change, needle: str
+) -> None:
+    from ecs.cli import main
+
+    g = Game.new(DECKS[:2], variant="two-player", seed=1, max_turns=2, auto_pass=True)
+    play_game(g, [RandomAgent(0), RandomAgent(1)])
+    data = to_json(g)
+    change(data)
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(data))
+    assert main(["replay", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"melee replay: error: {f}: ") and needle in err, err
+    assert len(err.splitlines()) == 1

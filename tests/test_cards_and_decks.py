@@ -91,3 +91,56 @@ def test_decklist_errors_name_file_and_line(tmp_path) -> None:
         parse_decklist("0 Mountain\n", "my.txt")
     with pytest.raises(DeckError, match="no such deck"):
         load_deck(tmp_path / "missing.txt")
+
+
+def test_decklist_names_are_case_insensitive_and_export_lines_are_read() -> None:
+    arena = (
+        "About\nName Bolt Tribal\n\nCommander\n1 serra angel (M10) 43\n\nCompanion\n"
+        "1 Hill Giant (M10) 146\n\nDeck\n4 LIGHTNING BOLT (M10) 146\n16 mountain (ZEN) 234\n\n"
+        "Sideboard\n2 Fog (M10) 182\n"
+    )
+    deck = parse_decklist(arena, "arena.txt")
+    assert deck.name == "Bolt Tribal"
+    assert deck.main == ["Lightning Bolt"] * 4 + ["Mountain"] * 16
+    assert deck.commander == ["Serra Angel"] and deck.companion == ["Hill Giant"]
+    assert deck.sideboard == ["Fog"] * 2
+    # MTGO: no headers, the sideboard after a blank line
+    mtgo = parse_decklist("4 Lightning Bolt\n20 Mountain\n\n3 Fog\n", "mtgo.txt")
+    assert mtgo.main == ["Lightning Bolt"] * 4 + ["Mountain"] * 20 and mtgo.sideboard == ["Fog"] * 3
+    # blocks that can't be a sideboard (more than 15 cards, or three blocks) stay in the deck
+    grouped = parse_decklist("4 Hill Giant\n\n20 Mountain\n", "g.txt")
+    assert len(grouped.main) == 24 and not grouped.sideboard
+    three = parse_decklist("// creatures\n4 Hill Giant\n\n4 Fog\n\n2 Mountain\n", "t.txt")
+    assert len(three.main) == 10 and not three.sideboard
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("4 Mountain\n4 Lightning Blot\n", r"d\.txt:2: unknown card 'Lightning Blot' \(did you mean 'Lightning Bolt'\?\)"),
+        ("4 Mountain\n-4 Lightning Bolt\n", r"d\.txt:2: count must be at least 1, got -4"),
+        ("99999999999999999999 Mountain\n", r"d\.txt:1: count must be at most 1000"),
+        ("600 Mountain\n600 Forest\n", r"d\.txt:2: more than 1000 cards in the main section"),
+        ("", r"d\.txt: the deck has no main-deck cards"),
+        ("# nothing\n\nSideboard\n2 Fog\n", r"d\.txt: the deck has no main-deck cards"),
+    ],
+)  # fmt: skip
+def test_decklist_bad_lines_name_file_and_line(text: str, needle: str) -> None:
+    with pytest.raises(DeckError, match=needle):
+        parse_decklist(text, "d.txt")
+
+
+def test_deck_files_that_are_not_decklists(tmp_path) -> None:
+    binary = tmp_path / "deck.bin"
+    binary.write_bytes(b"4 Mountain\n\x00\x01\x02\xff")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("4 Mountain\n1 Jötun Grunt\n".encode("latin-1"))
+    for path, needle in (
+        (binary, "a binary file"),
+        (latin, "latin.txt:2: not UTF-8 text"),
+        (tmp_path, "is a folder"),
+    ):
+        with pytest.raises(DeckError, match=needle):
+            load_deck(path)
+    with pytest.raises(DeckError, match="did you mean 'burn'"):
+        load_deck("brun")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = ROOT / "tests" / "scenarios" / "800-general" / "800.4a-mind-control-controller-leaves.yaml"
@@ -13,8 +16,9 @@ GOOD = ROOT / "tests" / "scenarios" / "800-general" / "800.4a-mind-control-contr
 
 def melee(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "ecs", *args], capture_output=True, text=True, cwd=ROOT, timeout=600
-    )
+        [sys.executable, "-m", "ecs", *args], capture_output=True, text=True, cwd=ROOT, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
 
 
 def test_scenario_pass_exit_0() -> None:
@@ -113,3 +117,136 @@ def test_simulate_engines() -> None:
     )
     ranged = json.loads(melee(*base, "--players", "6", "--range", "1", "--attack", "left").stdout)
     assert ranged["engine"] == "compiled" and ranged["games"] == 3
+
+
+# --- a CLI that helps: help, every flag checked, one line and exit 2 ------------------
+
+
+def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
+    """``melee ARGV`` in this process: exit status, stdout, stderr."""
+    from ecs.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_melee_alone_prints_help_and_exit_0() -> None:
+    r = melee()
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("usage: melee") and "simulate" in r.stdout and "query" in r.stdout
+
+
+def test_every_simulate_option_is_explained_with_its_default(capsys) -> None:
+    from ecs.cli import build_parser
+
+    sim = build_parser()._subparsers._group_actions[0].choices["simulate"]
+    text = sim.format_help()
+    for action in sim._actions:
+        assert action.help, action.option_strings
+        if action.default is not None and action.default is not False and action.nargs != 0:
+            assert (
+                "default" in action.help
+                or "%(default)" in sim._get_formatter()._get_help_string(action)
+            )
+    assert "RANGE_" not in text and "(default: 0)" in text and "(default: 200)" in text
+    for variant in ("two-player", "free-for-all", "team-vs-team", "emperor",
+                    "alternating-teams", "two-headed-giant", "grand-melee"):  # fmt: skip
+        assert variant in " ".join(text.split()).replace("- ", "-"), variant
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--seed", "-1"], "argument --seed: expected a whole number from 0"),
+        (["--seed", "x"], "argument --seed: expected a whole number"),
+        (["--games", "-5"], "argument --games: expected a whole number from 1"),
+        (["--games", "0"], "argument --games"),
+        (["--workers", "0"], "argument --workers: expected a whole number from 1 to 256"),
+        (["--workers", "1000"], "argument --workers: expected a whole number from 1 to 256"),
+        (["--max-turns", "-1"], "argument --max-turns: expected a whole number from 1"),
+        (["--players", "10000"], "argument --players: expected a whole number from 2 to 1,000"),
+        (["--players", "1"], "argument --players"),
+        (["--range", "0"], "argument --range"),
+        (["--variant", "grand-melee", "--players", "3"], "--players: grand-melee needs at least 4"),
+        (["--variant", "two-player", "--players", "3"], "--players: two-player games have 2"),
+        (["--variant", "emperor", "--players", "4"], "--players: emperor needs at least 6"),
+        (["--variant", "team-vs-team", "--teams", "3"], "--variant team-vs-team"),
+        (["--variant", "planechase"], "argument --variant: invalid choice"),
+        (["--attack", "up"], "argument --attack: invalid choice"),
+        (["--agents", "genius"], "--agents: unknown agent 'genius'"),
+        (["--decks", "brun"], "--decks: brun: no such deck file or stock deck (did you mean 'burn'?"),
+        (["--address", "auto"], "--address: only with --backend ray"),
+        (["--resume", "--no-db"], "--resume: needs the results store"),
+        (["--db", "no/such/folder/r.duckdb"], "--db no/such/folder/r.duckdb: the folder"),
+        (["--out", "no/such/folder/r.jsonl"], "--out no/such/folder/r.jsonl: the folder"),
+        (["--replays", "no/such/folder/replays"], "--replays no/such/folder/replays: the folder"),
+        (["--engine", "compiled", "--agents", "heuristic"], "--engine compiled: the compiled engine can't"),
+    ],
+)  # fmt: skip
+def test_bad_simulate_flags_get_one_line_and_exit_2(
+    argv: list[str], needle: str, capsys, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(["simulate", "--games", "1", *argv] if "--games" not in argv
+                              else ["simulate", *argv], capsys)  # fmt: skip
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("melee simulate: error: "), err
+    assert needle in lines[0], lines[0]
+    assert list(tmp_path.iterdir()) == []  # nothing created
+
+
+def test_ray_missing_or_unreachable_is_one_line(tmp_path: Path) -> None:
+    shim = tmp_path / "shim" / "ray"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text("raise ImportError('no ray here')\n")
+    env = {**os.environ, "PYTHONPATH": f"{shim.parent}{os.pathsep}{ROOT}"}
+    r = subprocess.run([sys.executable, "-m", "ecs", "simulate", "--backend", "ray", "--games", "1"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)  # fmt: skip
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == (
+        "melee simulate: error: --backend ray: Ray is not installed "
+        "(pip install -e '.[ray]', or pip install ray)"
+    )
+    pytest.importorskip("ray")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_TMPDIR": str(tmp_path / "ray")}
+    env.pop("RAY_ADDRESS", None)
+    r = subprocess.run(
+        [sys.executable, "-m", "ecs", "simulate", "--backend", "ray", "--address", "auto",
+         "--games", "1", "--db", str(tmp_path / "r.duckdb")],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "--address auto: no running Ray cluster found" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "r.duckdb").exists()
+
+
+def test_query_prints_a_table_and_refuses_writes(tmp_path: Path) -> None:
+    db = tmp_path / "q.duckdb"
+    r = melee(
+        "simulate", "--games", "3", "--workers", "1", "--seed", "2", "--db", str(db), "--json"
+    )
+    assert r.returncode == 0, r.stderr
+    r = melee("query", "select count(*) as n, min(game) as first from games", "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    assert "┃ n" in r.stdout and "│ 3 " in r.stdout and "│ 0 " in r.stdout
+    r = melee("query", "select game, turns from games order by game", "--db", str(db), "--csv")
+    assert r.stdout.splitlines()[0] == "game,turns" and len(r.stdout.splitlines()) == 4
+    r = melee("query", "select game from games order by game", "--db", str(db), "--json",
+              "--limit", "2")  # fmt: skip
+    assert [json.loads(x)["game"] for x in r.stdout.splitlines()] == [0, 1]
+    r = melee("query", "delete from games", "--db", str(db))
+    assert r.returncode == 2 and r.stderr.startswith("melee query: error: SQL: ")
+    assert len(r.stderr.strip().splitlines()) == 1
+    r = melee("query", "select count(*) from games", "--db", str(db), "--csv")
+    assert r.stdout.splitlines()[1] == "3"  # nothing was deleted
+    r = melee("query", "selec 1", "--db", str(db))
+    assert r.returncode == 2 and "SQL: Parser Error" in r.stderr
+    r = melee("query", "select 1", "--db", str(tmp_path / "none.duckdb"))
+    assert r.returncode == 2 and "no such results file" in r.stderr
+    assert not (tmp_path / "none.duckdb").exists()

@@ -75,7 +75,11 @@ def test_game_stats_teams() -> None:
     ]
     s = game_stats(rows, 4)
     assert [x["count"] for x in s["seats"]] == [1, 2, 1, 2]
-    assert [(t["team"], t["count"]) for t in s["teams"]] == [(0, 2), (1, 1)]
+    # teams named by their lowest seat in each game (seat 0's team took the first turn)
+    assert [(t["team"], t["count"]) for t in s["teams"]] == [
+        ("team of seat 0", 1),
+        ("team of seat 1", 2),
+    ]
     assert s["first_team"]["count"] == 1  # only game 0: seat 0's team won
     assert s["draws"]["count"] == 1 and s["capped"]["count"] == 1
 
@@ -197,6 +201,44 @@ def test_report_duckdb_store_from_simulate(tmp_path: Path) -> None:
     assert_png(out / f"turns_{g['name']}.png")
 
 
+def test_report_by_deck_agent_team_and_role_with_readable_names(tmp_path: Path) -> None:
+    """Emperor (teams and roles, Python engine): the report's teams are named as
+    simulate names them, group names read as the configuration and seed (no hash)."""
+    db = tmp_path / "emp.duckdb"
+    sim = melee("simulate", "--variant", "emperor", "--players", "6", "--games", "6",
+                "--workers", "1", "--seed", "3", "--db", str(db), "--json")  # fmt: skip
+    assert sim.returncode == 0, sim.stderr
+    summary = json.loads(sim.stdout)
+    r = melee("report", str(db), "--json", "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stderr
+    g = json.loads(r.stdout)["groups"][0]
+    assert g["name"] == "emperor-6p-2teams-random-seed3"
+    assert {t["team"]: t["count"] for t in g["teams"]} == summary["wins_by_team"]
+    assert set(summary["wins_by_team"]) <= {"team of seat 0", "team of seat 1", "team of seat 2"}
+    roles = {x["name"]: x for x in g["by_role"]}
+    assert set(roles) == {"emperor", "general"}
+    assert roles["emperor"]["total"] == 6 * 2 and roles["general"]["total"] == 6 * 4
+    assert sum(x["total"] for x in g["by_deck"]) == 6 * 6
+    # every winning seat is a win of its deck
+    assert sum(x["count"] for x in g["by_deck"]) == sum(s["count"] for s in g["seats"])
+    assert [x["name"] for x in g["by_agent"]] == ["random"]
+    for x in g["by_deck"] + g["by_role"]:
+        assert 0 <= x["ci_low"] <= x["rate"] <= x["ci_high"] <= 1
+    assert_png(tmp_path / "rep" / f"winrate_by_deck_{g['name']}.png")
+    assert_png(tmp_path / "rep" / f"winrate_by_role_{g['name']}.png")
+    md = (tmp_path / "rep" / "summary.md").read_text()
+    assert "| emperor |" in md and "| team of seat 0 |" in md
+
+
+def test_plot_axes_fit_the_intervals() -> None:
+    from ecs.report import fitted_limits
+
+    rates = [rate(230, 1000), rate(270, 1000)]
+    lo, hi = fitted_limits(rates, fair=0.25)
+    assert 0.15 < lo < rates[0]["ci_low"] and rates[1]["ci_high"] < hi < 0.35
+    assert fitted_limits([rate(0, 10), rate(10, 10)]) == (0.0, 1.0)  # clamped to 0..1
+
+
 def test_report_bad_input(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -268,7 +310,7 @@ def test_compare_bad_configs(tmp_path: Path) -> None:
     good.write_text("variant: two-player\ngames: 1\n")
     cases = {
         "key.yaml": ("variant: free-for-all\nplayer: 6\n", "unknown key 'player'"),
-        "variant.yaml": ("variant: grand-melee\n", "variant"),
+        "variant.yaml": ("variant: planechase\n", "variant"),
         "attack.yaml": ("attack: up\n", "attack"),
         "players.yaml": ("players: two\n", "players"),
         "agents.yaml": ("agents: [genius]\n", "unknown agent 'genius'"),

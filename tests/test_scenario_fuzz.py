@@ -54,3 +54,65 @@ def test_mutated_scenarios_never_crash(seed: int) -> None:
             continue
         failures = run_scenario(Scenario(str(f), str(data.get("name")), data), db)
         assert not [m for m in failures if "engine error" in m], (f, failures)
+
+
+# --- files that are not scenarios: refused with file and field, bounded, nothing written --
+
+BASE = "name: x\nplayers:\n  - name: A\n    hand: [{card: Forest, count: %s}]\n  - name: B\n"
+BAD_FILES = {
+    "latin1.yaml": ("name: caf\xe9\n".encode("latin-1"), "latin1.yaml:1: not UTF-8 text"),
+    "binary.yaml": (b"\x7fELF\x02\x01\x01\x00\x00", "a binary file"),
+    "deep.yaml": (("name: x\nplayers: " + "[" * 500 + "]" * 500).encode(), "nested more than 64 deep"),
+    "int32.yaml": (BASE.replace("hand: [{card: Forest, count: %s}]", "life: 99999999999").encode(),
+                   "players[0].life: expected a whole number from -2147483648 to 2147483647"),
+    "int64.yaml": (BASE.replace("hand: [{card: Forest, count: %s}]", "poison: 99999999999999999999999").encode(),
+                   "players[0].poison: expected a whole number"),
+    "million.yaml": ((BASE % "1000000").encode(), "players[0].hand[0].count: expected a whole number from 1 to 5000"),
+    "1e9.yaml": ((BASE % "1e9").encode(), "players[0].hand[0].count: expected a whole number from 1 to 5000"),
+    "billion.yaml": ((BASE % "1000000000").encode(), "players[0].hand[0].count"),
+    "many.yaml": ((BASE % "5000" + "    hand: [{card: Forest, count: 5000}]\n").encode(),
+                  "more than 5,000 cards"),
+    "aliases.yaml": (b"name: x\na: &a [1, 1]\nb: [*a, *a]\nplayers: []\n", "YAML anchors (&name) are not supported"),
+    "seed.yaml": (b"name: x\ngame: {seed: -1}\nplayers: [{name: A}, {name: B}]\n", "game.seed"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("fname", sorted(BAD_FILES))
+def test_files_that_are_not_scenarios_are_refused(tmp_path: Path, fname: str) -> None:
+    from ecs.scenario import load_scenario
+
+    content, needle = BAD_FILES[fname]
+    f = tmp_path / fname
+    f.write_bytes(content)
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(f)
+    assert str(e.value).startswith(str(f)) and needle in str(e.value), str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_the_runner_refuses_them_with_exit_2_and_writes_nothing(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    for fname, (content, _) in BAD_FILES.items():
+        (tmp_path / fname).write_bytes(content)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run(
+        [sys.executable, "-m", "ecs", "scenario", str(tmp_path)], capture_output=True, text=True,
+        cwd=tmp_path, timeout=300, env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stdout.count("INVALID ") == len(BAD_FILES)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_bounds_are_inclusive(tmp_path: Path) -> None:
+    from ecs.scenario import load_scenario
+
+    f = tmp_path / "ok.yaml"
+    f.write_text(BASE % "5000" + "    life: 2147483647\n")
+    sc = load_scenario(f)
+    assert sc.data["players"][0]["hand"][0]["count"] == 5000
