@@ -208,6 +208,7 @@ OP_NAMES = (
     "life_becomes_lowest", "exchange_life", "redistribute_life", "sacrifice_unless_life",
     "fact_or_fiction", "restart_game", "exile_from_hand", "cant_block", "jump",
     "reveal_top", "put_land", "delayed", "exile_top", "set_life", "reveal_hand",
+    "exile_if_leaves",
 )  # fmt: skip
 OP = {name: k for k, name in enumerate(OP_NAMES)}
 (
@@ -222,7 +223,7 @@ OP = {name: k for k, name in enumerate(OP_NAMES)}
     OP_DOUBLE_LIFE, OP_LIFE_LOWEST, OP_EXCHANGE_LIFE, OP_REDISTRIBUTE_LIFE,
     OP_SAC_UNLESS_LIFE, OP_FACT_OR_FICTION, OP_RESTART, OP_EXILE_FROM_HAND, OP_CANT_BLOCK,
     OP_JUMP, OP_REVEAL_TOP, OP_PUT_LAND, OP_DELAYED, OP_EXILE_TOP, OP_SET_LIFE,
-    OP_REVEAL_HAND,
+    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES,
 ) = range(len(OP_NAMES))  # fmt: skip
 
 # ----------------------------------------------------------------- static abilities

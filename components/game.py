@@ -81,6 +81,7 @@ S_MAXDECISIONS = F("max_decisions", "safety cap on decisions; 0 none")
 S_AUTOPASS = F("autopass", "skip priority stops where the player can only pass")
 S_MULLIGANS = F("mulligans", "1: opening hands with mulligans (103.5); 0: keep the first seven")
 S_DSEQ = F("declaration_seq", "order of attack and block declarations")
+S_NBEGAN = F("n_began", "rows of `began` (steps begun since the caller last looked)", volatile=True)
 S_NACTS = F("n_actions", "options of the pending decision listed in `acts`", volatile=True)
 # facts of the game
 S_DAY_NIGHT = F("day_night", "0 neither, 1 day, 2 night (728)")
@@ -101,6 +102,9 @@ S_STCUR = F("state_trigger_marker", "marker they last looked with", volatile=Tru
 S_WASPLAIN = F("layers_plain", "the last recompute found nothing modifying", volatile=True)
 S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=True)
 S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", volatile=True)
+
+# S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
+NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES = 1, 2
 
 # S_TODO
 TODO_BEGIN, TODO_PRIORITY, TODO_END = range(3)

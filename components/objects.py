@@ -46,6 +46,9 @@ F_CTR = F("counters", "counters by kind (components.rules COUNTER_NAMES)", width
 F_ATT = F("attached_to", "object it is attached to (Aura, Equipment); -1 none")
 F_PROTECTOR = F("protector", "a battle's protector (310.8); -1 none")
 F_EXILED_BY = F("exiled_by", "object whose effect exiled it ('until ... leaves', Karn); -1")
+F_UNEARTHED = F(
+    "exile_if_leaves", "1: if it would leave the battlefield, it is exiled instead (702.84)"
+)
 F_LOYUSED = F("loyalty_used", "1 once a loyalty ability of it was activated this turn (606.3)")
 F_ACTUSED = F("activated", "bits: which of its activated abilities were used this turn")
 F_MERGED = F("merged_next", "next component under it of a merged permanent (727); -1")
@@ -82,6 +85,7 @@ F_CASTING = F("casting", "1 while being cast (601.2a-h): its choices still being
 # last known information (608.2h)
 F_LKI_POW = F("lki_power", "power as it last existed on the battlefield")
 F_LKI_CTL = F("lki_controller", "controller as it last existed on the battlefield")
+F_PAY_FIRST = F("pay_first", "1: a mana source to tap first (a script's `pay:`)", volatile=True)
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

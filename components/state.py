@@ -36,6 +36,8 @@ PERMANENTS = Table("bf", "the permanents, in object-id order", shape=("objects",
 COMMAND_ZONE = Table(
     "cz", "the objects in the command zone, in object-id order", shape=("objects",)
 )
+BEGAN = Table("began", "steps begun since the caller last looked: step, turn, active (for "
+              "scripts that advance to a step)", shape=(16, 3), volatile=True)  # fmt: skip
 HELD = Table(
     "held", "the permanents grouped by controller (made with the layers)", shape=("objects",)
 )
@@ -45,7 +47,7 @@ GAME_LAYOUT = Layout(
     [
         GAME, OBJECTS, PLAYERS, LIBRARIES, HANDS, PERMANENTS, COMMAND_ZONE, HELD, LEFT, STACK_TABLE, TRIGGERED,
         DELAYED, EFFECTS, SHIELDS, EXTRA_TURNS, BLOCK_QUEUE, SEATS, RANGES, MARKERS,
-        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, CHOSEN, MARKS, LOOP, ACTIONS, TRACE,
+        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, CHOSEN, MARKS, LOOP, BEGAN, ACTIONS, TRACE,
     ],
     layout_id=1,
 )  # fmt: skip

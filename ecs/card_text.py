@@ -23,7 +23,8 @@ def render(name: str, rec: dict) -> str:
     lines = [_header(name, rec)]
     kws = [_keyword(k) for k in _list(rec.get("keywords"))]
     if kws:
-        lines.append(", ".join(kws).capitalize())
+        text = ", ".join(kws)
+        lines.append(text[0].upper() + text[1:])
     if "enchant" in rec:
         lines.append(f"Enchant {_filter(rec['enchant'])}")
     for item in _list(rec.get("abilities")):

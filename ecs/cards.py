@@ -234,6 +234,7 @@ class Compiler:
         self.row_of: dict[str, int] = {}
         self.where = ""
         self.specs: list[int] = []  # target spec rows of the ability being compiled
+        self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
 
     # --------------------------------------------------------- errors
     def fail(self, msg: str) -> None:
@@ -374,7 +375,7 @@ class Compiler:
         row[K.C_LANDMANA] = land_mana
         mask = 0
         for a in range(first, len(t.rows["ab"])):
-            if t.rows["ab"][a][K.B_KIND] == K.AB_TRIGGERED:
+            if t.rows["ab"][a][K.B_KIND] == K.AB_TRIGGERED and t.rows["ab"][a][K.B_WHEN] >= 0:
                 mask |= 1 << t.rows["ab"][a][K.B_WHEN]
         row[K.C_TRIGMASK] = mask
         row[K.C_SA0] = len(t.rows["sa"])
@@ -556,6 +557,15 @@ class Compiler:
         self.effects(effects)
         t.set("ab", a, K.B_E0, e0)
         t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
+        while self.delayed_programs:  # their rows go after this program
+            prog, rows, was = self.delayed_programs.pop(0)
+            start = len(t.rows["ep"])
+            for row in rows:
+                if row[K.E_JUMP] >= 0:  # (jumps are absolute rows: they move too)
+                    row[K.E_JUMP] += start - was
+                t.rows["ep"].append(row)
+            t.set("ab", prog, K.B_E0, start)
+            t.set("ab", prog, K.B_EN, len(rows))
 
     def target_spec(self, spec: Any, k: int) -> int:
         t = self.t
@@ -699,7 +709,21 @@ class Compiler:
             for k in range(7):
                 row[K.C_KICKER + k] = cost[k]
             return None
-        if kname in ("overload", "unearth", "cycling", "mutate"):
+        if kname == "unearth":  # 702.84: an activated ability that works from the graveyard
+            body = {
+                "cost": arg, "timing": "sorcery", "zone": "graveyard",
+                "effects": [
+                    {"return": {"what": "self", "to": "battlefield"}},
+                    {"grant": {"what": "self", "keywords": ["haste"], "until": "forever"}},
+                    {"exile_if_leaves": "self"},
+                    {"delayed": {"at": "next_end_step", "what": "self",
+                                 "effects": [{"exile": "event.object"}]}},
+                ],
+            }  # fmt: skip
+            a = self.ability("activated", body, card)
+            row[K.C_UNEARTH] = a
+            return a
+        if kname in ("overload", "cycling", "mutate"):
             self.fail(f"keywords: {kname} is not implemented yet")
         return None
 
@@ -1176,6 +1200,27 @@ class Compiler:
             self._row(op, refa=self.filter(fd), a=codes[dests[0]], d=d2,
                       b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
                       ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
+        elif verb == "delayed":
+            a = self._args(verb, arg, "effects", {"at", "what"})
+            at = {"next_end_step": 0}.get(a.get("at", "next_end_step"), -1)
+            if at < 0:
+                self.fail("at: next_end_step (other moments are not implemented yet)")
+            prog = self.t.new("ab")  # the delayed ability: no event of its own (B_WHEN -1)
+            self._ability_defaults(prog, -1, K.AB_TRIGGERED)
+            self.t.set("ab", prog, K.B_WHEN, -1)
+            saved = self.n_specs
+            self.n_specs = 0
+            self._row(op, a=at, b=prog, **self._subject(a, "what", "self", verb))
+            e1 = len(self.t.rows["ep"])
+            self.effects(_list(a["effects"]))
+            self.n_specs = saved
+            # its program was compiled here; it moves after the ability's own program
+            rows = self.t.rows["ep"][e1:]
+            del self.t.rows["ep"][e1:]
+            self.delayed_programs.append((prog, rows, e1))
+        elif verb == "exile_if_leaves":
+            a = self._args(verb, arg, "what", set())
+            self._row(op, **self._subject(a, "what", "self", verb))
         elif verb in ("destroy", "exile", "bounce", "tap", "untap", "regenerate", "transform"):
             a = self._args(verb, arg, "what", {"with_source", "no_regenerate"})
             self._row(

@@ -25,7 +25,17 @@ from components import decisions as D
 from components import game as G
 from components import objects as O
 from components import players as PL
-from components.rules import LIBRARY, PREGAME, STEP_NAMES
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    GRAVEYARD,
+    HAND,
+    KW_FLASH,
+    LIBRARY,
+    PREGAME,
+    STEP_NAMES,
+    T_INSTANT,
+)
 from components.state import GAME_LAYOUT, capacities
 from components.variants import ATTACK_NAMES, VARIANT_NAMES
 from ecs.cards import CardDB, CardError, Compiled, load_pool
@@ -58,7 +68,7 @@ VARIANTS: dict[str, VariantRules] = {
     "free-for-all": VariantRules("free-for-all", False, 0, "multiple", False, 2),
     "grand-melee": VariantRules("grand-melee", False, 1, "left", False, 4),
     "team-vs-team": VariantRules("team-vs-team", True, 0, "multiple", False, 4),
-    "emperor": VariantRules("emperor", True, 0, "multiple", True, 6),
+    "emperor": VariantRules("emperor", True, -1, "multiple", True, 6),  # -1: 809.3a / 809.6a
     "two-headed-giant": VariantRules("two-headed-giant", True, 0, "multiple", False, 4, True, True),
     "alternating-teams": VariantRules("alternating-teams", True, 2, "multiple", False, 4),
 }
@@ -127,20 +137,33 @@ def template(
     decks: list[list[str]],
     variant: str,
     options: Options,
-    names: list[str] | None = None,
     trace: int = 0,
 ) -> np.ndarray:
     """An arena with the players and their decks (each library in deck order, the top
     last), the variant's options, in the pregame: ``systems/setup.deal`` seats them
     and ``begin`` starts the game."""
     n = len(decks)
+    team = default_teams(variant, n, options.teams)
+    cards = sum(len(d) for d in decks)
+    a = new_arena(variant, options, team, cards, max(len(d) for d in decks), trace)
+    for p, deck in enumerate(decks):
+        for name in deck:
+            add_object(a, compiled, name, p, LIBRARY)
+    GAME_LAYOUT.views(a).s[G.S_TRIGMASK] = trigger_events(compiled)
+    GAME_LAYOUT.views(a).s[G.S_NEEDS] = needs(compiled)
+    return a
+
+
+def new_arena(
+    variant: str, options: Options, team: list[int], cards: int, library: int, trace: int = 0
+) -> np.ndarray:
+    """An arena for len(team) players of this variant, with its options, no objects yet."""
+    n = len(team)
     check_setup(variant, n, options)
     rules = VARIANTS[variant]
-    team = default_teams(variant, n, options.teams)
     nteams = len(set(team))
-    cards = sum(len(d) for d in decks)
     markers = max(1, n // 4) if variant == "grand-melee" else 1
-    caps = capacities(n, cards, max(len(d) for d in decks), trace=trace, markers=markers)
+    caps = capacities(n, cards, library, trace=trace, markers=markers)
     a = GAME_LAYOUT.alloc(caps)
     v = GAME_LAYOUT.views(a)
     s, pl = v.s, v.pl
@@ -163,6 +186,7 @@ def template(
     s[G.S_AUTOPASS] = int(options.autopass)
     s[G.S_MULLIGANS] = int(options.mulligans)
     s[G.S_STEP] = PREGAME
+    s[G.S_LDIRTY] = s[G.S_SDIRTY] = 1  # (the layers and state-based actions look first)
     s[G.S_CASTING] = -1
     s[G.S_RES] = -1
     s[G.S_PLANAR_CTL] = -1
@@ -185,11 +209,19 @@ def template(
         pl[p, PL.P_CMD + 1] = -1
         pl[p, PL.P_HA_VER] = -1
         v.seat[p] = p
-    for p, deck in enumerate(decks):
-        for name in deck:
-            add_object(a, compiled, name, p, LIBRARY)
-    s[G.S_TRIGMASK] = trigger_events(compiled)
     return a
+
+
+def needs(compiled: Compiled) -> int:
+    """S_NEEDS: the kinds of rules some card of the cards arena uses (checks skip the others)."""
+    bits = 0
+    for row in compiled.tables.rows["ab"]:
+        if row[K.B_ZONE] == GRAVEYARD and row[K.B_KIND] in (K.AB_ACTIVATED, K.AB_MANA):
+            bits |= G.NEED_GRAVEYARD_ABILITIES
+    for row in compiled.tables.rows["sa"]:
+        if row[K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE):
+            bits |= G.NEED_COST_CHANGES
+    return bits
 
 
 def trigger_events(compiled: Compiled) -> int:
@@ -234,6 +266,20 @@ def add_object(a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: i
         n = int(v.pl[owner, PL.P_LIBN])
         v.lib[owner, n] = i
         v.pl[owner, PL.P_LIBN] = n + 1
+    elif zone == HAND:
+        n = int(v.pl[owner, PL.P_HANDN])
+        v.hand[owner, n] = i  # (appended in id order)
+        v.pl[owner, PL.P_HANDN] = n + 1
+        if ct[K.C_TYPES] & T_INSTANT or ct[K.C_KW] & KW_FLASH:
+            v.pl[owner, PL.P_NINSTANT] += 1
+    elif zone == BATTLEFIELD:
+        n = int(s[G.S_NBF])
+        v.bf[n] = i
+        s[G.S_NBF] = n + 1
+    elif zone == COMMAND:
+        n = int(s[G.S_NCZ])
+        v.cz[n] = i
+        s[G.S_NCZ] = n + 1
     return i
 
 
@@ -254,12 +300,27 @@ class Action:
                    int(row[D.AC_ARG]), int(row[D.AC_ARG2]))  # fmt: skip
 
 
-def _kernels():
-    """The compiled entry points (imported on first use: importing compiles nothing,
-    the first call loads them from numba's cache or compiles them)."""
-    from systems import game_loop, setup
+_NO_INTS = np.zeros(1, np.int32)
 
-    return game_loop, setup
+
+def call(
+    op: int, arena: np.ndarray, cards: np.ndarray, x: int = 0, ints: np.ndarray | None = None
+) -> int:
+    """The engine's one entry point (systems/entry.py), for one arena or a 2-D batch.
+    Imported on first use: importing compiles nothing; the first call loads the
+    engine from numba's cache, or compiles it (with progress on stderr)."""
+    from systems import entry
+
+    A = arena.reshape(1, -1) if arena.ndim == 1 else arena
+    return int(
+        entry.call(op, A, cards, int(x), _NO_INTS if ints is None else ints.astype(np.int32))
+    )
+
+
+def _ops():
+    from systems import entry
+
+    return entry
 
 
 class Game:
@@ -270,6 +331,8 @@ class Game:
         self.compiled = compiled
         self.names = list(names)
         self._n = -1
+        self.team_names: list[str] | None = None
+        self.created_from = int(GAME_LAYOUT.views(arena).s[G.S_N])  # later objects: NAME#N
 
     # --------------------------------------------------------- making one
     @classmethod
@@ -288,11 +351,22 @@ class Game:
         compiled = db.compile(sorted({c for d in decks for c in d}))
         a = template(compiled, decks, variant, options, trace=trace)
         seed_rng(a, seed)
-        game_loop, setup = _kernels()
-        setup.deal_entry(a, compiled.arena)
+        ops = _ops()
+        call(ops.DEAL, a, compiled.arena)
         g = cls(a, compiled, names or [f"P{p}" for p in range(len(decks))])
-        g._n = int(game_loop.begin(a, compiled.arena))
+        g._n = call(ops.BEGIN, a, compiled.arena)
         return g
+
+    @property
+    def variant_name(self) -> str:
+        return VARIANT_NAMES[int(self.v.s[G.S_VARIANT])]
+
+    def concede(self, p: int) -> int:
+        """104.3a: player p concedes (any time)."""
+        n = call(_ops().CONCEDE, self.arena, self.compiled.arena, p)
+        if n < 0:
+            raise IllegalAction(f"{self.names[p]} is not in the game")
+        return n
 
     # --------------------------------------------------------- the state
     @property
@@ -353,8 +427,7 @@ class Game:
         """Take an option (its index, or an Action equal to one); returns how many
         options the next decision has. IllegalAction if it isn't an option."""
         k = action if isinstance(action, (int, np.integer)) else self.index_of(action)
-        game_loop, _ = _kernels()
-        n = int(game_loop.step(self.arena, self.compiled.arena, int(k)))
+        n = call(_ops().STEP, self.arena, self.compiled.arena, int(k))
         if n < 0:
             raise IllegalAction(f"option {k} is not one of the {self.n_actions()} options")
         return n
@@ -366,28 +439,32 @@ class Game:
         raise IllegalAction(f"{action} is not an option of the pending decision")
 
     def refresh(self) -> int:
-        game_loop, _ = _kernels()
-        return int(game_loop.refresh(self.arena, self.compiled.arena))
+        return call(_ops().REFRESH, self.arena, self.compiled.arena)
 
     # --------------------------------------------------------- copies
     def clone(self) -> Game:
         """An independent copy (the arena copied; the cards arena shared, read-only)."""
         g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
         g.arena = self.arena.copy()
-        g.compiled = self.compiled
-        g.names = self.names
-        g._n = self._n
         return g
 
     def fingerprint(self) -> str:
         return GAME_LAYOUT.fingerprint(self.arena)
+
+    def view(self, viewer: int | None = None, refs: dict[int, str] | None = None) -> dict:
+        """The state view of ../shared/SCENARIOS.md (ecs/view.py)."""
+        from ecs.view import state_view
+
+        return state_view(self, viewer, refs)
 
     def card_name(self, i: int) -> str:
         return self.compiled.name_of(int(self.v.o[i, O.F_CARD]))
 
     def __getstate__(self) -> dict[str, Any]:
         return {"arena": self.arena, "cards": self.compiled.arena, "names": self.names,
-                "card_names": dict(self.compiled.row_of)}  # fmt: skip
+                "card_names": dict(self.compiled.row_of), "team_names": self.team_names,
+                "created_from": self.created_from}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         db = load_pool()
@@ -399,6 +476,8 @@ class Game:
         self.compiled = compiled
         self.names = state["names"]
         self._n = -1
+        self.team_names = state.get("team_names")
+        self.created_from = state.get("created_from", 0)
 
 
 def seed_rng(a: np.ndarray, seed: int) -> None:

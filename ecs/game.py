@@ -62,7 +62,7 @@ class Options:
 
 
 class Game:
-    """One game of Magic. Build with :meth:`Game.new` or ``ecs.scenario``."""
+    """One game of Magic. Build with :meth:`Game.new` or ``ecs.legacy.scenario``."""
 
     def __init__(
         self,
@@ -446,13 +446,13 @@ class Game:
 
     def observe(self, player: int) -> dict:
         """The state as ``player`` may see it: hidden zones of others are counts only."""
-        from ecs.view import state_view
+        from ecs.legacy.view import state_view
 
         return state_view(self, viewer=player)
 
     def view(self) -> dict:
         """The full state view of ../shared/SCENARIOS.md."""
-        from ecs.view import state_view
+        from ecs.legacy.view import state_view
 
         return state_view(self)
 

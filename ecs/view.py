@@ -1,189 +1,257 @@
-"""The state view of ../shared/SCENARIOS.md: a plain dict of names and numbers.
+"""The state view of ../shared/SCENARIOS.md: a plain dict of names and numbers, read
+from a game's arena.
 
-``state_view(g)`` is what ``--dump`` prints and what scenario expectations
-address with dotted paths. ``state_view(g, viewer=p)`` hides what p may not
-see: other players' hands and every library's order (counts stay visible).
-"""
+``state_view(g)`` is what ``melee scenario --dump`` prints and what scenario
+expectations address with dotted paths. ``state_view(g, viewer=p)`` hides what p may
+not see: other players' hands, every library's order and face-down cards (counts stay
+visible)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from ecs.constants import (
+from components import cards as K
+from components import game as G
+from components import objects as O
+from components import players as PL
+from components.decisions import PEND_NAMES
+from components.markers import K_HOLDER, K_NSTK, K_NUMBER, K_STACK, K_WAITING
+from components.rules import (
     BATTLEFIELD,
     COMMAND,
-    COUNTER_KINDS,
+    COUNTER_NAMES,
     EXILE,
     GRAVEYARD,
     HAND,
+    LIBRARY,
+    MANA_LETTERS,
     STACK,
     STEP_NAMES,
+    T_CONSPIRACY,
+    T_PHENOMENON,
+    T_PLANE,
+    T_SCHEME,
     ZONE_NAMES,
 )
+from components.stack import I_PLANESWALKING, I_SPELL
 
 if TYPE_CHECKING:
-    from ecs.game import Game
+    from ecs.engine import Game
+
+# the view's name for a pending decision (what scenarios may look at)
+PENDING_KIND = {
+    "priority": "priority", "attack": "attack", "block": "block", "discard": "discard",
+    "mulligan": "mulligan", "bottom": "bottom", "none": None,
+}  # fmt: skip
 
 
-def _active_names(g: Game) -> list[str]:
-    """Players taking a turn now: the active player or team, or every holder of a turn
-    marker that isn't waiting (807.4)."""
-    if g.markers:
-        from ecs.legacy.systems.turn_markers import holders_now
-
-        return [g.names[p] for p in holders_now(g)]
-    return [g.names[p] for p in g.active_players if g.pl.alive[p]]
-
-
-def card_refs(g: Game) -> dict[int, str]:
-    """Object id -> the reference a scenario uses: its id, its unique name, or NAME#N."""
-    o = g.obj
-    out: dict[int, str] = {}
-    counts: dict[str, int] = {}
-    for i in range(o.n):
-        if o.card[i] >= 0:
-            nm = g.db.defs[o.card[i]].name
-            counts[nm] = counts.get(nm, 0) + 1
-    for i in range(o.n):
-        if o.card[i] >= 0:
-            nm = g.db.defs[o.card[i]].name
-            out[i] = nm if counts[nm] == 1 else f"{nm}@{i}"
-    for ref, i in g.refs.items():
-        out[i] = ref
-    return out
+def display_name(g: Game, i: int) -> str:
+    """A card's name; a token's name per 111.4 (its subtypes and the word Token)."""
+    c = int(g.v.o[i, O.F_CARD])
+    name = g.compiled.name_of(c)
+    if g.v.o[i, O.F_TOKEN] == 1:
+        card = g.compiled.db.cards.get(name)
+        rec = card.record if card else {}
+        subs = rec.get("subtypes") or []
+        return (" ".join(subs) if subs else name) + " Token"
+    return name
 
 
-def _names(g: Game, ids: list[int]) -> list[str]:
-    return [g.name_of(i) for i in ids]
+def item_name(g: Game, i: int) -> str:
+    """What the stack shows: a spell's name, "ability of NAME", the planeswalking ability."""
+    o = g.v.o
+    kind = int(o[i, O.F_IKIND])
+    if kind == I_SPELL and o[i, O.F_SRC] < 0:
+        return display_name(g, i)
+    if kind == I_PLANESWALKING:
+        return "planeswalking ability"
+    src = int(o[i, O.F_SRC])
+    return f"ability of {display_name(g, src) if src >= 0 else display_name(g, i)}"
 
 
-def _defender_name(g: Game, i: int, refs: dict[int, str]) -> str | None:
-    o = g.obj
-    if o.attacking_object[i] >= 0:
-        return refs.get(int(o.attacking_object[i]), g.name_of(int(o.attacking_object[i])))
-    if o.attacking_player[i] >= 0:
-        return g.names[int(o.attacking_player[i])]
-    return None
+def _label(g: Game, refs: dict[int, str], i: int) -> str:
+    return refs.get(i) or display_name(g, i)
 
 
-def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
-    from ecs.legacy.systems.combat import attack_defenders
-    from ecs.legacy.systems.continuous_effects import recompute
-
-    recompute(g)
-    o, pl = g.obj, g.pl
-    n = o.n
-    refs = card_refs(g)
-    alive = g.alive_players()
-    seat_rank = {p: k for k, p in enumerate(sorted(alive, key=lambda q: pl.seat[q]))}
+def state_view(
+    g: Game, viewer: int | None = None, refs: dict[int, str] | None = None
+) -> dict[str, Any]:
+    v = g.v
+    s, o, pl = v.s, v.o, v.pl
+    n = int(s[G.S_N])
+    P = len(g.names)
+    refs = dict(refs or {})
+    _default_refs(g, refs, n)
+    alive = [p for p in range(P) if pl[p, PL.P_ALIVE]]
+    seat_rank = {p: k for k, p in enumerate(sorted(alive, key=lambda q: pl[q, PL.P_SEATPOS]))}
+    by_zone: dict[tuple[int, int], list[int]] = {}
+    for i in range(n):
+        z = int(o[i, O.F_ZONE])
+        who = int(o[i, O.F_CTL]) if z == BATTLEFIELD else int(o[i, O.F_OWNER])
+        by_zone.setdefault((z, who), []).append(i)
+    team_names = getattr(g, "team_names", None)
     players: dict[str, Any] = {}
-    zone = o.zone[:n]
     for p, name in enumerate(g.names):
+        in_game = bool(pl[p, PL.P_ALIVE])
+        pool = int(pl[p, PL.P_LIFEPOOL])
+        hidden = viewer is not None and viewer != p
 
-        def zone_list(z: int, by: str = "owner", p: int = p) -> list[str]:
-            col = o.owner if by == "owner" else o.controller
-            ids = np.flatnonzero((zone == z) & (col[:n] == p)).tolist()
-            ids.sort(key=lambda i: o.zpos[i])
-            return _names(g, ids)
+        def names_in(z: int, p: int = p) -> list[str]:
+            return [display_name(g, i) for i in by_zone.get((z, p), [])]
 
-        hidden_hand = viewer is not None and viewer != p
-        in_game = bool(pl.alive[p])
+        lib = [int(x) for x in v.lib[p, : int(pl[p, PL.P_LIBN])]][::-1]
+        cmd_ids = by_zone.get((COMMAND, p), [])
+        commanders = [int(pl[p, PL.P_CMD + k]) for k in range(2) if pl[p, PL.P_CMD + k] >= 0]
         players[name] = {
-            "life": int(pl.life[p]),
-            "poison": int(pl.poison[p]),
+            "life": int(pl[pool, PL.P_LIFE]),
+            "poison": int(pl[pool, PL.P_POISON]),
             "in_game": in_game,
-            "team": g.team_names[int(pl.team[p])] if g.team_names else None,
+            "team": (team_names[int(pl[p, PL.P_TEAM])] if team_names else None),
             "seat": seat_rank.get(p),
-            "range": [g.names[q] for q in alive if g.in_range(p, q)] if in_game else [],
-            "attackable": [
-                g.names[-1 - c] if c < 0 else refs.get(c, g.name_of(c))
-                for c in (attack_defenders(g, p) if in_game else [])
+            "range": [g.names[q] for q in alive if v.rm[0, p, q]] if in_game else [],
+            "attackable": _attackable(g, p, refs) if in_game else [],
+            "hand": None if hidden else names_in(HAND),
+            "graveyard": names_in(GRAVEYARD),
+            "exile": names_in(EXILE),
+            "command": [display_name(g, i) for i in cmd_ids if not _deck_card(g, i)],
+            "battlefield": names_in(BATTLEFIELD),
+            "library": None if viewer is not None else [display_name(g, i) for i in lib],
+            "hand_size": int(pl[p, PL.P_HANDN]),
+            "library_size": int(pl[p, PL.P_LIBN]),
+            "max_hand_size": int(pl[p, PL.P_MAXHAND]),
+            "mana": {c: int(pl[p, PL.P_MANA + k]) for k, c in enumerate(MANA_LETTERS)},
+            "counters": {
+                k: int(pl[p, PL.P_CTR + j])
+                for j, k in enumerate(COUNTER_NAMES)
+                if pl[p, PL.P_CTR + j]
+            },
+            "commanders": [display_name(g, i) for i in commanders],
+            "commander_damage": _commander_damage(g, p, refs),
+            "commander_casts": {
+                _label(g, refs, i): int(pl[p, PL.P_CMDCAST + k]) for k, i in enumerate(commanders)
+            },
+            "commander_tax": {
+                _label(g, refs, i): 2 * int(pl[p, PL.P_CMDCAST + k])
+                for k, i in enumerate(commanders)
+            },
+            "color_identity": [c for k, c in enumerate("WUBRG") if pl[p, PL.P_IDENTITY] >> k & 1],
+            "vanguard": display_name(g, int(pl[p, PL.P_VANGUARD]))
+            if pl[p, PL.P_VANGUARD] >= 0
+            else None,
+            "planar_library": [
+                display_name(g, int(x)) for x in v.pdeck[p, : int(pl[p, PL.P_PDECKN])][::-1]
             ],
-            "hand": None if hidden_hand else zone_list(HAND),
-            "graveyard": zone_list(GRAVEYARD),
-            "exile": zone_list(EXILE),
-            "command": zone_list(COMMAND),
-            "battlefield": zone_list(BATTLEFIELD, "controller"),
-            "library": None if viewer is not None else _names(g, list(reversed(g.library[p]))),
-            "hand_size": len(g.hand(p)),
-            "library_size": len(g.library[p]),
-            "max_hand_size": int(pl.max_hand[p]),
-            "commander_damage": {},
-            "commander_casts": {},
+            "scheme_library": [
+                display_name(g, int(x)) for x in v.sdeck[p, : int(pl[p, PL.P_SDECKN])][::-1]
+            ],
+            "ongoing_schemes": [
+                display_name(g, i)
+                for i in cmd_ids
+                if _is(g, i, T_SCHEME) and not o[i, O.F_FACE_DOWN]
+            ],
+            "conspiracies": [display_name(g, i) for i in cmd_ids if _is(g, i, T_CONSPIRACY)],
+            "planar_rolls": int(pl[p, PL.P_PLANAR_ROLLS]),
         }
     cards: dict[str, Any] = {}
     for i in range(n):
-        if o.card[i] < 0:
+        if (
+            o[i, O.F_CARD] < 0
+            or o[i, O.F_IKIND] > 0
+            or (o[i, O.F_SRC] >= 0 and o[i, O.F_ZONE] == STACK)
+        ):
             continue
-        z = int(zone[i])
-        if viewer is not None and z == HAND and o.owner[i] != viewer:
+        z = int(o[i, O.F_ZONE])
+        if viewer is not None and ((z == HAND and o[i, O.F_OWNER] != viewer) or z == LIBRARY):
             continue
-        if viewer is not None and z == 0:  # library order is hidden
-            continue
-        att = int(o.attached_to[i])
-        cards[refs[i]] = {
-            "name": g.name_of(i),
-            "zone": ZONE_NAMES[z],
-            "owner": g.names[int(o.owner[i])],
-            "controller": g.names[int(o.controller[i])]
-            if z in (BATTLEFIELD, STACK)
-            else g.names[int(o.owner[i])],
-            "tapped": bool(o.tapped[i]),
-            "damage": int(o.damage[i]),
-            "power": int(o.power[i]),
-            "toughness": int(o.toughness[i]),
+        att = int(o[i, O.F_ATT])
+        ctl = int(o[i, O.F_CTL]) if z == BATTLEFIELD else (
+            int(o[i, O.F_ICTL]) if z == STACK else int(o[i, O.F_OWNER]))  # fmt: skip
+        merged = [display_name(g, i)]
+        j = int(o[i, O.F_MERGED])
+        while j >= 0:
+            merged.append(display_name(g, j))
+            j = int(o[j, O.F_MERGED])
+        cards[_label(g, refs, i)] = {
+            "name": display_name(g, i),
+            "zone": ZONE_NAMES[z] if z < len(ZONE_NAMES) else "gone",
+            "owner": g.names[int(o[i, O.F_OWNER])],
+            "controller": g.names[ctl] if 0 <= ctl < P else None,
+            "tapped": bool(o[i, O.F_TAPPED]),
+            "damage": int(o[i, O.F_DMG]),
+            "power": int(o[i, O.F_POW]),
+            "toughness": int(o[i, O.F_TOU]),
             "counters": {
-                k: int(o.counters[i, j]) for j, k in enumerate(COUNTER_KINDS) if o.counters[i, j]
+                k: int(o[i, O.F_CTR + j]) for j, k in enumerate(COUNTER_NAMES) if o[i, O.F_CTR + j]
             },
-            "attached_to": None if att < 0 else refs.get(att, g.name_of(att)),
-            "attacking": _defender_name(g, i, refs) if z == BATTLEFIELD else None,
-            "blocking": refs.get(int(o.blocking[i]))
-            if o.blocking[i] >= 0 and z == BATTLEFIELD
+            "attached_to": None if att < 0 else _label(g, refs, att),
+            "attacking": _defender(g, i, refs) if z == BATTLEFIELD else None,
+            "blocking": _label(g, refs, int(o[i, O.F_BLOCKING]))
+            if o[i, O.F_BLOCKING] >= 0 and z == BATTLEFIELD
             else None,
-            "face_up": bool(o.face_up[i]),
-            "token": bool(o.token[i]),
+            "face_up": not bool(o[i, O.F_FACE_DOWN]),
+            "token": bool(o[i, O.F_TOKEN] == 1),
+            "merged": merged,
+            "named": g.compiled.name_of(int(o[i, O.F_NAMED])) if o[i, O.F_NAMED] >= 0 else None,
+            "transformed": bool(o[i, O.F_TRANSFORMED]),
         }
     teams = {}
-    if g.team_names:
-        for t, tname in enumerate(g.team_names):
-            members = [p for p in range(g.n_players) if pl.team[p] == t]
+    if team_names:
+        for t, tname in enumerate(team_names):
+            members = [p for p in range(P) if pl[p, PL.P_TEAM] == t]
             if not members:
                 continue
-            alive_m = [p for p in members if pl.alive[p]] or members
-            shared = g.shared_life  # 810.4: one shared total, mirrored on each member
+            pools = sorted({int(pl[p, PL.P_LIFEPOOL]) for p in members})
             teams[tname] = {
-                "life": int(pl.life[alive_m[0]] if shared else sum(pl.life[p] for p in members)),
-                "poison": int(
-                    pl.poison[alive_m[0]] if shared else sum(pl.poison[p] for p in members)
-                ),
-                "in_game": any(pl.alive[p] for p in members),
+                "life": int(sum(pl[q, PL.P_LIFE] for q in pools)),
+                "poison": int(sum(pl[q, PL.P_POISON] for q in pools)),
+                "in_game": any(pl[p, PL.P_ALIVE] for p in members),
             }
-    stack = [g.name_of(i) for i in reversed(g.stack)]
+    nmark = int(s[G.S_NMARK])
+    stack = [item_name(g, int(i)) for i in v.stk[: int(s[G.S_NSTK])][::-1]]
     stacks = [stack]
     markers = []
-    if g.markers:  # 807.4, 807.5: one stack per turn marker, in marker order
-        stacks = [
-            [g.name_of(i) for i in reversed(g.stack if k == g.cur else m.turn["stack"])]
-            for k, m in enumerate(g.markers)
+    if nmark:  # 807.5: one stack per marker, in marker order
+        stacks = []
+        for k in range(nmark):
+            if k == s[G.S_CUR]:
+                stacks.append(stack)
+            else:
+                row = v.mk[k]
+                ids = row[K_STACK : K_STACK + int(row[K_NSTK])]
+                stacks.append([item_name(g, int(i)) for i in ids[::-1]])
+        markers = [
+            {"number": int(v.mk[k, K_NUMBER]), "holder": g.names[int(v.mk[k, K_HOLDER])]}
+            for k in range(nmark)
         ]
-        stack = [name for st in stacks for name in st]
-        markers = [{"number": m.number, "holder": g.names[m.holder]} for m in g.markers]
+        stack = [x for st in stacks for x in st]
+    pend = PEND_NAMES[int(s[G.S_PEND])]
+    step = int(s[G.S_STEP])
+    planes = [display_name(g, int(i)) for i in v.cz[: int(s[G.S_NCZ])]
+              if (_is(g, int(i), T_PLANE) or _is(g, int(i), T_PHENOMENON)) and not o[int(i), O.F_FACE_DOWN]
+              and not _deck_card(g, int(i))]  # fmt: skip
+    schemes = [display_name(g, int(i)) for i in v.cz[: int(s[G.S_NCZ])]
+               if _is(g, int(i), T_SCHEME) and not o[int(i), O.F_FACE_DOWN] and not _deck_card(g, int(i))]  # fmt: skip
+    dn = int(s[G.S_DAY_NIGHT])
     return {
         "game": {
-            "over": bool(g.over),
+            "over": bool(s[G.S_OVER]),
             "winners": [g.names[p] for p in g.winners],
             "losers": [g.names[p] for p in g.losers],
             "drawn": [g.names[p] for p in g.drawn],
-            "turn": int(g.turn),
-            "step": STEP_NAMES[g.step_no],
-            "active": _active_names(g),
-            "day_night": None,
-            "variant": g.variant,
+            "turn": int(s[G.S_TURN]),
+            "step": STEP_NAMES[step] if 0 <= step < len(STEP_NAMES) else "pregame",
+            "active": _active(g),
+            "day_night": (None, "day", "night")[dn],
+            "planar_controller": g.names[int(s[G.S_PLANAR_CTL])]
+            if s[G.S_PLANAR_CTL] >= 0
+            else None,
+            "planar_library": [],
+            "subgame": None,
+            "depth": 0,
+            "variant": g.variant_name,
             "pending": None
-            if g.pending is None
-            else {"kind": g.pending.kind, "player": g.names[g.pending.player]},
+            if pend == "none"
+            else {"kind": PENDING_KIND.get(pend, "choose"), "player": g.names[int(s[G.S_PPLAYER])]},
         },
         "players": players,
         "teams": teams,
@@ -191,6 +259,102 @@ def state_view(g: Game, viewer: int | None = None) -> dict[str, Any]:
         "stack": stack,
         "stacks": stacks,
         "turn_markers": markers,
-        "planes": [],
-        "schemes": [],
+        "planes": planes,
+        "schemes": schemes,
     }
+
+
+def _default_refs(g: Game, refs: dict[int, str], n: int) -> None:
+    """Object -> how a scenario names it: its id, its name when unique (cards that
+    existed at the start), NAME#N for the N-th created object of that name."""
+    o = g.v.o
+    counts: dict[str, int] = {}
+    for i in range(n):
+        if o[i, O.F_CARD] >= 0 and o[i, O.F_IKIND] == 0 and not (o[i, O.F_SRC] >= 0):
+            counts[display_name(g, i)] = counts.get(display_name(g, i), 0) + 1
+    created = getattr(g, "created_from", n)
+    seen: dict[str, int] = {}
+    for i in range(n):
+        if i in refs or o[i, O.F_CARD] < 0:
+            continue
+        nm = display_name(g, i)
+        if i >= created:
+            seen[nm] = seen.get(nm, 0) + 1
+            refs[i] = f"{nm}#{seen[nm]}"
+        elif counts.get(nm, 0) == 1:
+            refs[i] = nm
+        else:
+            refs[i] = f"{nm}@{i}"
+
+
+def _is(g: Game, i: int, bit: int) -> bool:
+    c = int(g.v.o[i, O.F_CARD])
+    return c >= 0 and bool(g.compiled.tables.rows["ct"][c][K.C_TYPES] & bit)
+
+
+def _deck_card(g: Game, i: int) -> bool:
+    """Is i in a planar or scheme deck (face down in the command zone, 901.4, 904.4)?"""
+    v = g.v
+    p = int(v.o[i, O.F_OWNER])
+    return (
+        i in v.pdeck[p, : int(v.pl[p, PL.P_PDECKN])] or i in v.sdeck[p, : int(v.pl[p, PL.P_SDECKN])]
+    )
+
+
+def _active(g: Game) -> list[str]:
+    v = g.v
+    s, pl = v.s, v.pl
+    if s[G.S_NMARK]:
+        return [g.names[int(v.mk[k, K_HOLDER])] for k in range(int(s[G.S_NMARK]))
+                if not v.mk[k, K_WAITING] and pl[int(v.mk[k, K_HOLDER]), PL.P_ALIVE]]  # fmt: skip
+    a = int(s[G.S_ACTIVE])
+    if s[G.S_TEAM_TURNS]:
+        return [
+            g.names[p]
+            for p in range(len(g.names))
+            if pl[p, PL.P_TEAM] == pl[a, PL.P_TEAM] and pl[p, PL.P_ALIVE]
+        ]
+    return [g.names[a]] if pl[a, PL.P_ALIVE] else []
+
+
+def _attackable(g: Game, p: int, refs: dict[int, str]) -> list[str]:
+    """What p's creatures could attack now: players (801.3, 802, 803), then their
+    planeswalkers and the battles they protect."""
+    v = g.v
+    out = []
+    ok = [q for q in range(len(g.names)) if v.rm[1, p, q] and v.pl[q, PL.P_ALIVE]]
+    out += [g.names[q] for q in ok]
+    o = v.o
+    from components.rules import T_BATTLE, T_PLANESWALKER
+
+    for i in v.bf[: int(v.s[G.S_NBF])]:
+        i = int(i)
+        t = int(o[i, O.F_TYPES])
+        who = (
+            int(o[i, O.F_PROTECTOR])
+            if t & T_BATTLE
+            else (int(o[i, O.F_CTL]) if t & T_PLANESWALKER else -1)
+        )
+        if who in ok:
+            out.append(_label(g, refs, i))
+    return out
+
+
+def _defender(g: Game, i: int, refs: dict[int, str]) -> str | None:
+    o = g.v.o
+    if o[i, O.F_ATKO] >= 0:
+        return _label(g, refs, int(o[i, O.F_ATKO]))
+    if o[i, O.F_ATKP] >= 0:
+        return g.names[int(o[i, O.F_ATKP])]
+    return None
+
+
+def _commander_damage(g: Game, p: int, refs: dict[int, str]) -> dict[str, int]:
+    v = g.v
+    out = {}
+    for q in range(len(g.names)):
+        for k in range(2):
+            c = int(v.pl[q, PL.P_CMD + k])
+            if c >= 0 and v.cdmg[p, 2 * q + k]:
+                out[_label(g, refs, c)] = int(v.cdmg[p, 2 * q + k])
+    return out

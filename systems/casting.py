@@ -78,13 +78,16 @@ from components.game import (
     CK_ABILITY,
     CK_SPELL,
     CK_TRIGGER,
+    NEED_COST_CHANGES,
     S_CAST_KIND,
     S_CAST_MODE,
     S_CAST_N,
     S_CAST_SLOT,
     S_CAST_STAGE,
     S_CASTING,
+    S_N,
     S_NCZ,
+    S_NEEDS,
     S_PA,
     S_PASSES,
     S_PEND,
@@ -207,6 +210,8 @@ def _cost_change(st, cd, p, i):
     """601.2f: "spells you cast cost {1} less / more": the change to the generic part,
     from the permanents and the face-up command-zone cards (eminence) whose abilities
     apply to this spell."""
+    if not st.s[S_NEEDS] & NEED_COST_CHANGES:
+        return 0
     d = 0
     for src in zones.permanents(st):
         d += _changes_of(st, cd, src, p, i)
@@ -629,7 +634,7 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
     wants different objects, for any earlier one."""
     o = st.o
     p = o[it, F_ICTL]
-    buf = np.empty(st.o.shape[0] + st.pl.shape[0], np.int64)
+    buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
     k = targets.candidates(st, cd, spec, p, decider, src, it, buf, buf.shape[0])
     m = 0
     diff = cd.tg[spec, G_DIFFERENT]

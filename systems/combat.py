@@ -17,7 +17,17 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import EV_ATTACKS, EV_BECOMES_BLOCKED, EV_BLOCKS
-from components.decisions import PEND_BLOCK, PEND_NONE
+from components.decisions import (
+    A_ATTACK,
+    A_BLOCK,
+    AC_ARG,
+    AC_ARG2,
+    AC_KIND,
+    AC_OBJ,
+    AC_PLAYER,
+    PEND_BLOCK,
+    PEND_NONE,
+)
 from components.game import (
     S_ACTIVE,
     S_DECLARED,
@@ -84,6 +94,17 @@ from systems.state import bump, touch
 BASIC_LAND_SUBTYPE0 = 1000
 
 
+@kernel(inline="always")
+def add_action(acts, m, kind, player, obj, arg):
+    if m < acts.shape[0]:
+        acts[m, AC_KIND] = kind
+        acts[m, AC_PLAYER] = player
+        acts[m, AC_OBJ] = obj
+        acts[m, AC_ARG] = arg
+        acts[m, AC_ARG2] = 0
+    return m + 1
+
+
 # ----------------------------------------------------------------- attacking (508)
 @kernel(inline="always")
 def can_attack(st, i):
@@ -103,15 +124,14 @@ def _creature_of(st, i, p):
 
 
 @kernel
-def attack_options(st, cd, acts_obj, acts_arg, acts_player):
-    """The pending attack declaration's options after "done" (the caller's first row):
+def attack_options(st, cd, acts, m):
+    """The pending attack declaration's options after "done" (rows from m on):
     (creature, defender) for each creature of the attacking player (805.10b: of the
     attacking team) not declared yet, each defender it may attack: the players of
     rm[1] by index, then their planeswalkers and the battles they protect (801.3),
-    by object id. Returns how many (written after row 0)."""
+    by object id. Returns the new number of rows."""
     continuous_effects.recompute(st, cd)
     o, s = st.o, st.s
-    m = 0
     a = s[S_ACTIVE]
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, a, p) or not players.is_active(st, p):
@@ -121,13 +141,11 @@ def attack_options(st, cd, acts_obj, acts_arg, acts_player):
                 continue
             for q in range(st.pl.shape[0]):
                 if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
-                    acts_obj[m], acts_arg[m], acts_player[m] = i, -1 - q, p
-                    m += 1
+                    m = add_action(acts, m, A_ATTACK, p, i, -1 - q)
             for j in st.bf[: s[S_NBF]]:
                 who = _defending_for(st, j)
                 if who >= 0 and st.rm[1, p, who] and st.pl[who, P_ALIVE]:
-                    acts_obj[m], acts_arg[m], acts_player[m] = i, j, p
-                    m += 1
+                    m = add_action(acts, m, A_ATTACK, p, i, j)
     return m
 
 
@@ -151,6 +169,19 @@ def has_possible_attacker(st, cd):
         if st.pl[p, P_ALIVE] and players.same_side(st, a, p) and players.is_active(st, p):
             for i in continuous_effects.held_by(st, p):
                 if _creature_of(st, i, p) and can_attack(st, i):
+                    return True
+    return False
+
+
+@kernel
+def controls_creature(st, cd):
+    """Does the attacking player (team) control a creature at all?"""
+    continuous_effects.recompute(st, cd)
+    a = st.s[S_ACTIVE]
+    for p in range(st.pl.shape[0]):
+        if st.pl[p, P_ALIVE] and players.same_side(st, a, p) and players.is_active(st, p):
+            for i in continuous_effects.held_by(st, p):
+                if _creature_of(st, i, p):
                     return True
     return False
 
@@ -185,7 +216,7 @@ def finish_attacks(st, cd):
     """508.1f-k: the declared creatures become attacking (tapped unless vigilance), in
     declaration order; then "whenever ... attacks" triggers (508.3)."""
     o, s = st.o, st.s
-    order = np.empty(st.bf.shape[0], np.int64)
+    order = np.empty(st.s[S_NBF] + 1, np.int64)
     m = 0
     for i in st.bf[: s[S_NBF]]:
         if o[i, F_DECL] != NO_TARGET:
@@ -251,7 +282,7 @@ def queue_blockers(st):
     s = st.s
     buf = np.empty(st.pl.shape[0], np.int64)
     k = players.turn_order_from(st, s[S_ACTIVE], buf)
-    atk = np.empty(st.bf.shape[0], np.int64)
+    atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
     s[S_NBQ] = 0
     for j in range(k):
@@ -335,13 +366,12 @@ def blocks_legal(st):
 
 
 @kernel
-def block_options(st, cd, q, acts_obj, acts_arg, acts_player):
+def block_options(st, cd, q, acts, m):
     """(blocker, attacker) pairs open to defending player q (805.10d: their team),
-    blockers by object id, attackers in object-id order."""
+    blockers by object id, attackers in object-id order (rows from m on)."""
     continuous_effects.recompute(st, cd)
-    atk = np.empty(st.bf.shape[0], np.int64)
+    atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
-    m = 0
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, q, p):
             continue
@@ -350,8 +380,7 @@ def block_options(st, cd, q, acts_obj, acts_arg, acts_player):
                 continue
             for k in range(na):
                 if _blockable(st, cd, b, atk[k]):
-                    acts_obj[m], acts_arg[m], acts_player[m] = b, atk[k], p
-                    m += 1
+                    m = add_action(acts, m, A_BLOCK, p, b, atk[k])
     return m
 
 
@@ -359,7 +388,7 @@ def block_options(st, cd, q, acts_obj, acts_arg, acts_player):
 def has_block_option(st, cd, q):
     """Could defending player q (their team) block anything?"""
     continuous_effects.recompute(st, cd)
-    atk = np.empty(st.bf.shape[0], np.int64)
+    atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, q, p):
@@ -400,7 +429,7 @@ def finish_blocks(st, cd, q):
     """509.1h-i: q's declared creatures become blockers (their order is the damage
     assignment order); the attackers they block become blocked; then 509.3 triggers."""
     o, s = st.o, st.s
-    order = np.empty(st.bf.shape[0], np.int64)
+    order = np.empty(st.s[S_NBF] + 1, np.int64)
     m = 0
     for b in st.bf[: s[S_NBF]]:
         if o[b, F_DSEQ] > 0:

@@ -40,6 +40,7 @@ from components.cards import (
     OP_COUNTERS,
     OP_CREATE_TOKEN,
     OP_DAMAGE,
+    OP_DELAYED,
     OP_DESTROY,
     OP_DISCARD,
     OP_DOUBLE_LIFE,
@@ -48,6 +49,7 @@ from components.cards import (
     OP_EXCHANGE_LIFE,
     OP_EXILE,
     OP_EXILE_FROM_HAND,
+    OP_EXILE_IF_LEAVES,
     OP_EXTRA_TURN,
     OP_FACT_OR_FICTION,
     OP_FIGHT,
@@ -163,6 +165,7 @@ from components.objects import (
     F_TAPPED,
     F_TOKEN,
     F_TRANSFORMED,
+    F_UNEARTHED,
     F_ZONE,
 )
 from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL
@@ -182,6 +185,7 @@ from components.rules import (
 from systems import (
     continuous_effects,
     damage,
+    delayed,
     leaving_game,
     mana,
     players,
@@ -324,7 +328,7 @@ def _reach(st, you, x):
 
 @kernel(inline="always")
 def _buf(st):
-    return np.empty(st.o.shape[0] + st.pl.shape[0], np.int64)
+    return np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
 
 
 # ----------------------------------------------------------------- one step
@@ -489,6 +493,11 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_REGENERATE:
             if z == BATTLEFIELD:
                 o[x, F_REGEN] += 1
+        elif op == OP_EXILE_IF_LEAVES:
+            if z == BATTLEFIELD:
+                o[x, F_UNEARTHED] = 1
+        elif op == OP_DELAYED:
+            delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD:
                 o[x, F_TRANSFORMED] = 1 - o[x, F_TRANSFORMED]
@@ -535,7 +544,13 @@ def _simple(st, cd, r, you, src, item):
         if m < 1 or buf[0] >= 0 or y == NONE or y >= 0:
             return
         p, q = -1 - buf[0], -1 - y
-        if not players.teammates(st, p, q):  # 810.9e
+        lp, lq = players.life(st, p), players.life(st, q)
+        # 810.9e: not with a teammate; and only if both changes can happen (one who
+        # can't lose, or gain, the life it would means no exchange)
+        blocked = (
+            lp > lq and (damage.cant_lose_life(st, cd, p) or damage.cant_gain_life(st, cd, q))
+        ) or (lq > lp and (damage.cant_lose_life(st, cd, q) or damage.cant_gain_life(st, cd, p)))
+        if not players.teammates(st, p, q) and not blocked:
             lp, lq = players.life(st, p), players.life(st, q)
             damage.set_life(st, cd, p, lq)
             damage.set_life(st, cd, q, lp)
@@ -1077,9 +1092,11 @@ def _counter(st, cd, r, you, src, item):
 @kernel
 def _sac_unless_life(st, cd, r, you, src, item):
     """Killing Wave: for each creature, its controller sacrifices it unless they pay X
-    life; asked creature by creature in object order (810.9b: a team's payments can't
-    exceed its total), then the unpaid ones are sacrificed at once."""
-    s, o, ep = st.s, st.o, cd.ep
+    life; asked creature by creature in object order, only while they could pay it
+    (810.9b: what a team promises can't exceed its total); then the payments happen
+    and the others are sacrificed, all at once."""
+    s, ep = st.s, cd.ep
+    o = st.o
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if s[S_RES_SUB] == 0:
         buf = _buf(st)
@@ -1091,23 +1108,37 @@ def _sac_unless_life(st, cd, r, you, src, item):
         s[S_RES_SUB] = 1
         s[S_RES_AUX] = 0
     if _answered(st):
-        k = s[S_RES_AUX]
-        if s[S_ANSWER] == 1:
-            damage.pay_life(st, cd, o[st.chosen[k], F_CTL], amt)
-        else:
-            st.marks[k] = 1
+        st.marks[s[S_RES_AUX]] = 2 if s[S_ANSWER] == 1 else 1
         s[S_RES_AUX] += 1
     while s[S_RES_AUX] < s[S_NCHOSEN]:
-        i = st.chosen[s[S_RES_AUX]]
+        k = s[S_RES_AUX]
+        i = st.chosen[k]
         if o[i, F_ZONE] == BATTLEFIELD:
-            return _ask(st, PEND_YES_NO, o[i, F_CTL], i)
+            p = o[i, F_CTL]
+            if _can_promise(st, cd, p, amt, k):
+                return _ask(st, PEND_YES_NO, p, i)
+            st.marks[k] = 1
         s[S_RES_AUX] += 1
+    for k in range(s[S_NCHOSEN]):
+        if st.marks[k] == 2:
+            damage.pay_life(st, cd, o[st.chosen[k], F_CTL], amt)
     for k in range(s[S_NCHOSEN]):
         i = st.chosen[k]
         if st.marks[k] == 1 and o[i, F_ZONE] == BATTLEFIELD:
             zones.move(st, cd, i, GRAVEYARD, -1)
     s[S_NCHOSEN] = 0
     return NEXT
+
+
+@kernel
+def _can_promise(st, cd, p, amt, upto):
+    """Could p pay ``amt`` more life on top of what p's team promised for the
+    creatures before ``upto`` (810.9b)?"""
+    promised = 0
+    for k in range(upto):
+        if st.marks[k] == 2 and players.shares_life(st, p, st.o[st.chosen[k], F_CTL]):
+            promised += amt
+    return damage.can_pay_life(st, cd, p, promised + amt)
 
 
 @kernel

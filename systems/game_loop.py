@@ -2,24 +2,21 @@
 
 ``run`` advances the game until someone must decide (or it is over): the turn's
 next thing to do is offering priority, beginning a step or ending it; Grand Melee
-interleaves its markers (systems/turn_markers.py). The entry points take arenas
-(components/state.py: the game; components/cards.py: the cards), so a call from
-Python passes two arrays:
+interleaves its markers (systems/turn_markers.py). What Python calls (through systems/entry.py):
 
-- ``begin(a, c)``: a game set up in the arena starts (opening hands, mulligans) or a
+- ``begin``: a game set up in the arena starts (opening hands, mulligans) or a
   position set up mid-game goes on; the first decision's options are listed;
-- ``step(a, c, k)``: carry out option k of the pending decision, then go on to the
-  next decision and list its options (returns how many; -1 refuses an index that
-  isn't an option, the state untouched);
-- ``play_batch(A, c, max_decisions)``: random agents play every game of a batch
-  (rows of A) to the end, choosing among the listed options with the game's own
-  generator (the compiled policy)."""
+- ``step``: carry out option k of the pending decision, then go on to the next
+  decision and list its options (returns how many; -1 refuses an index that isn't an
+  option, the state untouched);
+- ``play_batch``: a compiled policy plays every game of a batch (rows of A) to the
+  end, choosing among the listed options with each game's own generator."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from components.decisions import PEND_NONE
+from components.decisions import PEND_NONE, PEND_PRIORITY
 from components.game import (
     S_CAPPED,
     S_CASTING,
@@ -40,7 +37,7 @@ from components.game import (
     TODO_BEGIN,
     TODO_PRIORITY,
 )
-from components.players import P_START_HAND
+from components.players import P_ALIVE, P_START_HAND
 from components.rules import PREGAME
 from components.variants import GRAND_MELEE
 from systems import (
@@ -56,7 +53,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import card_tables, game_state, trace
+from systems.state import game_state, trace
 
 
 @kernel
@@ -113,20 +110,18 @@ def first_turn(st, cd):
 
 # ----------------------------------------------------------------- from Python
 @kernel
-def begin(a, c):
-    """Start (or go on with) the game in arena ``a`` up to the first decision; returns
-    how many options it has (0 once the game is over)."""
-    st, cd = game_state(a), card_tables(c)
+def begin(st, cd):
+    """Start (or go on with) the game up to the first decision; returns how many
+    options it has (0 once the game is over)."""
     run(st, cd)
     return legal_actions.list_actions(st, cd)
 
 
 @kernel
-def step(a, c, k):
+def step(st, cd, k):
     """Carry out option k of the pending decision and go on to the next one; returns
     its number of options (0: the game is over), or -1 if k isn't an option (nothing
     changes then)."""
-    st, cd = game_state(a), card_tables(c)
     s = st.s
     if s[S_OVER] or k < 0 or k >= s[S_NACTS]:
         return -1
@@ -139,9 +134,23 @@ def step(a, c, k):
 
 
 @kernel
-def refresh(a, c):
+def concede(st, cd, p):
+    """104.3a: player p concedes (at any time; not an option of any decision)."""
+    s = st.s
+    if s[S_OVER] or not st.pl[p, P_ALIVE]:
+        return -1
+    if s[S_PEND] == PEND_PRIORITY:  # whoever has priority gets it again, after 117.5
+        s[S_PEND] = PEND_NONE
+        s[S_TODO] = TODO_PRIORITY
+    leaving_game.concede(st, cd, p)
+    run(st, cd)
+    return legal_actions.list_actions(st, cd)
+
+
+@kernel
+def refresh(st, cd):
     """List the options of the pending decision again (after Python changed the arena)."""
-    return legal_actions.list_actions(game_state(a), card_tables(c))
+    return legal_actions.list_actions(st, cd)
 
 
 @kernel(inline="always")
@@ -161,10 +170,9 @@ def _cap(st, cd):
 
 
 @kernel
-def play_batch(A, c, policy):
+def play_batch(A, cd, policy):
     """Every game of the batch (rows of A) played to its end by the compiled policy
-    (components/decisions POLICY_*); returns the decisions made."""
-    cd = card_tables(c)
+    (systems/policies POLICY_*); returns the decisions made."""
     total = 0
     for g in range(A.shape[0]):
         st = game_state(A[g])

@@ -59,12 +59,15 @@ from components.decisions import (
     PEND_X,
 )
 from components.game import (
+    NEED_GRAVEYARD_ABILITIES,
     S_ACTIVE,
     S_CASTING,
     S_DEPLOY,
     S_DSEQ,
+    S_N,
     S_NACTS,
     S_NCZ,
+    S_NEEDS,
     S_NSTK,
     S_PA,
     S_PASSES,
@@ -102,6 +105,7 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    GRAVEYARD,
     KW_FLASH,
     MAIN1,
     MAIN2,
@@ -204,6 +208,13 @@ def priority_actions(st, cd, p, acts, first_only):
                 m = _ability_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
                     return m
+        if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES:  # (unearth: 702.84)
+            for i in range(st.s[S_N]):
+                if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q:
+                    m0 = m
+                    m = _ability_options(st, cd, q, i, sorc, acts, m)
+                    if first_only and m > m0:
+                        return m
     return m
 
 
@@ -237,7 +248,7 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
             continue
         if (ab[a, B_SORC] or kind == AB_LOYALTY or kind == AB_EQUIP) and not sorc:
             continue
-        if not players.in_range(st, q, o[i, F_CTL]):  # 801.6
+        if o[i, F_ZONE] == BATTLEFIELD and not players.in_range(st, q, o[i, F_CTL]):  # 801.6
             continue
         if casting.activatable(st, cd, q, i, a):
             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
@@ -272,7 +283,7 @@ def list_actions(st, cd):
     kind = s[S_PEND]
     p = s[S_PPLAYER]
     m = 0
-    n = st.o.shape[0] + st.pl.shape[0] + 8
+    n = st.s[S_N] + st.pl.shape[0] + 8
     if kind == PEND_NONE:
         m = 0
     elif s[S_CASTING] >= 0:
@@ -287,23 +298,11 @@ def list_actions(st, cd):
         m = priority_actions(st, cd, p, acts, False)
     elif kind == PEND_ATTACK:
         m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
-        big = 4 * st.bf.shape[0] * (st.pl.shape[0] + 4) + 8
-        objs = np.empty(big, np.int64)
-        args = np.empty(big, np.int64)
-        who = np.empty(big, np.int64)
-        k = combat.attack_options(st, cd, objs, args, who)
-        for j in range(k):
-            m = _add(acts, m, A_ATTACK, who[j], objs[j], args[j], 0)
+        m = combat.attack_options(st, cd, acts, m)
     elif kind == PEND_BLOCK:
         ok = combat.blocks_legal(st)
         m = _add(acts, 0, A_BLOCK_DONE if ok else A_BLOCK_RESET, p, -1, 0, 0)
-        big = st.bf.shape[0] * st.bf.shape[0] + 8
-        objs = np.empty(big, np.int64)
-        args = np.empty(big, np.int64)
-        who = np.empty(big, np.int64)
-        k = combat.block_options(st, cd, p, objs, args, who)
-        for j in range(k):
-            m = _add(acts, m, A_BLOCK, who[j], objs[j], args[j], 0)
+        m = combat.block_options(st, cd, p, acts, m)
     elif kind == PEND_DISCARD:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_DISCARD, p, i, 0, 0)
@@ -322,7 +321,7 @@ def list_actions(st, cd):
 def _casting_options(st, cd, kind, p, acts):
     s, o = st.s, st.o
     it = s[S_CASTING]
-    n = st.o.shape[0] + st.pl.shape[0] + 8
+    n = st.s[S_N] + st.pl.shape[0] + 8
     buf = np.empty(n, np.int64)
     m = 0
     if kind == PEND_CHOOSE_PLAYER:
@@ -333,9 +332,9 @@ def _casting_options(st, cd, kind, p, acts):
         k = casting.mode_options(st, cd, it, buf)
         for j in range(k):
             m = _add(acts, m, A_CHOOSE, p, -1, buf[j], 0)
-    elif kind == PEND_KICKER:
-        m = _add(acts, m, A_CHOOSE, p, -1, 1, 0)
+    elif kind == PEND_KICKER:  # not kicking first (the default a script gets)
         m = _add(acts, m, A_CHOOSE, p, -1, 0, 0)
+        m = _add(acts, m, A_CHOOSE, p, -1, 1, 0)
     elif kind == PEND_X:
         xs = np.empty(casting.MAX_X + 1, np.int64)
         k = casting.x_options(st, cd, it, xs)

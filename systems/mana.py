@@ -32,7 +32,8 @@ from components.cards import (
     MANA_LAND_COULD,
     MANA_ONE_OF,
 )
-from components.objects import F_CARD, F_CTL, F_KW, F_SICK, F_TAPPED, F_TYPES, F_ZONE
+from components.game import S_NBF
+from components.objects import F_CARD, F_CTL, F_KW, F_PAY_FIRST, F_SICK, F_TAPPED, F_TYPES, F_ZONE
 from components.players import P_IDENTITY, P_MANA
 from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
 from systems import continuous_effects, players, zones
@@ -167,7 +168,7 @@ def feasible(need, generic, bits, amts, m, used):
 @kernel
 def can_pay(st, cd, p, cost, extra_generic):
     """Can p pay this mana cost (generic, W..C) plus ``extra_generic`` now?"""
-    n = st.bf.shape[0] + N_MANA
+    n = st.s[S_NBF] + N_MANA + 1
     bits = np.empty(n, np.int64)
     amts = np.empty(n, np.int64)
     ids = np.empty(n, np.int64)
@@ -182,7 +183,7 @@ def can_pay(st, cd, p, cost, extra_generic):
 @kernel
 def total_available(st, cd, p):
     """How much mana p could make now (for the largest X, 107.3)."""
-    n = st.bf.shape[0] + N_MANA
+    n = st.s[S_NBF] + N_MANA + 1
     bits = np.empty(n, np.int64)
     amts = np.empty(n, np.int64)
     ids = np.empty(n, np.int64)
@@ -198,7 +199,7 @@ def pay(st, cd, p, cost, extra_generic):
     """Pay a mana cost (generic, W..C) plus ``extra_generic``: coloured symbols first, each
     from the least flexible source that keeps the rest payable, then generic. Returns
     the mana spent (-1 if it can't be paid: nothing is tapped then)."""
-    n = st.bf.shape[0] + N_MANA
+    n = st.s[S_NBF] + N_MANA + 1
     bits = np.empty(n, np.int64)
     amts = np.empty(n, np.int64)
     ids = np.empty(n, np.int64)
@@ -210,7 +211,7 @@ def pay(st, cd, p, cost, extra_generic):
     generic = cost[0] + extra_generic
     if not feasible(need, generic, bits, amts, m, used):
         return -1
-    order = _by_flexibility(bits, m)
+    order = _by_flexibility(st, bits, ids, m)
     left = amts[:m].copy()  # what each source still has this payment (multi-mana sources)
     taken = np.zeros(m, np.bool_)
     spent = 0
@@ -270,15 +271,19 @@ def pay(st, cd, p, cost, extra_generic):
 
 
 @kernel
-def _by_flexibility(bits, m):
-    """Source indexes, fewest colours first, then in the order given (pool first)."""
+def _by_flexibility(st, bits, ids, m):
+    """Source indexes: the pool, then sources a script asked to tap first (F_PAY_FIRST),
+    then fewest colours first, each in the order given (object id)."""
     order = np.empty(m, np.int64)
+    key = np.empty(m, np.int64)
     for j in range(m):
         order[j] = j
+        first = ids[j] < 0 or st.o[ids[j], F_PAY_FIRST] == 1
+        key[j] = (0 if first else 8) + _popcount(bits[j])
     for x in range(m):
         for y in range(x + 1, m):
             a, b = order[x], order[y]
-            if _popcount(bits[b]) < _popcount(bits[a]):
+            if key[b] < key[a]:
                 order[x], order[y] = b, a
     return order
 

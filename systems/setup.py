@@ -17,13 +17,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.game import S_STARTING, S_VARIANT
+from components.game import (
+    S_ACTIVE,
+    S_CUR,
+    S_NBF,
+    S_NMARK,
+    S_PASSES,
+    S_PEND,
+    S_PRIO,
+    S_STARTING,
+    S_STEP,
+    S_TEAM_TURNS,
+    S_TODO,
+    S_TURN,
+    S_VARIANT,
+    TODO_BEGIN,
+)
+from components.markers import K_HOLDER, K_NUMBER
+from components.objects import F_CTL, F_LCTL, F_SICK
 from components.players import (
+    P_LAND_DROPS,
     P_LIFE,
     P_LIFEPOOL,
     P_REACH,
     P_ROLE,
     P_SEATPOS,
+    P_START_HAND,
     P_TEAM,
     ROLE_EMPEROR,
     ROLE_GENERAL,
@@ -31,13 +50,23 @@ from components.players import (
 from components.variants import (
     ALTERNATING_TEAMS,
     EMPEROR,
+    GRAND_MELEE,
     TEAM_VS_TEAM,
     TWO_HEADED_GIANT,
     TWO_PLAYER,
 )
-from systems import players
+from systems import (
+    attack_targets,
+    continuous_effects,
+    game_loop,
+    mulligan,
+    players,
+    range_of_influence,
+    turn_markers,
+    zones,
+)
 from systems.jit import kernel
-from systems.state import card_tables, game_state, rand_below
+from systems.state import rand_below
 
 
 @kernel
@@ -149,7 +178,18 @@ def _emperors(st):
             block[x] = cur
             cur = st.seat[(pl[cur, P_SEATPOS] + 1) % P]
         pl[block[(n - 1) // 2], P_ROLE] = ROLE_EMPEROR
+    emperor_ranges(st)
+
+
+@kernel
+def emperor_ranges(st):
+    """809.3a / 809.6a: each player whose range the variant decides (P_REACH -1) gets
+    the smallest reach to one opposing general (two for an emperor) as seated."""
+    pl = st.pl
+    P = pl.shape[0]
     for p in range(P):
+        if pl[p, P_REACH] != -1:
+            continue
         need = 2 if pl[p, P_ROLE] == ROLE_EMPEROR else 1
         dists = np.empty(P, np.int64)
         k = 0
@@ -194,6 +234,75 @@ def _starting(st, v):
     return rand_below(st, P)
 
 
+# ----------------------------------------------------------------- a position (scenarios)
 @kernel
-def deal_entry(a, c):
-    deal(game_state(a), card_tables(c))
+def scenario_start(st, cd, holders, auto_markers):
+    """A position set up mid-game (a scenario's ``start``): continuous effects of the
+    permanents apply from the start (a creature under another's control by an Aura is
+    not sick for it), ranges fixed for the turn (801.2c), and the turn of ``holders[0]``
+    (every holder's, one turn marker each, in Grand Melee) begins at its start step."""
+    s, o = st.s, st.o
+    step, turn = s[S_STEP], s[S_TURN]
+    if s[S_VARIANT] == EMPEROR:
+        emperor_ranges(st)
+    ring = np.empty(st.pl.shape[0], np.int64)
+    n = range_of_influence.snapshot(st, ring)
+    attack_targets.snapshot(st, ring, n)
+    sick = np.empty(s[S_NBF], np.int64)
+    for k in range(s[S_NBF]):
+        sick[k] = o[st.bf[k], F_SICK]
+    continuous_effects.recompute(st, cd)
+    for k in range(s[S_NBF]):  # (control from the start is no change of control)
+        o[st.bf[k], F_LCTL] = o[st.bf[k], F_CTL]
+        o[st.bf[k], F_SICK] = sick[k]
+    for p in range(st.pl.shape[0]):
+        st.pl[p, P_LAND_DROPS] = 1
+    if s[S_VARIANT] == GRAND_MELEE:
+        hs = holders
+        if auto_markers:  # 807.4b: the starting player and every fourth seat to the left
+            buf = np.empty(st.pl.shape[0], np.int64)
+            k = players.turn_order_from(st, holders[0], buf)
+            hs = np.empty((k + 3) // 4, np.int32)
+            for x in range(hs.shape[0]):
+                hs[x] = buf[4 * x]
+        s[S_NMARK] = min(hs.shape[0], st.mk.shape[0])
+        for k in range(s[S_NMARK]):
+            st.mk[k, :] = 0
+            st.mk[k, K_NUMBER] = k + 1
+            st.mk[k, K_HOLDER] = hs[k]
+            s[S_CUR] = k
+            _begin_at(st, hs[k], step, turn)
+            turn_markers.save(st)
+        turn_markers.load(st, 0)
+        return
+    p = holders[0]
+    if s[S_TEAM_TURNS]:
+        p = players.primary(st, p)
+    _begin_at(st, p, step, turn)
+
+
+@kernel
+def _begin_at(st, p, step, turn):
+    s = st.s
+    s[S_ACTIVE] = p
+    s[S_PRIO] = p
+    s[S_STEP] = step
+    s[S_TURN] = turn
+    s[S_TODO] = TODO_BEGIN
+    s[S_PASSES] = 0
+    s[S_PEND] = 0
+
+
+@kernel
+def scenario_pregame(st, cd, draw):
+    """A scenario in the pregame: players without a hand in the file draw seven, then
+    the mulligans (103.5); the libraries are as the file lists them (no shuffle)."""
+    s = st.s
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, s[S_STARTING], buf)
+    for j in range(k):
+        if draw[buf[j]]:
+            zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
+    s[S_STEP] = -1
+    if mulligan.advance(st, cd):
+        game_loop.first_turn(st, cd)

@@ -4,7 +4,8 @@ whether a chosen target is still legal as the spell or ability resolves (608.2b)
 
 Candidates come in one documented order: objects in id order (permanents, or the
 spells on the stack, or cards in the filter's zone), then players in turn order
-starting with the player choosing."""
+starting with the player to the chooser's left, the chooser last (so a default
+choice names an opponent)."""
 
 from __future__ import annotations
 
@@ -75,12 +76,13 @@ def candidates(st, cd, spec, you, chooser, src, item, out, limit):
                     if _ok(st, cd, spec, i, you, chooser, src, item):
                         out[m] = i
                         m += 1
-    if what & W_PLAYERS:
+    if what & W_PLAYERS:  # the players to the chooser's left first, the chooser last
         buf = np.empty(st.pl.shape[0], np.int64)
         k = players.turn_order_from(st, chooser, buf)
-        for j in range(k):
-            if m < limit and _ok(st, cd, spec, -1 - buf[j], you, chooser, src, item):
-                out[m] = -1 - buf[j]
+        for j in range(1, k + 1):
+            q = buf[j % k]
+            if m < limit and _ok(st, cd, spec, -1 - q, you, chooser, src, item):
+                out[m] = -1 - q
                 m += 1
     return m
 

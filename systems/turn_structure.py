@@ -16,11 +16,13 @@ from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import H_CTL, UNTIL_END_OF_TURN, UNTIL_YOUR_NEXT_TURN, X_CTL, X_UNTIL
 from components.game import (
     S_ACTIVE,
+    S_AUTOPASS,
     S_CAPPED,
     S_CLEANUP_AGAIN,
     S_DECLARED,
     S_FSSTEP,
     S_MAXTURNS,
+    S_NBEGAN,
     S_NEFF,
     S_NMARK,
     S_NSH,
@@ -178,6 +180,10 @@ def begin_step(st, cd):
     s[S_PRIO] = s[S_ACTIVE]
     s[S_PASSES] = 0
     act = s[S_ACTIVE]
+    k = s[S_NBEGAN]
+    if k < st.began.shape[0]:
+        st.began[k, 0], st.began[k, 1], st.began[k, 2] = step, s[S_TURN], act
+        s[S_NBEGAN] = k + 1
     triggers.new_event(st)
     if step == UNTAP:  # 502: day and night (728.2), then untap; no priority
         variants.untap_step(st, cd)
@@ -198,9 +204,11 @@ def begin_step(st, cd):
                     zones.draw(st, cd, buf[j], 1)
     elif step == MAIN1:
         variants.precombat_main(st, cd)  # 904.9: setting a scheme in motion
-    elif step == DECLARE_ATTACKERS:  # 508.1
+    elif step == DECLARE_ATTACKERS:  # 508.1 (auto-pass skips a declaration nobody can make)
         combat.clear_declarations(st)
-        if combat.has_possible_attacker(st, cd):
+        if combat.has_possible_attacker(st, cd) or (
+            not s[S_AUTOPASS] and combat.controls_creature(st, cd)
+        ):
             s[S_PPLAYER] = act
             s[S_PEND] = PEND_ATTACK
     elif step == DECLARE_BLOCKERS:  # 509.1, 802.4

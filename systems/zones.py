@@ -72,6 +72,7 @@ from components.objects import (
     F_TRANSFORMED,
     F_TS,
     F_TYPES,
+    F_UNEARTHED,
     F_WARD,
     F_ZONE,
 )
@@ -94,7 +95,7 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import triggers
+from systems import players, triggers
 from systems.jit import kernel
 from systems.state import (
     bump,
@@ -226,6 +227,9 @@ def move(st, cd, i, zone, controller):
 def _move(st, cd, i, zone, controller):
     o, s = st.o, st.s
     old = o[i, F_ZONE]
+    if old == BATTLEFIELD and zone != BATTLEFIELD and zone != GONE and o[i, F_UNEARTHED]:
+        zone = EXILE  # 702.84c: an unearthed permanent is exiled instead
+    o[i, F_UNEARTHED] = 0
     owner = o[i, F_OWNER]
     if (old == LIBRARY and zone == HAND) or (old == HAND and zone == STACK):
         bump(st)  # a draw, a cast: nothing the layers or the state-based actions look at
@@ -304,6 +308,12 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
             o[i, F_CTR + CTR_LOYALTY] = cd.ct[c, C_LOY]
         if t & T_BATTLE:
             o[i, F_CTR + CTR_DEFENSE] = cd.ct[c, C_DEF]
+            # 310.11a: as a Siege enters its controller chooses an opponent to protect it;
+            # the documented default: the first opponent in turn order
+            q = players.next_in_turn_order(st, controller)
+            while q >= 0 and q != controller and not players.is_opponent(st, controller, q):
+                q = players.next_in_turn_order(st, q)
+            o[i, F_PROTECTOR] = q if q != controller else -1
         if cd.ct[c, C_ENTERS_TAPPED]:
             tapped = 1
         k = cd.ct[c, C_ENTERS_CTR]

@@ -11,7 +11,7 @@ from ecs.agents import HeuristicAgent, Observation, RandomAgent, play_game
 from ecs.constants import BATTLEFIELD, GONE, LIBRARY, STACK
 from ecs.decks import load_deck, stock_decks
 from ecs.game import Game, Options
-from ecs.scenario import _fingerprint
+from ecs.legacy.scenario import _fingerprint
 
 DECKS = {d: load_deck(d).main for d in stock_decks()}
 

@@ -7,7 +7,7 @@ import yaml
 
 from ecs.actions import Action
 from ecs.constants import EXILE
-from ecs.scenario import Scenario, build_game
+from ecs.legacy.scenario import Scenario, build_game
 
 SETUP = """
 name: unearth under auto-pass

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ecs.cli import build_parser
 from ecs.decks import MAX_CARDS, DeckError, parse_decklist
 from ecs.legacy.cards import load_cards
-from ecs.scenario import Scenario, ScenarioError, load_scenario
+from ecs.legacy.scenario import Scenario, ScenarioError, load_scenario
 from ecs.simulate import UsageError, check_args
 
 SETTINGS = settings(

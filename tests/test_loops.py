@@ -10,7 +10,7 @@ from __future__ import annotations
 import yaml
 
 from ecs.legacy.cards import DATA, CardDB
-from ecs.scenario import Scenario, build_game, run_scenario, validate
+from ecs.legacy.scenario import Scenario, build_game, run_scenario, validate
 
 LOOP_CARDS = {
     "Echo Loop": {

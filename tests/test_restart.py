@@ -6,7 +6,7 @@ import yaml
 
 from ecs.actions import Action
 from ecs.agents import Observation, RandomAgent
-from ecs.scenario import Scenario, build_game
+from ecs.legacy.scenario import Scenario, build_game
 from tests.test_api import check_invariants
 
 SETUP = """

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ecs.scenario import load_scenario, run_scenario
+from ecs.legacy.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.rglob("*.yaml"))

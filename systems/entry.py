@@ -1,0 +1,47 @@
+"""The engine's one entry point from Python: ``call(op, A, c, x, ints)``.
+
+Every operation Python asks of the engine goes through this one compiled function, so
+a cold start compiles (and optimises) the whole engine once, not once per operation.
+``A`` is a 2-D array of game arenas (one row for a single game), ``c`` the cards
+arena; ``x`` and ``ints`` carry the operation's arguments. Returns an int (how many
+options the pending decision has, or what the operation says)."""
+
+from __future__ import annotations
+
+from systems import game_loop, setup
+from systems.jit import entry
+from systems.state import card_tables, game_state
+
+BEGIN, STEP, CONCEDE, REFRESH, PLAY, DEAL, SCENARIO_START, SCENARIO_PREGAME = range(8)
+
+
+@entry
+def call(op, A, c, x, ints):
+    """BEGIN: start / go on to the first decision. STEP: take option x. CONCEDE: player
+    x concedes. REFRESH: list the options again. PLAY: policy x plays every row to the
+    end. DEAL: seat every row's players (systems/setup.deal). SCENARIO_START: a
+    position's turn begins (ints: the turn's holders; x: markers chosen by the rules).
+    SCENARIO_PREGAME: a position's pregame (ints: who draws an opening hand)."""
+    cd = card_tables(c)
+    if op == PLAY:
+        return game_loop.play_batch(A, cd, x)
+    if op == DEAL:
+        for g in range(A.shape[0]):
+            setup.deal(game_state(A[g]), cd)
+        return 0
+    st = game_state(A[0])
+    if op == BEGIN:
+        return game_loop.begin(st, cd)
+    if op == STEP:
+        return game_loop.step(st, cd, x)
+    if op == CONCEDE:
+        return game_loop.concede(st, cd, x)
+    if op == REFRESH:
+        return game_loop.refresh(st, cd)
+    if op == SCENARIO_START:
+        setup.scenario_start(st, cd, ints, x)
+        return 0
+    if op == SCENARIO_PREGAME:
+        setup.scenario_pregame(st, cd, ints)
+        return game_loop.refresh(st, cd)
+    return -1
