@@ -104,7 +104,7 @@ S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=Tru
 S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", volatile=True)
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
-NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES = 1, 2
+NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4
 
 # S_TODO
 TODO_BEGIN, TODO_PRIORITY, TODO_END = range(3)

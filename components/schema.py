@@ -185,12 +185,3 @@ class Layout:
                 v[..., cols] = 0
             h.update(np.ascontiguousarray(v).tobytes())
         return h.hexdigest()
-
-    def source(self, func: str = "unpack") -> str:
-        """Python source of ``func(a)``: the namedtuple of views of arena ``a`` (numba
-        compiles it; see systems/state.py). Generated so the table list stays here."""
-        lines = [f"def {func}(a):", f"    return {self.name}("]
-        for k, t in enumerate(self.tables):
-            lines.append(f"        _view{t.ndim}(a, {HEADER_FIXED + PER_TABLE * k}),")
-        lines.append("    )")
-        return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ from components.players import (
     SEATS,
 )
 from components.schema import Layout, Table
+from components.scratch import SCRATCH
 from components.stack import (
     BLOCK_QUEUE,
     CHOSEN,
@@ -47,7 +48,7 @@ GAME_LAYOUT = Layout(
     [
         GAME, OBJECTS, PLAYERS, LIBRARIES, HANDS, PERMANENTS, COMMAND_ZONE, HELD, LEFT, STACK_TABLE, TRIGGERED,
         DELAYED, EFFECTS, SHIELDS, EXTRA_TURNS, BLOCK_QUEUE, SEATS, RANGES, MARKERS,
-        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, CHOSEN, MARKS, LOOP, BEGAN, ACTIONS, TRACE,
+        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, CHOSEN, MARKS, LOOP, BEGAN, SCRATCH, ACTIONS, TRACE,
     ],
     layout_id=1,
 )  # fmt: skip
@@ -69,6 +70,7 @@ DEFAULT_CAPS = {
     "chosen": 64,
     "actions": 1024,
     "trace": 0,
+    "scratch": 512 + 4 + 16,
 }
 
 
@@ -84,4 +86,5 @@ def capacities(players: int, cards: int, library: int, trace: int = 0, markers: 
     caps["markers"] = max(1, markers)
     caps["trace"] = trace
     caps["actions"] = max(256, 8 * caps["objects"])
+    caps["scratch"] = caps["objects"] + players + 16
     return caps

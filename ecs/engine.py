@@ -221,6 +221,8 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["sa"]:
         if row[K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE):
             bits |= G.NEED_COST_CHANGES
+        if row[K.A_IF] >= 0:
+            bits |= G.NEED_CONDITIONAL_STATICS
     return bits
 
 

@@ -138,6 +138,7 @@ from components.rules import (
     STACK,
     T_CREATURE,
 )
+from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
 from components.stack import I_ACTIVATED
 from systems import (
     continuous_effects,
@@ -283,7 +284,7 @@ def castable(st, cd, p, i, option):
         return False
     if not ability_feasible(st, cd, a, p, i, -1):
         return False
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = st.scr[SCR_CASTABLE_COST]
     base_cost(st, cd, p, i, a, option, cost)
     return mana.can_pay(st, cd, p, cost, 0)
 
@@ -319,7 +320,7 @@ def activatable(st, cd, p, i, a):
         return False
     if not ability_feasible(st, cd, a, p, i, -1):
         return False
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = st.scr[SCR_ACTIVATABLE_COST]
     base_cost(st, cd, p, i, a, -1, cost)
     return mana.can_pay(st, cd, p, cost, 0)
 

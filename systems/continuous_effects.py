@@ -85,6 +85,7 @@ from components.objects import (
 )
 from components.players import P_ALIVE, P_HELD0, P_NHELD
 from components.rules import BATTLEFIELD, CTR_M1M1, CTR_P1P1, KW_CHANGELING, T_CREATURE
+from components.scratch import SCR_STATIC_SOURCES
 from systems import players, selectors, zones
 from systems.jit import kernel
 
@@ -118,12 +119,11 @@ def _recompute(st, cd):
     o, s, eff, ct = st.o, st.s, st.eff, cd.ct
     s[S_LDIRTY] = 0
     bf = st.bf[: s[S_NBF]]
-    nbf = bf.shape[0]
     ne = s[S_NEFF]
     # base values: printed characteristics (or the back face), +1/+1 and -1/-1 counters
     # (613.4c: they add up, so their order doesn't matter); the sources of static
     # abilities, by timestamp
-    srcs = np.empty(nbf + 1, np.int64)
+    srcs = st.scr[SCR_STATIC_SOURCES]
     m = 0
     for i in bf:
         c = face(st, cd, i)

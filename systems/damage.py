@@ -57,7 +57,7 @@ from components.rules import (
 )
 from systems import continuous_effects, players, selectors, triggers, zones
 from systems.jit import kernel
-from systems.state import delete_row, touch
+from systems.state import delete_row, touch_sba
 
 
 # ----------------------------------------------------------------- life (119, 810.9)
@@ -88,7 +88,7 @@ def lose_life(st, cd, p, amount):
     if amount <= 0 or not st.pl[p, P_ALIVE] or cant_lose_life(st, cd, p):
         return
     players.change_life(st, p, -amount)
-    touch(st)
+    touch_sba(st)
     triggers.event(st, cd, EV_LOSES_LIFE, -1, p, amount, p)
 
 
@@ -97,7 +97,7 @@ def gain_life(st, cd, p, amount):
     if amount <= 0 or not st.pl[p, P_ALIVE] or cant_gain_life(st, cd, p):
         return
     players.change_life(st, p, amount)
-    touch(st)
+    touch_sba(st)
     triggers.event(st, cd, EV_GAINS_LIFE, -1, p, amount, p)
 
 
@@ -254,7 +254,7 @@ def _exists(st, t):
 def _results(st, cd, source, src_ctl, t, a, combat):
     """120.3: what damage does, then lifelink, commander damage and the events."""
     o = st.o
-    touch(st)
+    touch_sba(st)
     kw = o[source, F_KW] if source >= 0 else 0
     if t < 0:
         p = -1 - t

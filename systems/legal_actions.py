@@ -114,6 +114,7 @@ from components.rules import (
     T_INSTANT,
     T_LAND,
 )
+from components.scratch import SCR_HAS_ACTION, SCR_PRIORITY_ORDER
 from systems import (
     casting,
     combat,
@@ -161,7 +162,7 @@ def priority_actions(st, cd, p, acts, first_only):
     continuous_effects.recompute(st, cd)
     o = st.o
     m = _add(acts, 0, A_PASS, p, -1, 0, 0)
-    buf = np.empty(st.pl.shape[0], np.int64)
+    buf = st.scr[SCR_PRIORITY_ORDER]
     k = players.turn_order_from(st, p, buf)
     for j in range(k):  # lands (305.1)
         q = buf[j]
@@ -266,7 +267,8 @@ def has_action(st, cd, p):
     sorc = 1 if sorcery_timing(st, p) else 0
     if pl[p, P_HA_VER] == st.s[S_VERSION] and pl[p, P_HA_SORC] == sorc:
         return pl[p, P_HA_VAL] == 1
-    tmp = np.empty((2, st.acts.shape[1]), np.int32)
+    w = st.acts.shape[1]
+    tmp = st.scr[SCR_HAS_ACTION, : 2 * w].reshape((2, w))
     v = priority_actions(st, cd, p, tmp, True) > 1
     pl[p, P_HA_VER] = st.s[S_VERSION]
     pl[p, P_HA_SORC] = sorc

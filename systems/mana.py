@@ -12,8 +12,6 @@ object-id order (a documented default); a scenario may name the sources to tap."
 
 from __future__ import annotations
 
-import numpy as np
-
 from components.cards import (
     AB_MANA,
     B_COST,
@@ -32,10 +30,20 @@ from components.cards import (
     MANA_LAND_COULD,
     MANA_ONE_OF,
 )
-from components.game import S_NBF
 from components.objects import F_CARD, F_CTL, F_KW, F_PAY_FIRST, F_SICK, F_TAPPED, F_TYPES, F_ZONE
 from components.players import P_IDENTITY, P_MANA
 from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
+from components.scratch import (
+    SCR_MANA_AMTS,
+    SCR_MANA_BITS,
+    SCR_MANA_IDS,
+    SCR_MANA_KEY,
+    SCR_MANA_LEFT,
+    SCR_MANA_NEED,
+    SCR_MANA_ORDER,
+    SCR_MANA_TAKEN,
+    SCR_MANA_USED,
+)
 from systems import continuous_effects, players, zones
 from systems.jit import kernel
 from systems.state import bump
@@ -168,13 +176,12 @@ def feasible(need, generic, bits, amts, m, used):
 @kernel
 def can_pay(st, cd, p, cost, extra_generic):
     """Can p pay this mana cost (generic, W..C) plus ``extra_generic`` now?"""
-    n = st.s[S_NBF] + N_MANA + 1
-    bits = np.empty(n, np.int64)
-    amts = np.empty(n, np.int64)
-    ids = np.empty(n, np.int64)
+    scr = st.scr
+    bits, amts, ids = scr[SCR_MANA_BITS], scr[SCR_MANA_AMTS], scr[SCR_MANA_IDS]
     m = sources(st, cd, p, bits, amts, ids)
-    used = np.zeros(m, np.bool_)
-    need = np.empty(N_MANA, np.int64)
+    used = scr[SCR_MANA_USED]
+    used[:m] = 0
+    need = scr[SCR_MANA_NEED]
     for c in range(N_MANA):
         need[c] = cost[1 + c]
     return feasible(need, cost[0] + extra_generic, bits, amts, m, used)
@@ -183,10 +190,8 @@ def can_pay(st, cd, p, cost, extra_generic):
 @kernel
 def total_available(st, cd, p):
     """How much mana p could make now (for the largest X, 107.3)."""
-    n = st.s[S_NBF] + N_MANA + 1
-    bits = np.empty(n, np.int64)
-    amts = np.empty(n, np.int64)
-    ids = np.empty(n, np.int64)
+    scr = st.scr
+    bits, amts, ids = scr[SCR_MANA_BITS], scr[SCR_MANA_AMTS], scr[SCR_MANA_IDS]
     m = sources(st, cd, p, bits, amts, ids)
     t = 0
     for j in range(m):
@@ -199,21 +204,22 @@ def pay(st, cd, p, cost, extra_generic):
     """Pay a mana cost (generic, W..C) plus ``extra_generic``: coloured symbols first, each
     from the least flexible source that keeps the rest payable, then generic. Returns
     the mana spent (-1 if it can't be paid: nothing is tapped then)."""
-    n = st.s[S_NBF] + N_MANA + 1
-    bits = np.empty(n, np.int64)
-    amts = np.empty(n, np.int64)
-    ids = np.empty(n, np.int64)
+    scr = st.scr
+    bits, amts, ids = scr[SCR_MANA_BITS], scr[SCR_MANA_AMTS], scr[SCR_MANA_IDS]
     m = sources(st, cd, p, bits, amts, ids)
-    used = np.zeros(m, np.bool_)
-    need = np.empty(N_MANA, np.int64)
+    used = scr[SCR_MANA_USED]
+    used[:m] = 0
+    need = scr[SCR_MANA_NEED]
     for c in range(N_MANA):
         need[c] = cost[1 + c]
     generic = cost[0] + extra_generic
     if not feasible(need, generic, bits, amts, m, used):
         return -1
     order = _by_flexibility(st, bits, ids, m)
-    left = amts[:m].copy()  # what each source still has this payment (multi-mana sources)
-    taken = np.zeros(m, np.bool_)
+    left = scr[SCR_MANA_LEFT]  # what each source still has this payment (multi-mana sources)
+    left[:m] = amts[:m]
+    taken = scr[SCR_MANA_TAKEN]
+    taken[:m] = 0
     spent = 0
     for c in range(N_MANA):
         while need[c] > 0:
@@ -226,15 +232,15 @@ def pay(st, cd, p, cost, extra_generic):
                 need[c] -= 1
                 amts[j] -= 1
                 if amts[j] == 0:
-                    used[j] = True
+                    used[j] = 1
                 if feasible(need, generic, bits, amts, m, used):
-                    taken[j] = True
+                    taken[j] = 1
                     spent += 1
                     ok = True
                     break
                 need[c] += 1
                 amts[j] += 1
-                used[j] = False
+                used[j] = 0
             if not ok:
                 return -1
     while generic > 0:
@@ -246,8 +252,8 @@ def pay(st, cd, p, cost, extra_generic):
             generic -= 1
             amts[j] -= 1
             if amts[j] == 0:
-                used[j] = True
-            taken[j] = True
+                used[j] = 1
+            taken[j] = 1
             spent += 1
             ok = True
             break
@@ -274,8 +280,7 @@ def pay(st, cd, p, cost, extra_generic):
 def _by_flexibility(st, bits, ids, m):
     """Source indexes: the pool, then sources a script asked to tap first (F_PAY_FIRST),
     then fewest colours first, each in the order given (object id)."""
-    order = np.empty(m, np.int64)
-    key = np.empty(m, np.int64)
+    order, key = st.scr[SCR_MANA_ORDER], st.scr[SCR_MANA_KEY]
     for j in range(m):
         order[j] = j
         first = ids[j] < 0 or st.o[ids[j], F_PAY_FIRST] == 1

@@ -8,8 +8,6 @@ the game's scalars; ``systems/effects.py`` continues once the answer is in, and
 
 from __future__ import annotations
 
-import numpy as np
-
 from components.cards import (
     AB_EQUIP,
     B_IF,
@@ -52,6 +50,7 @@ from components.objects import (
 )
 from components.players import P_ALIVE
 from components.rules import BATTLEFIELD, GRAVEYARD, NO_TARGET, STACK, T_PERMANENT
+from components.scratch import SCR_TRIGGER_ORDER
 from components.stack import (
     I_PLANESWALKING,
     I_SPELL,
@@ -94,7 +93,7 @@ def put_triggers(st, cd):
     while a decision is pending."""
     s, trg = st.s, st.trg
     put = False
-    buf = np.empty(st.pl.shape[0], np.int64)
+    buf = st.scr[SCR_TRIGGER_ORDER]
     while s[S_NTRG] > 0 and s[S_PEND] == PEND_NONE:
         m = players.turn_order_from(st, s[S_ACTIVE], buf)
         k = -1
@@ -126,7 +125,6 @@ def put_triggers(st, cd):
         o[i, F_EVC] = evc
         casting.begin_trigger(st, cd, i)
         put = True
-    touch(st)
     return put
 
 

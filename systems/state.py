@@ -1,11 +1,11 @@
 """The arenas as kernels see them, and the small helpers every rules area uses.
 
-``game_state(arena)`` gives the namedtuple of views of a game's tables (``st.o``,
-``st.pl``, ``st.s``, ...; components/state.py lists them), ``card_tables(arena)``
-those of the cards arena (``cd.ct``, ``cd.ab``, ...). Both are generated from the
-layouts, so the list of tables is written once. The views own no reference
-(``borrowed``): passing the state to a function costs no reference counting; they
-are valid while the arena is, which the entry points guarantee.
+``game_state(arena)`` gives a game's tables as attributes (``st.o``, ``st.pl``,
+``st.s``, ...; components/state.py lists them), ``card_tables(arena)`` those of the
+cards arena (``cd.ct``, ``cd.ab``, ...). Both follow from the layouts, so the list of
+tables is written once. Compiled, ``st`` is a pointer to the arena and each table a
+view built from its header, owning no reference; they are valid while the arena is,
+which the entry points guarantee.
 
 Helpers: ``touch`` (something changed: the layers and the state-based actions look
 again), ``bump`` (a change they don't care about), ``stamp`` (a new timestamp),
@@ -15,16 +15,21 @@ for the variable-length tables and ordered id lists."""
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import config, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
+from numba.core.typing.templates import AttributeTemplate
+from numba.extending import infer_getattr, intrinsic, models, register_model
+from numba.np.arrayobj import populate_array
 
 from components.cards import CARD_LAYOUT
 from components.decisions import TR_ACTION, TR_INDEX, TR_KIND, TR_N, TR_PLAYER
 from components.game import (
     ERR_FULL,
+    NEED_CONDITIONAL_STATICS,
     S_ERROR,
     S_LDIRTY,
+    S_NEEDS,
     S_NTR,
     S_OVER,
     S_RNG,
@@ -32,6 +37,7 @@ from components.game import (
     S_TSC,
     S_VERSION,
 )
+from components.schema import HEADER_FIXED, PER_TABLE
 from components.state import GAME_LAYOUT
 from systems.jit import kernel
 
@@ -39,63 +45,111 @@ GameState = GAME_LAYOUT.tuple_type
 CardTables = CARD_LAYOUT.tuple_type
 
 
-@intrinsic
-def borrowed(typingctx, arr):
-    """A view of ``arr`` that owns no reference (no meminfo): no atomic reference
-    counting when it is passed around. Valid only while the caller keeps ``arr``
-    alive (the entry points hold the arena for the whole call)."""
-    if not isinstance(arr, types.Array):
+# ----------------------------------------------------------------- the arenas in kernels
+# A kernel receives ``st`` (and ``cd``) and reads its tables as ``st.o``, ``st.pl``...
+# Compiled, ``st`` is one pointer to the arena: reading ``st.o`` builds the view from
+# the arena's header (three loads, no reference counting, nothing left if unused).
+# Passing the namedtuple of views instead cost ~230 machine words per call, which
+# was most of the engine's time. The twin (NUMBA_DISABLE_JIT=1) gets the namedtuple.
+
+
+class ArenaRef(types.Type):
+    """The compiled type of ``st``/``cd``: a pointer to an arena of ``layout``."""
+
+    def __init__(self, layout):
+        self.layout = layout
+        super().__init__(name=f"ArenaRef({layout.name})")
+
+    def __reduce__(self):  # cached signatures name the layout, not the object
+        return (_arena_ref, (self.layout.name,))
+
+
+_LAYOUTS = {GAME_LAYOUT.name: GAME_LAYOUT, CARD_LAYOUT.name: CARD_LAYOUT}
+_REFS = {name: ArenaRef(layout) for name, layout in _LAYOUTS.items()}
+
+
+def _arena_ref(name):
+    return _REFS[name]
+
+
+class _RefModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ir.PointerType(ir.IntType(32)))
+
+
+register_model(ArenaRef)(_RefModel)
+
+
+def _array_type(table):
+    return types.Array(types.int32, table.ndim, "C")
+
+
+@infer_getattr
+class _ArenaRefAttributes(AttributeTemplate):
+    key = ArenaRef
+
+    def generic_resolve(self, typ, attr):
+        k = typ.layout.index.get(attr)
+        if k is not None:
+            return _array_type(typ.layout.tables[k])
         return None
 
-    def codegen(context, builder, sig, args):
-        src = context.make_array(arr)(context, builder, value=args[0])
-        out = context.make_array(arr)(context, builder)
-        for name in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(out, name, getattr(src, name))
-        out.meminfo = cgutils.get_null_value(src.meminfo.type)
-        out.parent = cgutils.get_null_value(src.parent.type)
-        return out._getvalue()
 
-    return arr(arr), codegen
+@lower_getattr_generic(ArenaRef)
+def _lower_table(context, builder, typ, ptr, attr):
+    k = typ.layout.index[attr]
+    table = typ.layout.tables[k]
+    aryty = _array_type(table)
+    h = HEADER_FIXED + PER_TABLE * k
+    invariant = builder.module.add_metadata([])
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+
+    def cell(j):
+        v = builder.load(builder.gep(ptr, [ir.Constant(i32, h + j)]))
+        v.set_metadata("invariant.load", invariant)
+        return builder.sext(v, i64)
+
+    off = cell(0)
+    dims = [cell(1 + j) for j in range(table.ndim)]
+    strides = []
+    step = ir.Constant(i64, 4)
+    for d in reversed(dims):
+        strides.insert(0, step)
+        step = builder.mul(step, d)
+    ary = context.make_array(aryty)(context, builder)
+    populate_array(
+        ary,
+        data=builder.gep(ptr, [off]),
+        shape=dims,
+        strides=strides,
+        itemsize=ir.Constant(i64, 4),
+        meminfo=None,
+    )
+    return impl_ret_borrowed(context, builder, aryty, ary._getvalue())
+
+
+def _ref_of(layout):
+    ref = _REFS[layout.name]
+
+    @intrinsic
+    def of(typingctx, arr):
+        if not (isinstance(arr, types.Array) and arr.dtype == types.int32 and arr.ndim == 1):
+            return None
+
+        def codegen(context, builder, sig, args):
+            return context.make_array(arr)(context, builder, value=args[0]).data
+
+        return ref(arr), codegen
+
+    return of
 
 
 if config.DISABLE_JIT:
-
-    def borrowed(arr):  # noqa: F811  (the twin: the array itself)
-        return arr
-
-
-@kernel(inline="always")
-def _view1(a, h):
-    off = a[h]
-    return borrowed(a[off : off + a[h + 1]])
-
-
-@kernel(inline="always")
-def _view2(a, h):
-    off, d0, d1 = a[h], a[h + 1], a[h + 2]
-    return borrowed(a[off : off + d0 * d1].reshape((d0, d1)))
-
-
-@kernel(inline="always")
-def _view3(a, h):
-    off, d0, d1, d2 = a[h], a[h + 1], a[h + 2], a[h + 3]
-    return borrowed(a[off : off + d0 * d1 * d2].reshape((d0, d1, d2)))
-
-
-def _generate(layout, func):
-    namespace = {
-        "_view1": _view1,
-        "_view2": _view2,
-        "_view3": _view3,
-        layout.name: layout.tuple_type,
-    }
-    exec(compile(layout.source(func), __file__, "exec"), namespace)  # noqa: S102
-    return kernel(namespace[func])
-
-
-game_state = _generate(GAME_LAYOUT, "game_state")
-card_tables = _generate(CARD_LAYOUT, "card_tables")
+    game_state = GAME_LAYOUT.views
+    card_tables = CARD_LAYOUT.views
+else:
+    game_state = _ref_of(GAME_LAYOUT)
+    card_tables = _ref_of(CARD_LAYOUT)
 
 
 # ----------------------------------------------------------------- change tracking
@@ -106,6 +160,17 @@ def touch(st):
     s[S_VERSION] += 1
     s[S_LDIRTY] = 1
     s[S_SDIRTY] = 1
+
+
+@kernel(inline="always")
+def touch_sba(st):
+    """A change only the state-based actions look at (life, damage), unless some
+    static ability of the game has a condition (its answer may change with anything)."""
+    s = st.s
+    s[S_VERSION] += 1
+    s[S_SDIRTY] = 1
+    if s[S_NEEDS] & NEED_CONDITIONAL_STATICS:
+        s[S_LDIRTY] = 1
 
 
 @kernel(inline="always")

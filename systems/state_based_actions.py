@@ -7,8 +7,6 @@ none applies (117.5). It looks only when something changed since the last check.
 
 from __future__ import annotations
 
-import numpy as np
-
 from components.cards import C_ENCHANT, C_FLAGS, C_SUPER, CF_AURA, CF_EQUIPMENT, ST_NO_LOSS_ZERO
 from components.game import (
     S_COMMANDER_DAMAGE,
@@ -51,6 +49,7 @@ from components.rules import (
     T_CREATURE,
     T_PLANESWALKER,
 )
+from components.scratch import SCR_SBA_DOOMED, SCR_SBA_GRAVEYARD, SCR_SBA_LOSERS
 from components.stack import I_TRIGGERED, Q_SRC
 from systems import continuous_effects, leaving_game, players, selectors, triggers, variants, zones
 from systems.jit import kernel
@@ -78,9 +77,10 @@ def _check(st, cd):
     nbf = s[S_NBF]
     # one pass over the permanents: what is put into the graveyard (704.5f-i, m, j, k,
     # v), what is destroyed (704.5g-h), counters (704.5q), equipment (704.5n)
-    to_gy = np.empty(4 * nbf + 8, np.int64)
+    scr = st.scr
+    to_gy = scr[SCR_SBA_GRAVEYARD : SCR_SBA_GRAVEYARD + 4].reshape(4 * scr.shape[1])
     ng = 0
-    doomed = np.empty(nbf + 8, np.int64)
+    doomed = scr[SCR_SBA_DOOMED]
     nd = 0
     for i in st.bf[:nbf]:
         c = o[i, F_CARD]
@@ -145,7 +145,7 @@ def _check(st, cd):
                     to_gy[ng] = i
                     ng += 1
                     break
-    losers = np.empty(P, np.int64)
+    losers = scr[SCR_SBA_LOSERS]
     nl = 0
     for p in range(P):  # 704.5a-c (810.8c-d: the team's totals), 903.10a
         if not pl[p, P_ALIVE]:

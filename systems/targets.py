@@ -9,13 +9,12 @@ choice names an opponent)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from components.cards import G_COUNT, G_FILTER, L_WHAT, L_ZONE, W_OBJECTS, W_PLAYERS
 from components.game import S_N, S_NBF, S_NSTK
 from components.objects import F_COLORS, F_CTL, F_ICTL, F_KW, F_OWNER, F_PROT, F_ZONE
 from components.players import P_ALIVE
 from components.rules import BATTLEFIELD, KW_HEXPROOF, KW_SHROUD, STACK
+from components.scratch import SCR_COUNT_TARGETS, SCR_TARGET_PLAYERS
 from systems import players, selectors
 from systems.jit import kernel
 
@@ -77,7 +76,7 @@ def candidates(st, cd, spec, you, chooser, src, item, out, limit):
                         out[m] = i
                         m += 1
     if what & W_PLAYERS:  # the players to the chooser's left first, the chooser last
-        buf = np.empty(st.pl.shape[0], np.int64)
+        buf = st.scr[SCR_TARGET_PLAYERS]
         k = players.turn_order_from(st, chooser, buf)
         for j in range(1, k + 1):
             q = buf[j % k]
@@ -100,7 +99,7 @@ def _ok(st, cd, spec, x, you, chooser, src, item):
 @kernel
 def count_available(st, cd, spec, you, chooser, src, item, need):
     """How many legal targets spec has, counting no further than ``need``."""
-    buf = np.empty(need + 1, np.int64)
+    buf = st.scr[SCR_COUNT_TARGETS]
     return candidates(st, cd, spec, you, chooser, src, item, buf, need)
 
 

@@ -81,6 +81,7 @@ from components.rules import (
     N_MANA,
     UNTAP,
 )
+from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER
 from systems import (
     attack_targets,
     combat,
@@ -227,7 +228,7 @@ def begin_step(st, cd):
 def _beginning_of(st, cd, step):
     """ "At the beginning of [step]" triggers, once for each active player (805.4d), and
     delayed triggers for this step (603.7)."""
-    buf = np.empty(st.pl.shape[0], np.int64)
+    buf = st.scr[SCR_BEGINNING_ORDER]
     k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
     for j in range(k):
         if players.is_active(st, buf[j]):
@@ -242,7 +243,7 @@ def cleanup(st, cd):
     effects end; 514.3a: if a state-based action or trigger happens, players get
     priority and another cleanup step follows."""
     s, o = st.s, st.o
-    buf = np.empty(st.pl.shape[0], np.int64)
+    buf = st.scr[SCR_CLEANUP_ORDER]
     k = players.turn_order_from(st, s[S_ACTIVE], buf)
     for j in range(k):
         p = buf[j]
