@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         from ecs import replay
 
         return replay.main(args)
-    from ecs.legacy.scenario import main as scenario_main
+    from ecs.scenario import main as scenario_main
 
     return scenario_main(args.paths, as_json=args.json, dump=args.dump)
 
