@@ -1,0 +1,138 @@
+"""Cold compile, warm start and speed of the compiled engine, per set of compile levers.
+
+    PYTHONPATH=$PWD python bench/compile_time.py                 # every lever, and stock
+    PYTHONPATH=$PWD python bench/compile_time.py all literals,link stock --repeat 5
+
+Each configuration is a value of ``MELEE_JIT`` (``systems/jit.py``: ``all`` = every
+lever, ``stock`` = numba's own way, or a comma list of levers). For each one, in fresh
+subprocesses and a fresh ``NUMBA_CACHE_DIR``:
+
+* cold: the first call of the engine's entry point (compiling everything),
+* warm: the same in a new process, loading from the cache,
+* games/s: ``python -m ecs simulate --players 4 --games 1000 --workers 1 --seed 1
+  --engine compiled --no-db --json``, the median of ``--repeat`` runs,
+* fingerprint: a hash of the results of seeded games (two-player, free-for-all,
+  Grand Melee); every configuration must give the same one,
+* the cache's size on disk.
+
+Prints a Markdown table. A cold compile of the stock configuration takes minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SIMULATE = "-m ecs simulate --players 4 --games 1000 --workers 1 --seed 1 --engine compiled"
+SIMULATE += " --no-db --json"
+
+
+def fingerprint() -> str:
+    """A hash of the results of seeded games in the compiled engine (in this process)."""
+    import numpy as np
+
+    from ecs.compiled import play_compiled
+    from ecs.decks import load_deck, stock_decks
+
+    decks = [load_deck(d).main for d in stock_decks()]
+    h = hashlib.sha256()
+    for players, games, variant in ((2, 200, None), (4, 200, None), (16, 10, "grand-melee")):
+        res = play_compiled(decks, players, games, seed=7, variant=variant)
+        for key in sorted(res):
+            if isinstance(res[key], np.ndarray):
+                h.update(key.encode() + np.ascontiguousarray(res[key]).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _child() -> None:
+    t0 = time.perf_counter()
+    from ecs.compiled import warm
+    from systems.jit import startups
+
+    warm()
+    first = time.perf_counter() - t0
+    runs = [s for s in startups() if s.entry == "play_batch"]
+    print(
+        json.dumps(
+            {
+                "seconds": runs[0].seconds if runs else first,
+                "functions": runs[0].functions if runs else 0,
+                "fingerprint": fingerprint(),
+            }
+        )
+    )
+
+
+def _run(args: str, env: dict[str, str]) -> dict:
+    out = subprocess.run(
+        [sys.executable, *args.split()],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def measure(config: str, repeat: int) -> dict:
+    """One configuration, measured in fresh subprocesses and a fresh cache directory."""
+    with tempfile.TemporaryDirectory(prefix="melee-cold-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        env["MELEE_JIT"] = "" if config == "all" else config
+        child = f"{Path(__file__).resolve()} --child"
+        cold = _run(child, env)
+        warm = _run(child, env)
+        speeds = [_run(SIMULATE, env)["games_per_s"] for _ in range(repeat)]
+        return {
+            "config": config,
+            "cold_s": round(cold["seconds"], 1),
+            "functions": cold["functions"],
+            "warm_s": round(warm["seconds"], 2),
+            "games_per_s": round(statistics.median(speeds)),
+            "fingerprint": cold["fingerprint"],
+            "same_warm": warm["fingerprint"] == cold["fingerprint"],
+            "cache_mb": round(_size(Path(cache)) / 1e6, 1),
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("configs", nargs="*", default=["all", "stock"])
+    parser.add_argument("--repeat", type=int, default=3, help="simulate runs per configuration")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child()
+        return
+    rows = []
+    print("| MELEE_JIT | cold s | functions | warm s | games/s | cache MB | fingerprint |")
+    print("|---|---|---|---|---|---|---|")
+    for config in args.configs:
+        r = measure(config, args.repeat)
+        rows.append(r)
+        same = "" if r["same_warm"] else " (warm differs!)"
+        print(
+            f"| {r['config']} | {r['cold_s']} | {r['functions']} | {r['warm_s']} | "
+            f"{r['games_per_s']} | {r['cache_mb']} | {r['fingerprint']}{same} |",
+            flush=True,
+        )
+    prints = {r["fingerprint"] for r in rows}
+    print("same games in every configuration" if len(prints) == 1 else "GAMES DIFFER")
+
+
+if __name__ == "__main__":
+    main()
