@@ -170,10 +170,12 @@ def _fingerprint(**env: str) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_the_levers_play_the_same_games_as_stock_numba() -> None:
     """Seeded two-player, free-for-all and Grand Melee games in the engine compiled
-    with every lever and the stock way. The first run compiles both (the stock way
-    takes minutes); later runs load them from the cache."""
+    with every lever and the stock way. After a change to the engine both compile
+    again (the stock way takes minutes), hence ``-m slow``: run it after changing
+    systems/jit.py or numba."""
     assert _fingerprint(MELEE_JIT="all") == _fingerprint(MELEE_JIT="stock")
 
 
