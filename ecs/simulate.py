@@ -258,8 +258,8 @@ def run_batch(
     if cfg.get("engine") == "compiled":
         from ecs.compiled import warm
 
-        # load (the first time: compile, about four minutes) the kernel once, before the
-        # clock starts; forked workers share it
+        # load the kernel once, before the clock starts (the first run after a change
+        # compiles it, about 30 s, showing progress on stderr); forked workers share it
         cfg["engine_load_s"] = round(warm(), 3)
     t0 = time.perf_counter()
     bar = _Progress(len(jobs), enabled=progress)
@@ -417,12 +417,6 @@ def main(args: argparse.Namespace) -> int:
         return 2
     if args.engine != "python" and not why:
         cfg["engine"] = "compiled"
-        if not args.json:
-            print(
-                "compiled engine: loading the game kernel (the very first run compiles it, "
-                "about four minutes)",
-                file=sys.stderr,
-            )
     if args.replays:
         Path(args.replays).mkdir(parents=True, exist_ok=True)
     out = open(args.out, "a" if args.resume else "w") if args.out else None
