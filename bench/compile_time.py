@@ -10,7 +10,8 @@ subprocesses and a fresh ``NUMBA_CACHE_DIR``:
 * cold: the first call of the engine's entry point (compiling everything),
 * warm: the same in a new process, loading from the cache,
 * games/s: ``python -m ecs simulate --players 4 --games 1000 --workers 1 --seed 1
-  --engine compiled --no-db --json``, the median of ``--repeat`` runs,
+  --engine compiled --no-db --json``, the median of ``--repeat`` runs (interleaved
+  across the configurations),
 * fingerprint: a hash of the results of seeded games (two-player, free-for-all,
   Grand Melee); every configuration must give the same one,
 * the cache's size on disk.
@@ -88,47 +89,52 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def measure(config: str, repeat: int) -> dict:
-    """One configuration, measured in fresh subprocesses and a fresh cache directory."""
-    with tempfile.TemporaryDirectory(prefix="melee-cold-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
-        env["MELEE_JIT"] = "" if config == "all" else config
-        child = f"{Path(__file__).resolve()} --child"
-        cold = _run(child, env)
-        warm = _run(child, env)
-        speeds = [_run(SIMULATE, env)["games_per_s"] for _ in range(repeat)]
-        return {
-            "config": config,
-            "cold_s": round(cold["seconds"], 1),
-            "functions": cold["functions"],
-            "warm_s": round(warm["seconds"], 2),
-            "games_per_s": round(statistics.median(speeds)),
-            "fingerprint": cold["fingerprint"],
-            "same_warm": warm["fingerprint"] == cold["fingerprint"],
-            "cache_mb": round(_size(Path(cache)) / 1e6, 1),
-        }
+def _env(config: str, cache: str) -> dict[str, str]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+    env["MELEE_JIT"] = config
+    return env
+
+
+def compile_twice(config: str, cache: str) -> dict:
+    """A cold and a warm start of one configuration in a fresh cache directory."""
+    child = f"{Path(__file__).resolve()} --child"
+    cold = _run(child, _env(config, cache))
+    warm = _run(child, _env(config, cache))
+    return {
+        "config": config,
+        "cold_s": round(cold["seconds"], 1),
+        "functions": cold["functions"],
+        "warm_s": round(warm["seconds"], 2),
+        "fingerprint": cold["fingerprint"],
+        "same_warm": warm["fingerprint"] == cold["fingerprint"],
+        "cache_mb": round(_size(Path(cache)) / 1e6, 1),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("configs", nargs="*", default=["all", "stock"])
-    parser.add_argument("--repeat", type=int, default=3, help="simulate runs per configuration")
+    parser.add_argument("--repeat", type=int, default=5, help="simulate runs per configuration")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child()
         return
-    rows = []
+    with tempfile.TemporaryDirectory(prefix="melee-cold-") as tmp:
+        caches = {c: str(Path(tmp) / str(k)) for k, c in enumerate(args.configs)}
+        rows = [compile_twice(c, caches[c]) for c in args.configs]
+        speeds: dict[str, list[float]] = {c: [] for c in args.configs}
+        for _ in range(args.repeat):  # interleaved, so that other load hits all alike
+            for c in args.configs:
+                speeds[c].append(_run(SIMULATE, _env(c, caches[c]))["games_per_s"])
     print("| MELEE_JIT | cold s | functions | warm s | games/s | cache MB | fingerprint |")
     print("|---|---|---|---|---|---|---|")
-    for config in args.configs:
-        r = measure(config, args.repeat)
-        rows.append(r)
+    for r in rows:
         same = "" if r["same_warm"] else " (warm differs!)"
+        games = statistics.median(speeds[r["config"]])
         print(
             f"| {r['config']} | {r['cold_s']} | {r['functions']} | {r['warm_s']} | "
-            f"{r['games_per_s']} | {r['cache_mb']} | {r['fingerprint']}{same} |",
-            flush=True,
+            f"{games:.0f} | {r['cache_mb']} | {r['fingerprint']}{same} |"
         )
     prints = {r["fingerprint"] for r in rows}
     print("same games in every configuration" if len(prints) == 1 else "GAMES DIFFER")
