@@ -465,7 +465,7 @@ def _link(module: Any, libraries: list[Any]) -> Any:
     return module
 
 
-def _undefined_numba_function(fn: Any) -> bool:
+def _undefined_function(fn: Any) -> bool:
     return fn.is_declaration and fn.name.startswith("_ZN")
 
 
@@ -480,13 +480,14 @@ class _EntryLibrary(JITCodeLibrary):
         reached = _reached(self._linking_libraries)
         for lib in reached:
             self._reload_init.update(lib._reload_init)
-        _link(self._final_module, reached)
-        self._optimize_final_module()
-        missing = [f.name for f in self._final_module.functions if _undefined_numba_function(f)]
-        if missing:  # (MCJIT would resolve them to address 0)
-            raise AssertionError(f"{self.name}: functions not linked: {missing[:5]}")
-        self._final_module.verify()
-        self._finalize_final_module()
+        with event.trigger_event("melee:link", data={"libraries": len(reached) + 1}):
+            _link(self._final_module, reached)
+            self._optimize_final_module()
+            missing = [f.name for f in self._final_module.functions if _undefined_function(f)]
+            if missing:  # (MCJIT would resolve them to address 0)
+                raise AssertionError(f"{self.name}: functions not linked: {missing[:5]}")
+            self._final_module.verify()
+            self._finalize_final_module()
         defined = self._codegen._engine.is_symbol_defined
         for lib in reached:
             if isinstance(lib, _KernelLibrary):
@@ -561,32 +562,36 @@ class _Progress(event.Listener):
         self._tty = sys.stderr.isatty()
 
     def on_start(self, event: event.Event) -> None:
+        if event.kind == "melee:link":  # the entry point's one optimisation
+            self._show(
+                f"optimising and generating machine code for {event.data['libraries']} parts"
+            )
+            return
         self.functions += 1
-        disp = event.data["dispatcher"]
-        where = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
         if self.functions == 1:
             self._open()
-        if self._status is not None:
-            self._status.update(self._text(where))
+        f = event.data["dispatcher"].py_func
+        self._show(f"{f.__module__.rsplit('.', 1)[-1]}.{f.__qualname__}")
 
     def on_end(self, event: event.Event) -> None:
         pass
 
-    def _text(self, where: str) -> str:
-        seconds = time.perf_counter() - self.t0
-        return f"compiling {self.entry}: {self.functions} functions, {seconds:.0f} s — {where}"
+    def _show(self, doing: str) -> None:
+        if self._status is not None:
+            seconds = time.perf_counter() - self.t0
+            self._status.update(f"{self.functions} functions, {seconds:.0f} s: {doing}"[:76])
 
     def _open(self) -> None:
-        note = "(the first run after a change; the next runs load it from the cache)"
+        line = f"compiling {self.entry} (the first run after a change; later runs load it)"
         if self._tty:
             from rich.console import Console
 
             console = Console(stderr=True)
-            console.print(f"compiling the engine's {self.entry} {note}", highlight=False)
-            self._status = console.status(self._text(""), refresh_per_second=4)
+            console.print(line, highlight=False)
+            self._status = console.status("", refresh_per_second=4)
             self._status.start()
         else:
-            print(f"compiling the engine's {self.entry} {note}", file=sys.stderr, flush=True)
+            print(line, file=sys.stderr, flush=True)
 
     def close(self, seconds: float, ok: bool) -> None:
         if self._status is not None:
@@ -619,7 +624,10 @@ class Entry(_Dispatcher):
         t0 = time.perf_counter()
         ok = False
         try:
-            with event.install_listener("numba:compile", progress):
+            with (
+                event.install_listener("numba:compile", progress),
+                event.install_listener("melee:link", progress),
+            ):
                 out = super()._compile_for_args(*args, **kws)
             ok = True
             return out

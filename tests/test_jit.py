@@ -105,7 +105,7 @@ def test_progress_shows_while_compiling_and_nothing_when_loading(
 ) -> None:
     cache = tmp_path / "cache"
     _, compiling = _play(project, cache)
-    assert "compiling the engine's run" in compiling
+    assert "compiling run" in compiling
     assert "compiled run" in compiling
     _, loading = _play(project, cache)
     assert loading == ""
