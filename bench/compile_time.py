@@ -14,7 +14,7 @@ subprocesses and a fresh ``NUMBA_CACHE_DIR``:
   across the configurations),
 * fingerprint: a hash of the results of seeded games (two-player, free-for-all,
   Grand Melee); every configuration must give the same one,
-* the cache's size on disk.
+* the cache's size on disk and the cold process's peak memory.
 
 Prints a Markdown table. A cold compile of the stock configuration takes minutes.
 """
@@ -25,6 +25,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,12 +63,14 @@ def _child() -> None:
     warm()
     first = time.perf_counter() - t0
     runs = [s for s in startups() if s.entry == "play_batch"]
+    games = fingerprint()
     print(
         json.dumps(
             {
                 "seconds": runs[0].seconds if runs else first,
                 "functions": runs[0].functions if runs else 0,
-                "fingerprint": fingerprint(),
+                "fingerprint": games,
+                "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             }
         )
     )
@@ -108,6 +111,7 @@ def compile_twice(config: str, cache: str) -> dict:
         "fingerprint": cold["fingerprint"],
         "same_warm": warm["fingerprint"] == cold["fingerprint"],
         "cache_mb": round(_size(Path(cache)) / 1e6, 1),
+        "peak_mb": round(cold["peak_mb"]),
     }
 
 
@@ -127,14 +131,16 @@ def main() -> None:
         for _ in range(args.repeat):  # interleaved, so that other load hits all alike
             for c in args.configs:
                 speeds[c].append(_run(SIMULATE, _env(c, caches[c]))["games_per_s"])
-    print("| MELEE_JIT | cold s | functions | warm s | games/s | cache MB | fingerprint |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| MELEE_JIT | cold s | functions | warm s | games/s | cache MB | peak MB | fingerprint |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         same = "" if r["same_warm"] else " (warm differs!)"
         games = statistics.median(speeds[r["config"]])
         print(
             f"| {r['config']} | {r['cold_s']} | {r['functions']} | {r['warm_s']} | "
-            f"{games:.0f} | {r['cache_mb']} | {r['fingerprint']}{same} |"
+            f"{games:.0f} | {r['cache_mb']} | {r['peak_mb']} | {r['fingerprint']}{same} |"
         )
     prints = {r["fingerprint"] for r in rows}
     print("same games in every configuration" if len(prints) == 1 else "GAMES DIFFER")
