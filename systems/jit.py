@@ -532,7 +532,8 @@ _EntryPipeline = _pipeline(_lowering(_EntryLibrary))
 # ----------------------------------------------------------------- progress and timing
 @dataclass(frozen=True)
 class Startup:
-    """One entry point's first call: compiled (``functions`` > 0) or loaded."""
+    """An entry point compiled (``functions`` > 0: the numba functions compiled on the
+    way) or loaded from the cache for new argument types, usually at its first call."""
 
     entry: str
     seconds: float
@@ -697,9 +698,10 @@ def kernel(
 ) -> Any:
     """Declare a kernel: a numba function called from other kernels.
 
-    ``inline="always"`` inlines it into its callers in numba's IR (for very small
-    helpers); ``locals`` fixes the numba types of local variables. Nothing else is
-    configurable: every kernel compiles with the same options."""
+    ``inline="always"`` inlines it into every caller (for helpers of a few lines; LLVM
+    inlines small kernels by itself); ``locals`` fixes the numba types of local
+    variables. Nothing else is configurable: every kernel compiles with the same
+    options."""
 
     def wrap(f: F) -> F:
         if config.DISABLE_JIT:
