@@ -10,8 +10,8 @@ subprocesses and a fresh ``NUMBA_CACHE_DIR``:
 * cold: the first call of the engine's entry point (compiling everything),
 * warm: the same in a new process, loading from the cache,
 * games/s: ``python -m ecs simulate --players 4 --games 1000 --workers 1 --seed 1
-  --engine compiled --no-db --json``, the median of ``--repeat`` runs (interleaved
-  across the configurations),
+  --no-db --json``, the median of ``--repeat`` runs (interleaved across the
+  configurations),
 * fingerprint: a hash of the results of seeded games (two-player, free-for-all,
   Grand Melee); every configuration must give the same one,
 * the cache's size on disk and the cold process's peak memory.
@@ -34,35 +34,37 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SIMULATE = "-m ecs simulate --players 4 --games 1000 --workers 1 --seed 1 --engine compiled"
-SIMULATE += " --no-db --json"
+SIMULATE = "-m ecs simulate --players 4 --games 1000 --workers 1 --seed 1 --no-db --json"
+CONFIGS = (("two-player", 2, 200), ("free-for-all", 4, 200), ("grand-melee", 16, 10))
 
 
 def fingerprint() -> str:
     """A hash of the results of seeded games in the compiled engine (in this process)."""
-    import numpy as np
+    from ecs.batch import BatchPlayer
+    from ecs.decks import load_deck
+    from ecs.simulate import game_seeds
 
-    from ecs.compiled import play_compiled
-    from ecs.decks import load_deck, stock_decks
-
-    decks = [load_deck(d).main for d in stock_decks()]
+    decks = ["burn", "big-green", "white-fliers", "dimir-control", "red-aggro", "selesnya-midrange"]
     h = hashlib.sha256()
-    for players, games, variant in ((2, 200, None), (4, 200, None), (16, 10, "grand-melee")):
-        res = play_compiled(decks, players, games, seed=7, variant=variant)
-        for key in sorted(res):
-            if isinstance(res[key], np.ndarray):
-                h.update(key.encode() + np.ascontiguousarray(res[key]).tobytes())
+    for variant, players, games in CONFIGS:
+        cfg = {"variant": variant, "players": players, "decks": decks, "agents": ["random"],
+               "deck_cards": {d: load_deck(d).main for d in decks}, "max_turns": 200}  # fmt: skip
+        for row in BatchPlayer(cfg).play(0, game_seeds(7, games)):
+            row.pop("duration_s")
+            h.update(json.dumps(row, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
 def _child() -> None:
     t0 = time.perf_counter()
-    from ecs.compiled import warm
+    import numpy as np
+
+    from ecs.engine import call
     from systems.jit import startups
 
-    warm()
+    call(-1, np.zeros(1, np.int32), np.zeros(1, np.int32), 0)  # an op that does nothing: loads it
     first = time.perf_counter() - t0
-    runs = [s for s in startups() if s.entry == "play_batch"]
+    runs = [s for s in startups() if s.entry == "call"]
     games = fingerprint()
     print(
         json.dumps(

@@ -86,11 +86,15 @@ S_NACTS = F("n_actions", "options of the pending decision listed in `acts`", vol
 # facts of the game
 S_DAY_NIGHT = F("day_night", "0 neither, 1 day, 2 night (728)")
 S_PLANAR_CTL = F("planar_controller", "planar controller (901.6); -1")
+S_FORCED = F("forced_resolutions", "objects resolved in a row without a choice (104.4b loops)")
 S_MONARCH = F("monarch", "the monarch; -1 none")
 S_DECISIONS = F("decisions", "decisions made so far")
 S_CAPPED = F("capped", "1 if a safety cap ended the game")
 S_ERROR = F("error", "ERR_*: why the engine stopped a game it couldn't go on with")
 S_RNG = F("rng", "the game's generator state (splitmix64, two halves)", width=2)
+S_AGENT_RNG = F("agent_rng", "the compiled agents' generator state (their picks don't move "
+                "the game's, so a game replays from the options taken)", width=2,
+                volatile=True)  # fmt: skip
 S_LOOP = F("loop_count", "pass-only priority stops since the last choice (104.4b)")
 # caches (derived; never part of the game's state)
 S_TSC = F("timestamp", "the last timestamp given", volatile=True)

@@ -16,6 +16,8 @@ P_ALIVE = F("in_game", "1 while in the game (800.4)")
 P_LOST = F("lost", "1 if lost the game")
 P_WON = F("won", "1 if won the game")
 P_DRAWN = F("drawn", "1 if the game was a draw for them")
+P_HOW = F("how", "how their game ended (HOW_*): the rule or effect that made them leave")
+P_POLICY = F("policy", "the compiled agent deciding for them in batches (systems/policies)")
 P_TEAM = F("team", "team index (808, 809, 810, 811); own index when not in a team")
 P_ROLE = F("role", "ROLE_* (emperor, general, archenemy)")
 P_SEATPOS = F("seat", "position at the table, clockwise (seating order)")
@@ -75,3 +77,13 @@ RANGES = Table(
     " [2]: p's creatures dealt combat damage to q this turn",
     shape=(3, "players", "players"),
 )
+
+# how a player's game ended (P_HOW)
+HOW_NAMES = (
+    "playing", "life", "poison", "decking", "commander-damage", "conceded", "effect",
+    "draw", "won", "team",
+)  # fmt: skip
+(
+    HOW_PLAYING, HOW_LIFE, HOW_POISON, HOW_DECKING, HOW_COMMANDER, HOW_CONCEDED, HOW_EFFECT,
+    HOW_DRAW, HOW_WON, HOW_TEAM,
+) = range(len(HOW_NAMES))  # fmt: skip

@@ -139,14 +139,25 @@ class Layout:
     def view(self, a: np.ndarray, name: str) -> np.ndarray:
         k = self.index[name]
         h = HEADER_FIXED + PER_TABLE * k
-        off = int(a[h])
-        d = self.dims_of(a, name)
-        return a[off : off + int(np.prod(d))].reshape(d)
+        return self._view(a, a[h : h + 4].tolist(), self.tables[k].ndim)
+
+    @staticmethod
+    def _view(a: np.ndarray, cell: list[int], ndim: int) -> np.ndarray:
+        off, d0, d1, d2 = cell
+        if ndim == 1:
+            return a[off : off + d0]
+        if ndim == 2:
+            return a[off : off + d0 * d1].reshape(d0, d1)
+        return a[off : off + d0 * d1 * d2].reshape(d0, d1, d2)
 
     def views(self, a: np.ndarray):
         """The tables of arena ``a`` as numpy views, by name (``v.o``, ``v.pl``...)."""
         self.check(a)
-        return self.tuple_type(*(self.view(a, t.name) for t in self.tables))
+        hdr = a[: self.header].tolist()
+        return self.tuple_type(*(
+            self._view(a, hdr[HEADER_FIXED + PER_TABLE * k : HEADER_FIXED + PER_TABLE * (k + 1)], t.ndim)
+            for k, t in enumerate(self.tables)
+        ))  # fmt: skip
 
     def caps_of(self, a: np.ndarray) -> dict[str, int]:
         """The capacities an arena was made with (from its header)."""

@@ -51,6 +51,10 @@ for _k in range(3):
 SCR_SBA_DOOMED = _row("sba_doomed", "state_based_actions._check")
 SCR_SBA_LOSERS = _row("sba_losers", "state_based_actions._check")
 
+# the observation (observation.py): each object's slot in the cards section
+SCR_OBS_SLOT = _row("obs_slot", "observation.observe")
+SCR_OBS_BUCKET = _row("obs_bucket", "observation.observe")
+
 N_SCRATCH = len(ROWS)
 
 SCRATCH = Table(

@@ -79,12 +79,12 @@ def capacities(players: int, cards: int, library: int, trace: int = 0, markers: 
     deck, command zone and planar/scheme card) and libraries of at most ``library``."""
     caps = dict(DEFAULT_CAPS)
     caps["players"] = players
-    caps["objects"] = max(256, 2 * cards + 64 * players)
+    caps["objects"] = max(256, cards + 48 * players)  # tokens, copies, stack objects
     caps["library"] = max(64, library + 16)
     caps["hand"] = max(32, library + 16)
     caps["commander_slots"] = 2 * players
     caps["markers"] = max(1, markers)
     caps["trace"] = trace
-    caps["actions"] = max(256, 8 * caps["objects"])
+    caps["actions"] = max(256, caps["objects"])
     caps["scratch"] = caps["objects"] + players + 16
     return caps

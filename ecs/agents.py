@@ -1,9 +1,17 @@
-"""Agents: something that sees its own view and the legal actions, and returns one.
+"""Agents for the step API: something that looks at a game from one player's seat and
+picks one of the pending decision's options (an index into ``game.legal_actions()``).
 
-``Agent.act(obs, actions)`` gets an :class:`Observation` (a player's window on
-the game: ``obs.view()`` builds the hidden-information view lazily, so cheap
-agents don't pay for it) and the list of legal actions, and returns one of them.
-"""
+    from ecs.agents import RandomAgent, PolicyAgent, play_game
+    play_game(game, [RandomAgent(1), PolicyAgent("heuristic"), ...])
+
+- :class:`RandomAgent`: uniform among the options, from its own seeded generator.
+- :class:`PolicyAgent`: asks a compiled agent of the engine (``systems/policies.py``:
+  ``random``, ``heuristic``) what it would take, so a Python loop and a compiled batch
+  play the same agent (the same games, when both draw from the game's generator).
+- :class:`MonteCarloAgent`: flat Monte Carlo over clones, with compiled random
+  playouts: an example of search on top of ``clone``.
+
+An agent only needs ``act(game, player) -> int``."""
 
 from __future__ import annotations
 
@@ -11,189 +19,100 @@ from typing import Protocol
 
 import numpy as np
 
-from ecs.actions import Action, is_player_ref, ref_player
-from ecs.constants import KW_FLYING, KW_REACH, T_CREATURE, T_LAND
-from ecs.game import Game
-
-
-class Observation:
-    __slots__ = ("game", "player")
-
-    def __init__(self, game: Game, player: int):
-        self.game, self.player = game, player
-
-    def view(self) -> dict:
-        return self.game.observe(self.player)
+from components import game as G
+from components import players as PL
+from ecs.engine import Game
 
 
 class Agent(Protocol):
-    def act(self, obs: Observation, actions: list[Action]) -> Action: ...
+    def act(self, game: Game, player: int) -> int: ...
 
 
 class RandomAgent:
-    """Uniformly random legal actions from its own seeded generator."""
+    """Uniformly random among the options, from its own seeded generator."""
 
     def __init__(self, seed: int = 0):
         self.rng = np.random.default_rng(seed)
 
-    def act(self, obs: Observation, actions: list[Action]) -> Action:
-        return actions[int(self.rng.integers(len(actions)))]
+    def act(self, game: Game, player: int) -> int:
+        return int(self.rng.integers(game.n_actions()))
 
 
-class HeuristicAgent:
-    """Plays a land, casts the most expensive spell it can (aiming harm at opponents),
-    attacks when the attacker survives the defender's best blocker or meets none,
-    blocks when the blocker survives or trades, keeps 2-5 land hands."""
+class PolicyAgent:
+    """A compiled agent of the engine (systems/policies.py), drawing from the game's
+    own generator as it does in batches."""
 
-    def __init__(self, seed: int = 0):
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, policy: str = "heuristic", seed: int = 0):
+        self.policy = policy
+        from ecs.engine import policy_id
 
-    def act(self, obs: Observation, actions: list[Action]) -> Action:
-        g, me = obs.game, obs.player
-        kind = actions[0].kind if actions else "pass"
-        kinds = {a.kind for a in actions}
-        if "keep" in kinds:
-            lands = sum(1 for i in g.hand(me) if g.db.types[g.obj.card[i]] & T_LAND)
-            mull = [a for a in actions if a.kind == "mulligan"]
-            return (
-                mull[0] if mull and not 2 <= lands <= 5 and g.pl.mulligans[me] == 0 else actions[0]
-            )
-        if kind in ("bottom", "discard"):
-            return max(actions, key=lambda a: g.db.mana_value[g.obj.card[a.obj]])
-        if kind == "attack_done":
-            return self._attack(g, me, actions)
-        if "block" in kinds or kind == "block_done":
-            return self._block(g, me, actions)
-        lands = [a for a in actions if a.kind == "play_land"]
-        if lands:
-            return lands[0]
-        best, score = actions[0], 0.0
-        for a in actions:
-            s = self._score(g, me, a)
-            if s > score:
-                best, score = a, s
-        return best
+        policy_id(policy)  # refuse an unknown name now
 
-    def _score(self, g: Game, me: int, a: Action) -> float:
-        if a.kind not in ("cast", "activate"):
-            return 0.0
-        o, db = g.obj, g.db
-        harmful = True
-        d = db.defs[o.card[a.obj]]
-        if a.kind == "cast":
-            names = {e for e, _ in (d.spell.effects if d.spell else ())}
-            harmful = bool(names & {"damage", "destroy", "gain_control"})
-            if "pump" in names or "prevent" in names:
-                return 0.0  # combat tricks: the simple agent holds them
-            if names & {"life_becomes_lowest", "draw_game"}:
-                return 0.0
-        score = 1.0 + float(db.mana_value[o.card[a.obj]])
-        for t in a.targets:
-            ctl = ref_player(t) if is_player_ref(t) else int(o.controller[t])
-            mine = g.pl.team[ctl] == g.pl.team[me]
-            if harmful and mine or (not harmful and not mine):
-                return 0.0
-        if d.types & T_CREATURE:
-            score += 0.5
-        return score
-
-    def _attack(self, g: Game, me: int, actions: list[Action]) -> Action:
-        o = g.obj
-        best_by_attacker: dict[int, tuple[float, Action]] = {}
-        for a in actions:
-            if a.kind != "attack":
-                continue
-            dfd = a.arg
-            q = ref_player(dfd) if is_player_ref(dfd) else int(o.controller[dfd])
-            blockers = [
-                b
-                for b in g.battlefield(q)
-                if g.db.types[o.card[b]] & T_CREATURE
-                and not o.tapped[b]
-                and (not o.kw[a.obj] & KW_FLYING or o.kw[b] & (KW_FLYING | KW_REACH))
-            ]
-            safe = all(o.power[b] < o.toughness[a.obj] for b in blockers)
-            if not safe:
-                continue
-            s = 100.0 - float(g.pl.life[q]) + (5.0 if not is_player_ref(dfd) else 0.0)
-            if a.obj not in best_by_attacker or s > best_by_attacker[a.obj][0]:
-                best_by_attacker[a.obj] = (s, a)
-        if best_by_attacker:
-            return max(best_by_attacker.values(), key=lambda t: t[0])[1]
-        return actions[0]
-
-    def _block(self, g: Game, me: int, actions: list[Action]) -> Action:
-        o = g.obj
-        done = [a for a in actions if a.kind == "block_done"]
-        for a in actions:
-            if a.kind != "block":
-                continue
-            b, atk = a.obj, a.arg
-            if o.blocking[b] >= 0 or b in g.block_decl:
-                continue
-            survives = o.power[atk] < o.toughness[b]
-            trades = o.power[b] >= o.toughness[atk]
-            if survives or (trades and g.db.mana_value[o.card[atk]] >= g.db.mana_value[o.card[b]]):
-                return a
-        return done[0] if done else actions[0]
-
-
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
-
-
-def play_game(game: Game, agents: list[Agent]) -> Game:
-    """Drive a game to its end with one agent per player."""
-    while not game.over:
-        p = game.pending.player
-        actions = game.legal_actions()
-        if len(actions) == 1:
-            game.step(actions[0])
-        else:
-            game.step(agents[p].act(Observation(game, p), actions))
-    return game
+    def act(self, game: Game, player: int) -> int:
+        return game.policy_choice(self.policy)
 
 
 class MonteCarloAgent:
-    """Flat Monte Carlo: for each legal action, play ``playouts`` random games from a
-    clone (cut at ``horizon`` turns, then scored by life share) and pick the best mean.
-
-    An example of embedding the engine for search: it only uses ``clone``,
-    ``legal_actions`` and ``step``."""
+    """Flat Monte Carlo: each option (at most ``max_actions`` of them) is tried on
+    ``playouts`` clones played out by the compiled random agent for at most ``horizon``
+    more turns, then scored (1 for a win, the life share otherwise); the best mean wins."""
 
     def __init__(self, seed: int = 0, playouts: int = 4, horizon: int = 8, max_actions: int = 8):
         self.rng = np.random.default_rng(seed)
         self.playouts, self.horizon, self.max_actions = playouts, horizon, max_actions
 
-    def act(self, obs: Observation, actions: list[Action]) -> Action:
-        if len(actions) == 1:
-            return actions[0]
-        g, me = obs.game, obs.player
-        cands = actions
-        if len(cands) > self.max_actions:
-            idx = self.rng.choice(len(cands), self.max_actions, replace=False)
-            cands = [actions[0]] + [actions[i] for i in idx if i != 0][: self.max_actions - 1]
+    def act(self, game: Game, player: int) -> int:
+        n = game.n_actions()
+        if n == 1:
+            return 0
+        cands = list(range(n))
+        if n > self.max_actions:
+            cands = [
+                0,
+                *sorted(self.rng.choice(np.arange(1, n), self.max_actions - 1, replace=False)),
+            ]
         best, best_score = cands[0], -1.0
-        for a in cands:
+        for k in cands:
             score = 0.0
             for _ in range(self.playouts):
-                sim = g.clone()
-                sim.step(a)
-                score += self._rollout(sim, me)
-                sim.close()
+                sim = game.clone()
+                v = sim.v
+                v.s[G.S_AGENT_RNG] ^= np.int32(self.rng.integers(1, 2**31))  # its own playout
+                sim.step(k)
+                v = sim.v
+                v.s[G.S_MAXTURNS] = v.s[G.S_TURN] + self.horizon
+                if not sim.over:
+                    sim.play_out("random")
+                score += _score(sim, player)
             if score > best_score:
-                best, best_score = a, score
-        return best
-
-    def _rollout(self, g: Game, me: int) -> float:
-        stop = g.turn + self.horizon
-        while not g.over and g.turn < stop:
-            acts = g.legal_actions()
-            g.step(acts[int(self.rng.integers(len(acts)))])
-        if g.over:
-            return 1.0 if me in g.winners else (0.5 if me in g.drawn else 0.0)
-        life = np.maximum(g.pl.life, 0).astype(float) * g.pl.alive
-        total = life.sum()
-        return float(life[me] / total) if total > 0 else 0.0
+                best, best_score = k, score
+        return int(best)
 
 
-AGENTS["montecarlo"] = MonteCarloAgent
+def _score(g: Game, me: int) -> float:
+    v = g.v
+    if v.pl[me, PL.P_WON]:
+        return 1.0
+    if v.pl[me, PL.P_LOST]:
+        return 0.0
+    life = np.maximum(0, v.pl[:, PL.P_LIFE]).astype(float)
+    return 0.5 * float(life[me] / life.sum()) if life.sum() else 0.0
+
+
+AGENTS = {
+    "random": RandomAgent,
+    "heuristic": lambda seed=0: PolicyAgent("heuristic", seed),
+    "montecarlo": MonteCarloAgent,
+}
+
+
+def play_game(game: Game, agents: list[Agent]) -> Game:
+    """Drive a game to its end with one agent per player (options with a single choice
+    are taken without asking)."""
+    while not game.over:
+        n = game.n_actions()
+        if n == 0:
+            break
+        p = game.current_player()
+        game.step(0 if n == 1 else agents[p].act(game, p))
+    return game

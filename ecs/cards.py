@@ -1455,7 +1455,18 @@ class CardDB:
         for name in names:
             comp.card(self.get(name).name)
         _deploy_ability(comp)
-        return Compiled(comp.t.arena(), dict(comp.row_of), comp.t, self)
+        return Compiled(comp.t.arena(), dict(comp.row_of), comp.t, self, tuple(names))
+
+    def compiled(self, names) -> Compiled:
+        """:meth:`compile`, kept for the next game of the same cards (the result is
+        read-only to the engine)."""
+        key = tuple(sorted(set(names)))
+        cache = self.__dict__.setdefault("_compiled", {})
+        if key not in cache:
+            if len(cache) >= 64:
+                cache.clear()
+            cache[key] = self.compile(key)
+        return cache[key]
 
     def check(self, name: str) -> str | None:
         """Why card ``name`` can't be played (None if it can)."""
@@ -1501,6 +1512,7 @@ class Compiled:
     row_of: dict[str, int]
     tables: Tables = field(repr=False)
     db: CardDB = field(repr=False)
+    names: tuple[str, ...] = ()  # what was compiled (the same list compiles the same arena)
 
     def row(self, name: str) -> int:
         return self.row_of[self.db.get(name).name]

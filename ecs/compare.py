@@ -4,8 +4,7 @@ Plays a batch per configuration file, every batch from the same seed (so the
 same per-game seeds and, for the same deck list, the same deck rotation), and
 shows them side by side: games, turns, draws, win rate by seat with 95% Wilson
 intervals, first-player advantage (seat-0 win rate minus 1/players) and
-games/s. Each configuration runs on the compiled engine when it can (random agents
-in two-player, free-for-all and Grand Melee), as ``melee simulate`` does.
+games/s. Each configuration is played as ``melee simulate`` plays a batch.
 ``--out DIR`` also writes ``compare.md``, ``winrate_by_seat.png``
 (grouped bars) and ``turns.png`` (boxplots).
 
@@ -99,8 +98,8 @@ def load_config(path: str | Path) -> dict[str, Any]:
     Returns the settings with defaults filled in (``decks`` resolved to names or
     paths ``load_deck`` accepts) plus ``file``.
     """
-    from ecs.agents import AGENTS
     from ecs.simulate import DEFAULT_GAMES
+    from systems.policies import POLICY_NAMES as AGENTS
 
     where = str(path)
     p = Path(path)
@@ -132,7 +131,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
     range_ = data.get("range")
     if range_ is not None:
         range_ = _int(where, "range", range_, 1, MAX_PLAYERS)
-    from ecs.legacy.systems.variants import VARIANTS as _RULES
+    from ecs.engine import VARIANTS as _RULES
 
     attack = data.get("attack") or (  # the variant's default (left in Grand Melee)
         _RULES[variant].default_attack if variant in _RULES else "multiple"
@@ -180,8 +179,7 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
     builds it (decks loaded, the variant/players/teams/range/attack combination tried
     on a game); :class:`ConfigError` naming the file if it is refused."""
     from ecs.decks import DeckError, load_deck, stock_decks
-    from ecs.game import Game, Options
-    from ecs.legacy.systems.variants import default_teams
+    from ecs.engine import Options, SetupError, check_setup, default_teams
 
     where = spec["file"]
     decks = spec["decks"] or stock_decks()
@@ -191,14 +189,10 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
         raise ConfigError(f"{where}: decks: {e}") from None
     players, variant = spec["players"], spec["variant"]
     try:
-        team = default_teams(variant, players, spec["teams"])
-        Game(
-            [f"P{k}" for k in range(players)],
-            variant=variant,
-            options=Options(range_of_influence=spec["range"], attack=spec["attack"]),
-            teams=team,
-        )
-    except (ValueError, NotImplementedError, KeyError) as e:
+        default_teams(variant, players, spec["teams"])
+        opts = Options(range_of_influence=spec["range"], attack=spec["attack"], teams=spec["teams"])
+        check_setup(variant, players, opts)
+    except SetupError as e:
         raise ConfigError(f"{where}: {e}") from None
     cfg = {
         "variant": variant,
@@ -217,10 +211,6 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
         "backend": "local",
         "address": None,
     }
-    from ecs.simulate import compiled_unsupported
-
-    # the compiled engine whenever it can play the configuration, as `melee simulate` does
-    cfg["engine"] = "python" if compiled_unsupported(cfg) else "compiled"
     return cfg
 
 

@@ -30,8 +30,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ecs.cards import CardDB, load_pool
 from ecs.checks import InputError, read_text
-from ecs.legacy.cards import CardDB, load_cards
 
 DECKS = Path(__file__).parent / "data" / "decks"
 MAX_CARDS = 1000
@@ -64,8 +64,8 @@ class Deck:
 
 
 def _names(db: CardDB) -> dict[str, str]:
-    """Lower-case name -> the pool's spelling."""
-    return {n.lower(): n for n in db.by_name}
+    """Lower-case name -> the pool's spelling (every card but tokens)."""
+    return {n.lower(): n for n, c in db.cards.items() if not c.token}
 
 
 def _unknown(name: str, names: dict[str, str]) -> str:
@@ -76,7 +76,7 @@ def _unknown(name: str, names: dict[str, str]) -> str:
 
 def parse_decklist(text: str, where: str = "<decklist>", db: CardDB | None = None) -> Deck:
     """Read a decklist; :class:`DeckError` naming ``where`` and the line if it is wrong."""
-    db = db or load_cards()
+    db = db or load_pool()
     names = _names(db)
     deck = Deck(name=Path(where).stem)
     section = "main"

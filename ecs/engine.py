@@ -15,7 +15,7 @@ the decks into the arena) and reads the arena back for Python."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -138,19 +138,23 @@ def template(
     variant: str,
     options: Options,
     trace: int = 0,
+    room: tuple[int, int] | None = None,
 ) -> np.ndarray:
     """An arena with the players and their decks (each library in deck order, the top
     last), the variant's options, in the pregame: ``systems/setup.deal`` seats them
-    and ``begin`` starts the game."""
+    and ``begin`` starts the game. ``room``: (cards, largest library) to size the
+    arena for, when several templates must have one size (a batch's deck rotations)."""
     n = len(decks)
+    check_setup(variant, n, options)
     team = default_teams(variant, n, options.teams)
-    cards = sum(len(d) for d in decks)
-    a = new_arena(variant, options, team, cards, max(len(d) for d in decks), trace)
+    cards, library = room or (sum(len(d) for d in decks), max(len(d) for d in decks))
+    a = new_arena(variant, options, team, cards, library, trace)
+    v = GAME_LAYOUT.views(a)
     for p, deck in enumerate(decks):
         for name in deck:
-            add_object(a, compiled, name, p, LIBRARY)
-    GAME_LAYOUT.views(a).s[G.S_TRIGMASK] = trigger_events(compiled)
-    GAME_LAYOUT.views(a).s[G.S_NEEDS] = needs(compiled)
+            add_object(a, compiled, name, p, LIBRARY, v)
+    v.s[G.S_TRIGMASK] = trigger_events(compiled)
+    v.s[G.S_NEEDS] = needs(compiled)
     return a
 
 
@@ -235,9 +239,12 @@ def trigger_events(compiled: Compiled) -> int:
     return mask
 
 
-def add_object(a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int) -> int:
-    """A card object appended to the arena (setup only: no rules run)."""
-    v = GAME_LAYOUT.views(a)
+def add_object(
+    a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int, v: Any = None
+) -> int:
+    """A card object appended to the arena (setup only: no rules run); ``v``: the arena's
+    views, when the caller has them."""
+    v = v if v is not None else GAME_LAYOUT.views(a)
     s, o = v.s, v.o
     i = int(s[G.S_N])
     if i >= o.shape[0]:
@@ -303,10 +310,18 @@ class Action:
 
 
 _NO_INTS = np.zeros(1, np.int32)
+_NO_OUT = np.zeros((1, 0), np.float32)
+_NO_RES = np.zeros((1, 0), np.int32)
 
 
 def call(
-    op: int, arena: np.ndarray, cards: np.ndarray, x: int = 0, ints: np.ndarray | None = None
+    op: int,
+    arena: np.ndarray,
+    cards: np.ndarray,
+    x: int = 0,
+    ints: np.ndarray | None = None,
+    out: np.ndarray | None = None,
+    res: np.ndarray | None = None,
 ) -> int:
     """The engine's one entry point (systems/entry.py), for one arena or a 2-D batch.
     Imported on first use: importing compiles nothing; the first call loads the
@@ -314,15 +329,19 @@ def call(
     from systems import entry
 
     A = arena.reshape(1, -1) if arena.ndim == 1 else arena
-    return int(
-        entry.call(op, A, cards, int(x), _NO_INTS if ints is None else ints.astype(np.int32))
-    )
+    ints = _NO_INTS if ints is None else np.ascontiguousarray(ints, np.int32)
+    return int(entry.call(op, A, cards, int(x), ints,
+                          _NO_OUT if out is None else out, _NO_RES if res is None else res))  # fmt: skip
 
 
 def _ops():
     from systems import entry
 
     return entry
+
+
+_TEMPLATES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+"""Arenas of recent Game.new set-ups before dealing (a new game of the same decks copies one)."""
 
 
 class Game:
@@ -335,6 +354,9 @@ class Game:
         self._n = -1
         self.team_names: list[str] | None = None
         self.created_from = int(GAME_LAYOUT.views(arena).s[G.S_N])  # later objects: NAME#N
+        self.setup: dict[str, Any] | None = None  # Game.new's arguments (replays)
+        self.history: list[int] = []  # the options taken, in order (replays)
+        self._views: tuple[np.ndarray, Any] | None = None
 
     # --------------------------------------------------------- making one
     @classmethod
@@ -347,15 +369,39 @@ class Game:
         db: CardDB | None = None,
         names: list[str] | None = None,
         trace: int = 0,
+        room: tuple[int, int] | None = None,
+        agents: list[str] | None = None,
+        cards: list[str] | None = None,
     ) -> Game:
+        """A game of these decks (one per player, in seating order before the variant
+        seats them), dealt from ``seed`` and started up to its first decision.
+        ``room`` sizes the arena (see :func:`template`); ``agents`` names the compiled
+        agent of each player (for :meth:`play_out` with each player's own); ``cards``:
+        more cards to compile with the decks' (a batch compiles every deck's once)."""
         db = db or load_pool()
         options = options or Options()
-        compiled = db.compile(sorted({c for d in decks for c in d}))
-        a = template(compiled, decks, variant, options, trace=trace)
+        compiled = db.compiled(sorted({c for d in decks for c in d} | set(cards or ())))
+        key = (id(compiled.arena), tuple(tuple(d) for d in decks), variant, options, trace, room,
+               tuple(agents or ()))  # fmt: skip
+        base = _TEMPLATES.get(key)
+        if base is None or base[0] is not compiled.arena:
+            a = template(compiled, decks, variant, options, trace=trace, room=room)
+            if agents is not None:
+                v = GAME_LAYOUT.views(a)
+                for p, name in enumerate(agents):
+                    v.pl[p, PL.P_POLICY] = policy_id(name)
+            if len(_TEMPLATES) >= 16:
+                _TEMPLATES.clear()
+            _TEMPLATES[key] = base = (compiled.arena, a)
+        a = base[1].copy()
         seed_rng(a, seed)
         ops = _ops()
         call(ops.DEAL, a, compiled.arena)
         g = cls(a, compiled, names or [f"P{p}" for p in range(len(decks))])
+        g.setup = {"decks": [list(d) for d in decks], "variant": variant, "seed": int(seed),
+                   "options": asdict(options), "names": list(g.names),
+                   "room": list(room) if room else None, "agents": agents, "trace": trace,
+                   "cards": sorted(cards) if cards else None}  # fmt: skip
         g._n = call(ops.BEGIN, a, compiled.arena)
         return g
 
@@ -373,7 +419,10 @@ class Game:
     # --------------------------------------------------------- the state
     @property
     def v(self):
-        return GAME_LAYOUT.views(self.arena)
+        """The arena's tables as numpy views (made once per arena)."""
+        if self._views is None or self._views[0] is not self.arena:
+            self._views = (self.arena, GAME_LAYOUT.views(self.arena))
+        return self._views[1]
 
     @property
     def over(self) -> bool:
@@ -432,7 +481,20 @@ class Game:
         n = call(_ops().STEP, self.arena, self.compiled.arena, int(k))
         if n < 0:
             raise IllegalAction(f"option {k} is not one of the {self.n_actions()} options")
+        self.history.append(int(k))
         return n
+
+    def policy_choice(self, policy: str) -> int:
+        """The option a compiled agent (systems/policies: random, heuristic) would take
+        now, drawn from the game's own generator as in batches."""
+        return call(_ops().POLICY, self.arena, self.compiled.arena, policy_id(policy))
+
+    def play_out(self, policy: str | None = "random") -> int:
+        """A compiled agent (None: each player's own, ``agents`` of :meth:`new`) plays
+        every decision to the end of the game, as batches do; returns the decisions
+        taken (not recorded in ``history``)."""
+        pid = -1 if policy is None else policy_id(policy)
+        return call(_ops().PLAY, self.arena, self.compiled.arena, pid)
 
     def index_of(self, action: Action) -> int:
         for k, a in enumerate(self.legal_actions()):
@@ -449,6 +511,8 @@ class Game:
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.arena = self.arena.copy()
+        g.history = list(self.history)
+        g._views = None
         return g
 
     def fingerprint(self) -> str:
@@ -465,13 +529,15 @@ class Game:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"arena": self.arena, "cards": self.compiled.arena, "names": self.names,
-                "card_names": dict(self.compiled.row_of), "team_names": self.team_names,
-                "created_from": self.created_from}  # fmt: skip
+                "card_names": list(self.compiled.names), "team_names": self.team_names,
+                "created_from": self.created_from, "setup": self.setup,
+                "history": self.history}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         db = load_pool()
-        names = [n for n in state["card_names"] if not n.startswith("token:")]
-        compiled = db.compile(sorted(names))
+        compiled = db.compiled(state["card_names"]) if state["card_names"] else None
+        if compiled is None or tuple(compiled.names) != tuple(state["card_names"]):
+            compiled = db.compile(state["card_names"])
         if compiled.arena.shape != state["cards"].shape or (compiled.arena != state["cards"]).any():
             raise CardError("this game's cards were compiled from other records")
         self.arena = state["arena"]
@@ -480,14 +546,28 @@ class Game:
         self._n = -1
         self.team_names = state.get("team_names")
         self.created_from = state.get("created_from", 0)
+        self.setup = state.get("setup")
+        self.history = list(state.get("history", []))
+        self._views = None
+
+
+def policy_id(name: str) -> int:
+    """The compiled agent's number (systems/policies POLICY_NAMES)."""
+    from systems.policies import POLICY_NAMES
+
+    if name not in POLICY_NAMES:
+        raise ValueError(
+            f"unknown compiled agent {name!r} (expected one of {', '.join(POLICY_NAMES)})"
+        )
+    return POLICY_NAMES.index(name)
 
 
 def seed_rng(a: np.ndarray, seed: int) -> None:
     """The game's generator state from a seed (splitmix64 starting point)."""
-    v = GAME_LAYOUT.views(a)
-    x = int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0])
-    v.s[G.S_RNG] = np.int32(np.uint32(x & 0xFFFFFFFF).view(np.int32))
-    v.s[G.S_RNG + 1] = np.int32(np.uint32(x >> 32).view(np.int32))
+    s = GAME_LAYOUT.view(a, "s")
+    xy = np.random.SeedSequence(int(seed)).generate_state(2, np.uint64).view(np.int32)
+    s[G.S_RNG : G.S_RNG + 2] = xy[:2]  # (little-endian halves: the low word first)
+    s[G.S_AGENT_RNG : G.S_AGENT_RNG + 2] = xy[2:]
 
 
 def new_game(decks: list[list[str]], **kw: Any) -> Game:

@@ -1,11 +1,13 @@
-"""Replays: a game's set-up and every action, replayed to the identical final state.
+"""Replays: a game's set-up and every option taken, replayed to the identical final state.
 
-``save(game, path)`` writes JSON: the arguments of :meth:`Game.new`, whether
-auto-pass was on, every action in order, and the final state's hash.
-``melee replay FILE`` rebuilds the game, applies the actions and checks that
-the final state hash is the same (exit 0), printing the outcome; a file that is
-not a replay (wrong or missing fields, null where a value belongs, an action
-the engine refuses) is one line naming the file and field, exit 2.
+``save(game, path)`` writes JSON: the arguments of :meth:`Game.new` (decks, variant,
+seed, options, names, and for batch games the arena's room and the seats' agents),
+the index of every option taken in order, and the final state's fingerprint.
+``melee simulate --replays DIR`` writes one per game (from the game's trace).
+``melee replay FILE`` rebuilds the game, takes the same options and checks that the
+final state is the same (exit 0), printing the outcome; a file that is not a replay
+(wrong or missing fields, null where a value belongs, an option the engine refuses)
+is one line naming the file and field, exit 2.
 """
 
 from __future__ import annotations
@@ -13,15 +15,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ecs.actions import Action
+import numpy as np
+
+from components import game as G
+from components.decisions import T_SHUFFLE, TR_INDEX, TR_KIND
+from components.state import GAME_LAYOUT
 from ecs.checks import INT32, MAX_PLAYERS, MAX_TURNS, InputError, read_text
 from ecs.decks import MAX_CARDS
-from ecs.game import Game, Options
+from ecs.engine import VARIANTS, Game, Options, SetupError
 
-FORMAT = "melee-replay/1"
+FORMAT = "melee-replay/2"
 
 
 def to_json(g: Game) -> dict[str, Any]:
@@ -30,9 +37,9 @@ def to_json(g: Game) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "setup": g.setup,
-        "actions": [_action_json(a) for a in g.history],
+        "actions": list(g.history),
         "final": {
-            "hash": g.state_hash(),
+            "hash": g.fingerprint(),
             "turn": g.turn,
             "winners": [g.names[p] for p in g.winners],
             "drawn": [g.names[p] for p in g.drawn],
@@ -40,19 +47,29 @@ def to_json(g: Game) -> dict[str, Any]:
     }
 
 
-def _action_json(a: Action) -> list:
-    choices = [[k, list(v) if isinstance(v, tuple) else v] for k, v in a.choices]
-    return [a.kind, a.player, a.obj, a.arg, list(a.targets), choices]
-
-
-def _action(x: list) -> Action:
-    kind, player, obj, arg, targets, choices = x
-    ch = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in choices)
-    return Action(kind, player, obj, arg, tuple(targets), ch)
-
-
 def save(g: Game, path: str | Path) -> None:
     Path(path).write_text(json.dumps(to_json(g)))
+
+
+def save_batch_game(path: Path, bp: Any, index: int, seed: int, a: np.ndarray) -> bool:
+    """A batch game's replay, from its arena's trace (False if the trace overflowed:
+    no file then)."""
+    v = GAME_LAYOUT.views(a)
+    n = int(v.s[G.S_NTR])
+    if n >= v.tr.shape[0]:  # the trace filled up: some decisions weren't recorded
+        return False
+    names = [f"P{p}" for p in range(bp.n)]
+    g = Game(a, bp.compiled, names)
+    g.setup = {
+        "decks": [list(bp.lists[d]) for d in bp.decks_of(index)], "variant": bp.cfg["variant"],
+        "seed": int(seed), "options": asdict(bp.options), "names": names,
+        "room": list(bp.room_of(index, a)), "agents": list(bp.agents), "trace": bp.trace,
+        "cards": bp.card_names,
+    }  # fmt: skip
+    rows = v.tr[:n]
+    g.history = [int(x) for x in rows[rows[:, TR_KIND] < T_SHUFFLE, TR_INDEX]]
+    save(g, path)
+    return True
 
 
 class ReplayError(ValueError):
@@ -73,8 +90,6 @@ def _check(ok: bool, where: str, fld: str, expected: str, got: Any) -> None:
 def check(data: Any, where: str = "<replay>") -> None:
     """The replay's shape and types (every field :func:`replay` reads), before any game is
     made; :class:`ReplayError` naming ``where`` and the field otherwise."""
-    from ecs.game import VARIANTS
-
     _check(isinstance(data, dict), where, "(top level)", "a JSON object", type(data).__name__)
     _check(data.get("format") == FORMAT, where, "format", repr(FORMAT), data.get("format"))
     s = data.get("setup")
@@ -91,76 +106,66 @@ def check(data: Any, where: str = "<replay>") -> None:
            "one name (a string) per deck", names)  # fmt: skip
     _check(s.get("variant") in VARIANTS, where, "setup.variant", f"one of {', '.join(VARIANTS)}",
            s.get("variant"))  # fmt: skip
+    fields = Options.__dataclass_fields__
     opts = s.get("options")
-    _check(isinstance(opts, dict) and set(opts) <= set(Options.__dataclass_fields__), where,
-           "setup.options", f"an object with keys among {', '.join(Options.__dataclass_fields__)}",
-           opts)  # fmt: skip
+    _check(isinstance(opts, dict) and set(opts) <= set(fields), where,
+           "setup.options", f"an object with keys among {', '.join(fields)}", opts)  # fmt: skip
     r = opts.get("range_of_influence")
-    _check(r is None or _is_int(r, 1), where, "setup.options.range_of_influence",
-           "null or a whole number >= 1", r)  # fmt: skip
+    _check(r is None or _is_int(r, 0), where, "setup.options.range_of_influence",
+           "null or a whole number >= 0", r)  # fmt: skip
     _check(opts.get("attack") in (None, "multiple", "left", "right"), where,
            "setup.options.attack", "null, multiple, left or right", opts.get("attack"))  # fmt: skip
-    for key in ("deploy_creatures", "shared_team_turns"):
+    for key in ("deploy", "shared_team_turns"):
         _check(opts.get(key) in (None, True, False), where, f"setup.options.{key}",
                "true, false or null", opts.get(key))  # fmt: skip
+    for key in ("mulligans", "autopass"):
+        _check(opts.get(key, False) in (True, False), where, f"setup.options.{key}",
+               "true or false", opts.get(key))  # fmt: skip
+    for key, hi in (("max_turns", MAX_TURNS), ("max_decisions", INT32[1]), ("teams", MAX_PLAYERS)):
+        x = opts.get(key)
+        _check(x is None or _is_int(x, 0, hi), where, f"setup.options.{key}",
+               f"null or a whole number from 0 to {hi}", x)  # fmt: skip
     _check(_is_int(s.get("seed"), 0, 2**64 - 1), where, "setup.seed",
            "a whole number >= 0", s.get("seed"))  # fmt: skip
-    for key in ("mulligans", "auto_pass"):
-        _check(isinstance(s.get(key, False), bool), where, f"setup.{key}", "true or false",
-               s.get(key))  # fmt: skip
-    mt = s.get("max_turns")
-    _check(mt is None or _is_int(mt, 0, MAX_TURNS), where, "setup.max_turns",
-           f"null or a whole number from 0 to {MAX_TURNS}", mt)  # fmt: skip
-    teams = s.get("teams")
-    _check(teams is None or (isinstance(teams, list) and len(teams) == len(decks)
-                             and all(_is_int(t, 0) for t in teams)), where, "setup.teams",
-           "null or one team number per player", teams)  # fmt: skip
+    room = s.get("room")
+    _check(room is None or (isinstance(room, list) and len(room) == 2
+                            and all(_is_int(x, 1, 10**6) for x in room)), where, "setup.room",
+           "null or [cards, largest library]", room)  # fmt: skip
+    agents = s.get("agents")
+    _check(agents is None or (isinstance(agents, list) and len(agents) == len(decks)
+                              and all(isinstance(x, str) for x in agents)), where,
+           "setup.agents", "null or one agent name per player", agents)  # fmt: skip
+    cards = s.get("cards")
+    _check(cards is None or (isinstance(cards, list) and len(cards) <= 10**5
+                             and all(isinstance(c, str) for c in cards)), where, "setup.cards",
+           "null or a list of card names", cards)  # fmt: skip
+    _check(_is_int(s.get("trace", 0), 0, 10**7), where, "setup.trace",
+           "a whole number >= 0", s.get("trace"))  # fmt: skip
     actions = data.get("actions")
-    _check(isinstance(actions, list), where, "actions", "a list", actions)
-    for k, a in enumerate(actions):
-        _check(isinstance(a, list) and len(a) == 6 and isinstance(a[0], str)
-               and all(_is_int(x) for x in a[1:4]) and isinstance(a[4], list)
-               and all(_is_int(t) for t in a[4]) and isinstance(a[5], list)
-               and all(_choice(c) for c in a[5]), where, f"actions[{k}]",
-               "[kind, player, object, arg, [targets], [[key, value], ...]]", a)  # fmt: skip
+    _check(isinstance(actions, list) and all(_is_int(x, 0) for x in actions), where, "actions",
+           "a list of option indexes (whole numbers >= 0)", actions)  # fmt: skip
     final = data.get("final")
     _check(isinstance(final, dict) and isinstance(final.get("hash"), str), where,
            "final", 'an object with the final state\'s "hash"', final)  # fmt: skip
 
 
-def _choice(c: Any) -> bool:
-    def plain(v: Any) -> bool:
-        return v is None or isinstance(v, (str, bool)) or _is_int(v)
-
-    return (
-        isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
-        and (plain(c[1]) or (isinstance(c[1], list) and all(plain(v) for v in c[1])))
-    )  # fmt: skip
-
-
 def replay(data: dict[str, Any], where: str = "<replay>") -> Game:
-    """Rebuild the game and apply every action; :class:`ReplayError` (naming the field or
-    the action) for a replay the engine refuses."""
+    """Rebuild the game and take every option again; :class:`ReplayError` (naming the
+    field or the action) for a replay the engine refuses."""
     check(data, where)
     s = data["setup"]
     try:
         g = Game.new(
-            s["decks"],
-            names=s["names"],
-            variant=s["variant"],
-            options=Options(**s["options"]),
-            seed=s["seed"],
-            mulligans=s["mulligans"],
-            max_turns=s["max_turns"],
-            teams=s["teams"],
-            auto_pass=s.get("auto_pass", False),
-        )
-    except (ValueError, KeyError, TypeError, IndexError, NotImplementedError) as e:
+            s["decks"], names=s["names"], variant=s["variant"], options=Options(**s["options"]),
+            seed=s["seed"], room=tuple(s["room"]) if s.get("room") else None,
+            agents=s.get("agents"), trace=s.get("trace", 0), cards=s.get("cards"),
+        )  # fmt: skip
+    except (SetupError, ValueError, KeyError, TypeError) as e:
         raise ReplayError(f"{where}: setup: the game can't be made ({e})") from None
     for k, x in enumerate(data["actions"]):
         try:
-            g.step(_action(x))
-        except (ValueError, KeyError, TypeError, IndexError) as e:  # IllegalAction included
+            g.step(x)
+        except ValueError as e:  # IllegalAction included
             raise ReplayError(f"{where}: actions[{k}]: refused by the engine ({e})") from None
     return g
 
@@ -185,7 +190,7 @@ def main(args: argparse.Namespace) -> int:
     except ReplayError as e:
         print(f"melee replay: error: {e}", file=sys.stderr)
         return 2
-    same = g.state_hash() == data["final"]["hash"]
+    same = g.fingerprint() == data["final"]["hash"]
     print(
         f"{args.file}: {len(data['actions'])} actions, turn {g.turn}, "
         f"winners {[g.names[p] for p in g.winners]}, drawn {[g.names[p] for p in g.drawn]}: "

@@ -16,9 +16,11 @@ Tables:
 - ``batches(batch_id, config, created)``: one row per distinct batch config.
 - ``games(batch_id, game, seed, variant, players, range, attack, teams, decks,
   agents, winners, losers, drawn, draw, capped, turns, actions, duration_s,
-  engine, roles)``: seats are counted clockwise from the starting player (seat 0
+  engine, roles, how)``: seats are counted clockwise from the starting player (seat 0
   took the first turn); list columns hold per-seat values.
-- ``players(batch_id, game, seat, deck, agent, team, won, lost, drew, role)``.
+- ``players(batch_id, game, seat, deck, agent, team, won, lost, drew, role, how)``:
+  ``how`` is how the player's game ended (life, poison, decking, commander-damage,
+  conceded, effect, draw, won, team: left with their team).
 
 A DuckDB file has one writer at a time: opening one that another process holds
 raises :class:`StoreError` with a one-line message (who holds it), not DuckDB's
@@ -49,6 +51,8 @@ SCHEMA = [
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS engine VARCHAR",
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS roles VARCHAR[]",
     "ALTER TABLE players ADD COLUMN IF NOT EXISTS role VARCHAR",
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS how VARCHAR[]",
+    "ALTER TABLE players ADD COLUMN IF NOT EXISTS how VARCHAR",
 ]
 
 CONFIG_KEYS = (
@@ -59,10 +63,10 @@ CONFIG_KEYS = (
 GAME_COLUMNS = (
     "batch_id", "game", "seed", "variant", "players", "range", "attack", "teams", "decks",
     "agents", "winners", "losers", "drawn", "draw", "capped", "turns", "actions", "duration_s",
-    "engine", "roles",
+    "engine", "roles", "how",
 )  # fmt: skip
 PLAYER_COLUMNS = (
-    "batch_id", "game", "seat", "deck", "agent", "team", "won", "lost", "drew", "role",
+    "batch_id", "game", "seat", "deck", "agent", "team", "won", "lost", "drew", "role", "how",
 )  # fmt: skip
 
 
@@ -231,6 +235,7 @@ def arrow_tables(bid: str, rows: Sequence[dict[str, Any]]):
         p["lost"] += [s in losers for s in range(n)]
         p["drew"] += [s in drawn for s in range(n)]
         p["role"] += roles if roles else [None] * n
+        p["how"] += row.get("how") or [None] * n
     g["batch_id"] = [bid] * n_games
     p["batch_id"] = [bid] * len(p["game"])
     ints, strs, bools = pa.list_(pa.int32()), pa.list_(pa.string()), pa.bool_()
@@ -239,12 +244,12 @@ def arrow_tables(bid: str, rows: Sequence[dict[str, Any]]):
         "variant": pa.string(), "players": pa.int32(), "range": pa.int32(),
         "attack": pa.string(), "teams": ints, "decks": strs, "agents": strs, "winners": ints,
         "losers": ints, "drawn": ints, "draw": bools, "capped": bools, "turns": pa.int32(),
-        "actions": pa.int32(), "duration_s": pa.float64(), "engine": pa.string(), "roles": strs,
+        "actions": pa.int32(), "duration_s": pa.float64(), "engine": pa.string(), "roles": strs, "how": strs,
     }  # fmt: skip
     ptypes = {
         "batch_id": pa.string(), "game": pa.int32(), "seat": pa.int32(), "deck": pa.string(),
         "agent": pa.string(), "team": pa.int32(), "won": bools, "lost": bools, "drew": bools,
-        "role": pa.string(),
+        "role": pa.string(), "how": pa.string(),
     }  # fmt: skip
     games = pa.table({c: pa.array(g[c], type=gtypes[c]) for c in GAME_COLUMNS})
     players = pa.table({c: pa.array(p[c], type=ptypes[c]) for c in PLAYER_COLUMNS})

@@ -5,12 +5,9 @@ batch gives the same games whatever the number of workers. Games are played
 with auto-pass (priority stops where a player can only pass are skipped, which
 changes no outcome) and a safety cap on length (a capped game is a draw).
 
-Engines (``--engine``): ``python`` plays every configuration; ``compiled`` plays
-two-player, free-for-all and Grand Melee games between random agents in one numba
-kernel (proven to make the same decisions as the Python engine by
-``tests/test_compiled_game.py``); ``auto`` (the default) uses the compiled engine
-whenever it can play the batch. Both deal game k from the same seed; the random
-agents' own draws differ between engines.
+Every game is played by compiled agents (``--agents``: random, heuristic) inside the
+engine's compiled game loop (``ecs/batch.py``), a chunk of games per call; game k is
+dealt the stock decks rotated by k and plays from its own seed.
 
 How a batch runs: the parent process hands out runs of consecutive games (sized to
 take about ``CHUNK_S`` seconds each, so Ctrl-C is felt at once) to the workers,
@@ -36,11 +33,11 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from ecs.agents import AGENTS, play_game
 from ecs.checks import MAX_GAMES, MAX_PLAYERS, MAX_SEED, MAX_TURNS, MAX_WORKERS, int_arg
 from ecs.decks import load_deck, stock_decks
-from ecs.game import SUPPORTED_VARIANTS, Game, Options
+from ecs.engine import VARIANTS, Options, SetupError, check_setup, default_teams
 from ecs.stats import team_labels
+from systems.policies import POLICY_NAMES as AGENTS
 
 DEFAULT_GAMES = 200
 DEFAULT_DB = "melee-results.duckdb"
@@ -68,8 +65,8 @@ class BatchInterrupted(Exception):
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     """The flags of ``melee simulate`` (every one checked by argparse or :func:`check_args`)."""
     ap.add_argument(
-        "--variant", default="free-for-all", choices=SUPPORTED_VARIANTS, metavar="VARIANT",
-        help=f"one of: {', '.join(SUPPORTED_VARIANTS)}",
+        "--variant", default="free-for-all", choices=list(VARIANTS), metavar="VARIANT",
+        help=f"one of: {', '.join(VARIANTS)}",
     )  # fmt: skip
     ap.add_argument(
         "--players", type=int_arg(2, MAX_PLAYERS), default=None, metavar="N",
@@ -128,8 +125,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     ap.add_argument(
         "--replays", default=None, metavar="DIR",
-        help="write each game's replay into DIR (created if its parent folder exists; "
-        "Python engine)",
+        help="write each game's replay into DIR (created if its parent folder exists)",
     )  # fmt: skip
     ap.add_argument(
         "--backend", default="local", choices=["local", "ray"],
@@ -141,12 +137,6 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "one `ray start` runs here; default: start a local Ray instance)",
     )  # fmt: skip
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ap.add_argument(
-        "--engine", default="auto", choices=["auto", "python", "compiled"],
-        help="compiled: the numba game loop (random agents; two-player, free-for-all, "
-        "grand-melee); python: every variant and agent; auto: compiled when it can play "
-        "the batch",
-    )  # fmt: skip
 
 
 def add_seed_and_workers(ap: argparse.ArgumentParser, seed_help: str) -> None:
@@ -172,148 +162,28 @@ def seed_blocks(seed: int, games: int, block: int = 4096) -> Iterator[list[int]]
         yield [int(s.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)) for s in kids]
 
 
-def play_one(cfg: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
-    n = cfg["players"]
-    decks = cfg["decks"]
-    rng = np.random.default_rng(seed)
-    deck_names = [decks[(index + k) % len(decks)] for k in range(n)]
-    lists = [cfg["deck_cards"][d] for d in deck_names]
-    t0 = time.perf_counter()
-    g = Game.new(
-        lists,
-        variant=cfg["variant"],
-        options=Options(
-            range_of_influence=cfg["range"],
-            attack=cfg["attack"],
-            shared_team_turns=cfg.get("team_turns", False),
-        ),
-        seed=seed,
-        mulligans=cfg["mulligans"],
-        max_turns=cfg["max_turns"],
-        teams=cfg.get("teams"),
-        auto_pass=True,
-    )
-    agents = [
-        AGENTS[cfg["agents"][k % len(cfg["agents"])]](int(rng.integers(2**31))) for k in range(n)
-    ]
-    play_game(g, agents)
-    if cfg.get("replays"):
-        from ecs.replay import save
-
-        save(g, Path(cfg["replays"]) / f"game-{index:06d}.json")
-    # seat position relative to the starting player (0 = took the first turn)
-    seat_of = _seat_positions(g)
-    row = {
-        "game": index,
-        "seed": seed,
-        "variant": cfg["variant"],
-        "players": n,
-        "range": cfg["range"],
-        "attack": cfg["attack"],
-        "decks": [deck_names[p] for p in sorted(range(n), key=lambda p: seat_of[p])],
-        "agents": [
-            cfg["agents"][p % len(cfg["agents"])]
-            for p in sorted(range(n), key=lambda p: seat_of[p])
-        ],
-        "winners": sorted(seat_of[p] for p in g.winners),
-        "losers": sorted(seat_of[p] for p in g.losers),
-        "drawn": sorted(seat_of[p] for p in g.drawn),
-        "draw": not g.winners,
-        "capped": bool(g.max_turns and g.turn >= g.turn_cap() and not g.winners),
-        "turns": int(g.turn),
-        "actions": len(g.history),
-        "duration_s": round(time.perf_counter() - t0, 6),
-    }
-    if any(g.roles):
-        row["roles"] = [g.roles[p] for p in sorted(range(n), key=lambda p: seat_of[p])]
-    if g.team_names:
-        row["teams"] = [int(g.pl.team[p]) for p in sorted(range(n), key=lambda p: seat_of[p])]
-        row["winning_team"] = int(g.pl.team[g.winners[0]]) if g.winners else None
-    g.close()
-    return row
-
-
-def _seat_positions(g: Game) -> dict[int, int]:
-    """Seat index counted clockwise from the starting player."""
-    n = g.n_players
-    s0 = int(g.pl.seat[g.starting_player])
-    return {p: int((g.pl.seat[p] - s0) % n) for p in range(n)}
-
-
-def compiled_unsupported(cfg: dict[str, Any]) -> str | None:
-    """Why the compiled engine can't play this batch (None: it can)."""
-    from ecs.compiled import supports
-
-    if set(cfg["agents"]) != {"random"}:
-        return "agents other than random"
-    if cfg.get("replays"):
-        return "replays (the Python engine records them)"
-    if cfg.get("backend") == "ray":
-        return "the Ray backend"
-    if cfg.get("team_turns") or cfg.get("teams"):
-        return "teams"
-    decks = [cfg["deck_cards"][d] for d in cfg["decks"]]
-    return supports(
-        cfg["variant"], decks, range_of_influence=cfg["range"], attack=cfg["attack"],
-        mulligans=cfg["mulligans"],
-    )  # fmt: skip
-
-
-def play_compiled_chunk(cfg: dict[str, Any], first: int, seeds: list[int]) -> list[dict[str, Any]]:
-    """Games first .. first + len(seeds) - 1 in the compiled engine, as result rows."""
-    from ecs.compiled import play_compiled
-    from ecs.legacy.systems.variants import turn_cap
-
-    n = cfg["players"]
-    decks = cfg["decks"]
-    cap = turn_cap(cfg["variant"], n, cfg["max_turns"])
-    t0 = time.perf_counter()
-    res = play_compiled(
-        [cfg["deck_cards"][d] for d in decks], n, len(seeds), max_turns=cfg["max_turns"],
-        variant=cfg["variant"], seeds=seeds, first=first, range_of_influence=cfg["range"],
-        attack=cfg["attack"],
-    )  # fmt: skip
-    per_game = (time.perf_counter() - t0) / max(1, len(seeds))
-    rows = []
-    for j, seed in enumerate(seeds):
-        index = first + j
-        if res["errors"][j]:
-            raise RuntimeError(
-                f"game {index}: the compiled engine ran out of room (error {res['errors'][j]})"
-            )
-        deck_names = [decks[(index + q) % len(decks)] for q in range(n)]
-        s0 = int(res["seat"][j, res["starting"][j]])
-        pos = [int((res["seat"][j, p] - s0) % n) for p in range(n)]
-        order = sorted(range(n), key=lambda p: pos[p])
-        won = [p for p in range(n) if res["won"][j, p]]
-        turns = int(res["turns"][j])
-        rows.append({
-            "game": index, "seed": seed, "variant": cfg["variant"], "players": n,
-            "range": cfg["range"], "attack": cfg["attack"],
-            "decks": [deck_names[p] for p in order],
-            "agents": ["random"] * n,
-            "winners": sorted(pos[p] for p in won),
-            "losers": sorted(pos[p] for p in range(n) if res["lost"][j, p]),
-            "drawn": sorted(pos[p] for p in range(n) if res["drawn"][j, p]),
-            "draw": not won,
-            "capped": bool(cap and turns >= cap and not won),
-            "turns": turns,
-            "actions": int(res["decisions"][j]),
-            "duration_s": round(per_game, 6),
-            "engine": "compiled+python" if res["python_finished_mask"][j] else "compiled",
-        })  # fmt: skip
-    return rows
-
-
 def play_run(cfg: dict[str, Any], first: int, seeds: list[int]) -> tuple[list[dict], float]:
     """Games ``first .. first + len(seeds) - 1`` in the batch's engine: their rows and the
     seconds they took."""
     t0 = time.perf_counter()
-    if cfg.get("engine") == "compiled":
-        rows = play_compiled_chunk(cfg, first, seeds)
-    else:
-        rows = [play_one(cfg, first + j, s) for j, s in enumerate(seeds)]
+    rows = _player(cfg).play(first, seeds)
     return rows, time.perf_counter() - t0
+
+
+_PLAYERS: dict[str, Any] = {}
+
+
+def _player(cfg: dict[str, Any]) -> Any:
+    """This process's BatchPlayer for the batch (cards compiled and templates made once)."""
+    from ecs.batch import BatchPlayer
+
+    key = json.dumps(
+        {k: v for k, v in cfg.items() if k != "deck_cards"}, sort_keys=True, default=str
+    )
+    if key not in _PLAYERS:
+        _PLAYERS.clear()
+        _PLAYERS[key] = BatchPlayer(cfg)
+    return _PLAYERS[key]
 
 
 # --- running a batch: runs of games out, rows back ------------------------------------
@@ -453,23 +323,19 @@ def run_batch(
     resume: bool = False,
     keep_rows: bool = True,
     on_row: Callable[[dict], None] | None = None,
-    announce: bool = False,
 ) -> tuple[list[dict], float]:
     """Play the batch; finished games go to ``out`` (JSON lines) and ``store`` in chunks,
     and to ``on_row`` one by one. With ``resume``, games already in the store are not
     played again. Returns the rows (empty unless ``keep_rows``) and the wall time.
-    ``announce``: say so on stderr when loading the compiled kernel is slow (compiling).
     Ctrl-C raises :class:`BatchInterrupted` once the finished games are written."""
     bid = store.start_batch(cfg, resume=resume) if store is not None else None
     done = store.count_games(bid) if store is not None and resume else 0
     todo = cfg["games"] - done
     jobs = _pending_jobs(cfg["seed"], cfg["games"], store if resume else None, bid)
     workers = cfg["workers"]
-    compiled = cfg.get("engine") == "compiled"
-    if compiled:
-        cfg["engine_load_s"] = round(_load_kernel(announce), 3)
+    cfg["engine_load_s"] = round(_load_engine(cfg), 3)
     # the first runs: small, until a rate is measured (a 100-player game takes 0.4 s)
-    runs = _Runs(jobs, start=max(1, 128 // cfg["players"]) if compiled else 1, most=4096)
+    runs = _Runs(jobs, start=max(1, 128 // cfg["players"]), most=4096)
     rows: list[dict] = []
     sink = _Sink(store, bid, out)
     t0 = time.perf_counter()
@@ -499,28 +365,20 @@ def run_batch(
     return rows, time.perf_counter() - t0
 
 
-def _load_kernel(announce: bool) -> float:
-    """Load the compiled kernel once, before the clock starts (forked workers share it);
-    the first run on a machine compiles it, about four minutes, which is announced only
-    when loading is that slow."""
-    import threading
+def _load_engine(cfg: dict[str, Any]) -> float:
+    """Load the compiled engine and compile the batch's cards once, before the clock
+    starts (forked workers inherit both). The first run after installing or changing
+    the engine compiles it (about a minute and a half here), with progress on stderr
+    (systems/jit.py); later runs load it from the cache in about a second."""
+    t0 = time.perf_counter()
+    bp = _player(cfg)
+    from systems import entry
 
-    from ecs.compiled import warm
+    a = bp.template(0).copy()
+    from ecs.engine import call
 
-    note = threading.Timer(
-        2.0,
-        lambda: print(
-            "compiled engine: compiling the game kernel (the first run on a machine takes "
-            "about four minutes; later runs load it from numba's cache)",
-            file=sys.stderr,
-        ),
-    )
-    if announce:
-        note.start()
-    try:
-        return warm()
-    finally:
-        note.cancel()
+    call(entry.DEAL, a, bp.compiled.arena)
+    return time.perf_counter() - t0
 
 
 class _Progress:
@@ -598,7 +456,6 @@ class Tally:
             "decks": cfg["decks"],
             "seed": cfg["seed"],
             "workers": cfg["workers"],
-            "engine": cfg.get("engine", "python"),
             "engine_load_s": cfg.get("engine_load_s", 0.0),
             "wall_s": round(wall, 3),
             "games_per_s": round(self.games / wall, 2) if wall > 0 else None,
@@ -628,7 +485,6 @@ def check_args(args: argparse.Namespace) -> dict[str, Any]:
     """The batch configuration of checked flags; :class:`UsageError` naming the flag
     otherwise. Creates nothing and allocates no game."""
     from ecs.decks import DeckError
-    from ecs.legacy.systems.variants import default_teams
 
     variant = args.variant
     players = args.players or (2 if variant == "two-player" else 4)
@@ -663,11 +519,11 @@ def check_args(args: argparse.Namespace) -> dict[str, Any]:
     _check_parent("--out", args.out)
     _check_parent("--replays", args.replays)
     try:
-        Game([f"P{k}" for k in range(players)], variant=variant,
-             options=Options(range_of_influence=args.range_, attack=args.attack,
-                             shared_team_turns=args.team_turns),
-             teams=default_teams(variant, players, args.teams))  # fmt: skip
-    except (ValueError, NotImplementedError, KeyError) as e:
+        options = Options(range_of_influence=args.range_, attack=args.attack,
+                          shared_team_turns=args.team_turns or None, teams=args.teams)  # fmt: skip
+        check_setup(variant, players, options)
+        default_teams(variant, players, args.teams)
+    except SetupError as e:
         raise UsageError(f"--variant {variant}: {e}") from None
     return {
         "variant": variant,
@@ -687,7 +543,6 @@ def check_args(args: argparse.Namespace) -> dict[str, Any]:
         "backend": args.backend,
         "replays": args.replays,
         "address": args.address,
-        "engine": "python",
     }
 
 
@@ -719,9 +574,6 @@ def resume_command(argv: list[str] | None = None) -> str:
 def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     try:
         cfg = check_args(args)
-        why = compiled_unsupported(cfg)
-        if args.engine == "compiled" and why:
-            raise UsageError(f"--engine compiled: the compiled engine can't play this batch: {why}")
         if args.backend == "ray":
             from ecs.distributed import RayError, connect
 
@@ -741,8 +593,6 @@ def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
         except StoreError as e:
             print(f"melee simulate: error: --db {e}", file=sys.stderr)
             return 2
-    if args.engine != "python" and not why:
-        cfg["engine"] = "compiled"
     if args.replays:
         Path(args.replays).mkdir(exist_ok=True)
     out = open(args.out, "a" if args.resume else "w") if args.out else None
@@ -756,7 +606,6 @@ def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
             resume=args.resume,
             keep_rows=False,
             on_row=tally.add,
-            announce=not args.json,
         )
     except (BatchInterrupted, KeyboardInterrupt) as e:
         games = e.games if isinstance(e, BatchInterrupted) else 0
@@ -804,7 +653,7 @@ def _print_summary(s: dict[str, Any]) -> None:
     c.print(
         f"mean turns {s['turns_mean']}, median {s['turns_median']}; {s['capped']} capped at the turn limit; "
         f"{s['games_per_s']} games/s on {s['workers']} worker(s), {s['wall_s']} s wall "
-        f"({s['engine']} engine)"
+        f"(engine loaded in {s['engine_load_s']} s)"
     )
     if s.get("db"):
         c.print(f"results stored in {s['db']} (melee report {s['db']} --out report/)")

@@ -14,20 +14,19 @@ import time
 
 from ecs.agents import MonteCarloAgent, RandomAgent, play_game
 from ecs.decks import load_deck, stock_decks
-from ecs.game import Game
+from ecs.engine import Game, Options
 
 
 def one(seed: int) -> tuple[int, bool, bool]:
     decks = [load_deck(d).main for d in stock_decks()]
     mc_first = seed % 2 == 0
     pair = [decks[seed % len(decks)], decks[(seed // len(decks) + seed + 1) % len(decks)]]
-    g = Game.new(pair, variant="two-player", seed=seed, max_turns=80, auto_pass=True)
+    g = Game.new(pair, variant="two-player", seed=seed, options=Options(max_turns=80))
     mc = MonteCarloAgent(seed, playouts=2, horizon=4, max_actions=6)
     rnd = RandomAgent(seed)
     play_game(g, [mc, rnd] if mc_first else [rnd, mc])
     me = 0 if mc_first else 1
     won, drawn = me in g.winners, not g.winners
-    g.close()
     return seed, won, drawn
 
 

@@ -8,23 +8,37 @@ options the pending decision has, or what the operation says)."""
 
 from __future__ import annotations
 
-from systems import game_loop, setup
+from components.observation import OD_ACTIONS, OD_CARDS, OD_HEADER, OD_PLAYERS
+from systems import game_loop, observation, setup, vector_env
 from systems.jit import entry
 from systems.state import card_tables, game_state
 
-BEGIN, STEP, CONCEDE, REFRESH, PLAY, DEAL, SCENARIO_START, SCENARIO_PREGAME = range(8)
+(
+    BEGIN, STEP, CONCEDE, REFRESH, PLAY, DEAL, SCENARIO_START, SCENARIO_PREGAME, POLICY,
+    OBSERVE, VBEGIN, VSTEP,
+) = range(12)  # fmt: skip
 
 
 @entry
-def call(op, A, c, x, ints):
+def call(op, A, c, x, ints, out, res):
     """BEGIN: start / go on to the first decision. STEP: take option x. CONCEDE: player
     x concedes. REFRESH: list the options again. PLAY: policy x plays every row to the
     end. DEAL: seat every row's players (systems/setup.deal). SCENARIO_START: a
     position's turn begins (ints: the turn's holders; x: markers chosen by the rules).
-    SCENARIO_PREGAME: a position's pregame (ints: who draws an opening hand)."""
+    SCENARIO_PREGAME: a position's pregame (ints: who draws an opening hand). POLICY: the
+    option compiled policy x would take now (nothing changes but the generator).
+    OBSERVE: player x's observation into out[0] (ints: components/observation OD_*
+    dims and the card-id map). VBEGIN / VSTEP: the vectorised environment
+    (systems/vector_env.py; the last row of A is the template; res per game)."""
     cd = card_tables(c)
     if op == PLAY:
         return game_loop.play_batch(A, cd, x)
+    if op == VBEGIN:
+        vector_env.begin_all(A, cd, ints, out, res)
+        return 0
+    if op == VSTEP:
+        vector_env.step_all(A, cd, ints, out, res)
+        return 0
     if op == DEAL:
         for g in range(A.shape[0]):
             setup.deal(game_state(A[g]), cd)
@@ -44,4 +58,9 @@ def call(op, A, c, x, ints):
     if op == SCENARIO_PREGAME:
         setup.scenario_pregame(st, cd, ints)
         return game_loop.refresh(st, cd)
+    if op == POLICY:
+        return game_loop.policy_choice(st, cd, x)
+    if op == OBSERVE:
+        return observation.observe(st, cd, x, out[0], ints[OD_PLAYERS], ints[OD_CARDS],
+                                   ints[OD_ACTIONS], ints[OD_HEADER:])  # fmt: skip
     return -1

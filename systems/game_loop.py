@@ -170,6 +170,15 @@ def _cap(st, cd):
 
 
 @kernel
+def policy_choice(st, cd, policy):
+    """The option the compiled policy picks for the pending decision (-1: none)."""
+    n = st.s[S_NACTS]
+    if st.s[S_OVER] or n <= 0:
+        return -1
+    return policies.choose(st, cd, policy, n)
+
+
+@kernel
 def play_batch(A, cd, policy):
     """Every game of the batch (rows of A) played to its end by the compiled policy
     (systems/policies POLICY_*); returns the decisions made."""

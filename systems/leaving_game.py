@@ -20,8 +20,15 @@ from components.effects import X_CONTROL, X_KIND, X_NEWCTL
 from components.game import S_N, S_NEFF, S_NMARK, S_NSTK, S_NTRG, S_NXT, S_OVER, S_PEND
 from components.objects import F_CARD, F_CTL, F_ICTL, F_OWNER, F_ZONE
 from components.players import (
+    HOW_CONCEDED,
+    HOW_DRAW,
+    HOW_EFFECT,
+    HOW_PLAYING,
+    HOW_TEAM,
+    HOW_WON,
     P_ALIVE,
     P_DRAWN,
+    P_HOW,
     P_LIBN,
     P_LOST,
     P_MANA,
@@ -54,6 +61,7 @@ def check_game_over(st):
     for q in range(pl.shape[0]):
         if pl[q, P_ALIVE]:
             pl[q, P_WON] = 1
+            pl[q, P_HOW] = HOW_WON
 
 
 @kernel
@@ -109,8 +117,10 @@ def players_lose(st, cd, ps, m):
     everyone left, the game is a draw for them (104.4a)."""
     buf = np.empty(st.pl.shape[0], np.int64)
     buf[:m] = ps[:m]
+    k = m
     m = with_team(st, buf, m)
     pl = st.pl
+    _how(st, buf, k, m, HOW_EFFECT)
     everyone = True
     for q in range(pl.shape[0]):
         if pl[q, P_ALIVE]:
@@ -128,6 +138,15 @@ def players_lose(st, cd, ps, m):
     leave_many(st, cd, buf, m)
 
 
+@kernel(inline="always")
+def _how(st, buf, k, m, default):
+    """Why these players leave: the first k their own reason (the default if none was
+    given), the teammates who go with them (k..m) 'team'."""
+    for j in range(m):
+        if st.pl[buf[j], P_HOW] == HOW_PLAYING:
+            st.pl[buf[j], P_HOW] = default if j < k else HOW_TEAM
+
+
 @kernel
 def concede(st, cd, p):
     """104.3a: a player who concedes loses and leaves; "can't lose" doesn't stop it
@@ -135,6 +154,8 @@ def concede(st, cd, p):
     buf = np.empty(st.pl.shape[0], np.int64)
     buf[0] = p
     m = with_team(st, buf, 1)
+    st.pl[p, P_HOW] = HOW_CONCEDED
+    _how(st, buf, 1, m, HOW_CONCEDED)
     for j in range(m):
         st.pl[buf[j], P_LOST] = 1
     leave_many(st, cd, buf, m)
@@ -148,6 +169,7 @@ def draw_players(st, cd, ps, m):
     m = with_team(st, buf, m)
     for j in range(m):
         st.pl[buf[j], P_DRAWN] = 1
+        st.pl[buf[j], P_HOW] = HOW_DRAW
     leave_many(st, cd, buf, m)
 
 

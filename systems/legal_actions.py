@@ -59,6 +59,7 @@ from components.decisions import (
     PEND_X,
 )
 from components.game import (
+    ERR_FULL,
     NEED_GRAVEYARD_ABILITIES,
     S_ACTIVE,
     S_CASTING,
@@ -121,13 +122,14 @@ from systems import (
     continuous_effects,
     effects,
     game_loop,
+    loops,
     mulligan,
     players,
     priority,
     zones,
 )
 from systems.jit import kernel
-from systems.state import bump, touch
+from systems.state import bump, fail, touch
 
 
 @kernel(inline="always")
@@ -315,7 +317,10 @@ def list_actions(st, cd):
     elif kind == PEND_BOTTOM:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
-    s[S_NACTS] = min(m, acts.shape[0])
+    if m > acts.shape[0]:  # more options than rows: the game can't go on in this arena
+        fail(st, ERR_FULL)
+        m = 0
+    s[S_NACTS] = m
     return m
 
 
@@ -364,6 +369,8 @@ def apply(st, cd, k):
     s, acts = st.s, st.acts
     pend = s[S_PEND]
     kind, q, obj, arg = acts[k, AC_KIND], acts[k, AC_PLAYER], acts[k, AC_OBJ], acts[k, AC_ARG]
+    if s[S_NACTS] > 1:
+        loops.choice_made(st)  # a real choice: whatever repeats isn't a mandatory loop
     if s[S_CASTING] >= 0:
         x = obj if pend == PEND_TARGET or pend == PEND_CHOOSE_OBJECT else arg
         casting.answer(st, cd, pend, x)

@@ -63,7 +63,7 @@ from components.stack import (
     Q_EVP,
     Q_SRC,
 )
-from systems import casting, effects, players, selectors, targets, variants, zones
+from systems import casting, effects, loops, players, selectors, targets, variants, zones
 from systems.jit import kernel
 from systems.state import delete_row, fail, stamp, touch
 
@@ -148,6 +148,9 @@ def resolve_top(st, cd):
     ctl = o[i, F_ICTL]
     src = zones.is_source_of(st, i)
     a = o[i, F_IAB]
+    loops.resolved(st, cd, ctl)
+    if s[S_OVER] or not st.pl[ctl, P_ALIVE]:  # a mandatory loop ended the game for them
+        return
     if kind == I_PLANESWALKING:
         zones.cease(st, cd, i)
         variants.planeswalk(st, cd, ctl)

@@ -27,6 +27,7 @@ from components.decisions import TR_ACTION, TR_INDEX, TR_KIND, TR_N, TR_PLAYER
 from components.game import (
     ERR_FULL,
     NEED_CONDITIONAL_STATICS,
+    S_AGENT_RNG,
     S_ERROR,
     S_LDIRTY,
     S_NEEDS,
@@ -198,12 +199,23 @@ def fail(st, err):
 def rand_below(st, n):
     """A uniform integer in [0, n) from the game's own generator (splitmix64; its 64-bit
     state is two int32 cells of the game's scalars)."""
-    s = st.s
-    lo = np.uint64(np.uint32(s[S_RNG]))
-    hi = np.uint64(np.uint32(s[S_RNG + 1]))
+    return _splitmix(st.s, S_RNG, n)
+
+
+@kernel
+def agent_rand_below(st, n):
+    """A uniform integer in [0, n) from the compiled agents' generator (their picks
+    leave the game's generator alone)."""
+    return _splitmix(st.s, S_AGENT_RNG, n)
+
+
+@kernel(inline="always")
+def _splitmix(s, cell, n):
+    lo = np.uint64(np.uint32(s[cell]))
+    hi = np.uint64(np.uint32(s[cell + 1]))
     x = ((hi << np.uint64(32)) | lo) + np.uint64(0x9E3779B97F4A7C15)
-    s[S_RNG] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
-    s[S_RNG + 1] = np.int32(np.uint32(x >> np.uint64(32)))
+    s[cell] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
+    s[cell + 1] = np.int32(np.uint32(x >> np.uint64(32)))
     z = x
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)

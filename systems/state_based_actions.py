@@ -33,7 +33,16 @@ from components.objects import (
     F_TYPES,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_DREW_EMPTY
+from components.players import (
+    HOW_COMMANDER,
+    HOW_DECKING,
+    HOW_LIFE,
+    HOW_PLAYING,
+    HOW_POISON,
+    P_ALIVE,
+    P_DREW_EMPTY,
+    P_HOW,
+)
 from components.rules import (
     BATTLEFIELD,
     CTR_DEFENSE,
@@ -150,16 +159,22 @@ def _check(st, cd):
     for p in range(P):  # 704.5a-c (810.8c-d: the team's totals), 903.10a
         if not pl[p, P_ALIVE]:
             continue
-        zero = players.life(st, p) <= 0 and not _no_loss_at_zero(st, cd, p)
-        if zero or pl[p, P_DREW_EMPTY] or players.poison(st, p) >= s[S_POISON_LIMIT]:
-            losers[nl] = p
-            nl += 1
+        how = HOW_PLAYING
+        if players.life(st, p) <= 0 and not _no_loss_at_zero(st, cd, p):
+            how = HOW_LIFE
+        elif players.poison(st, p) >= s[S_POISON_LIMIT]:
+            how = HOW_POISON
+        elif pl[p, P_DREW_EMPTY]:
+            how = HOW_DECKING
         elif s[S_COMMANDER_DAMAGE] > 0:
             for k in range(st.cdmg.shape[1]):
                 if st.cdmg[p, k] >= s[S_COMMANDER_DAMAGE]:
-                    losers[nl] = p
-                    nl += 1
+                    how = HOW_COMMANDER
                     break
+        if how != HOW_PLAYING:
+            losers[nl] = p
+            pl[p, P_HOW] = how
+            nl += 1
     if s[S_TOKENS]:  # 704.5d-e (only after a token or copy left: zones.move)
         for i in range(s[S_N]):
             z = o[i, F_ZONE]
@@ -184,6 +199,8 @@ def _check(st, cd):
         if not leaving_game.cant_lose(st, cd, losers[k]):
             losers[m] = losers[k]
             m += 1
+        else:
+            pl[losers[k], P_HOW] = HOW_PLAYING
     for p in range(P):
         pl[p, P_DREW_EMPTY] = 0
     if m:

@@ -13,7 +13,15 @@ import numpy as np
 
 from components.cards import EV_BEGINNING_OF, ST_MANA_KEEP, ST_NO_MAX_HAND
 from components.decisions import PEND_ATTACK, PEND_DISCARD
-from components.effects import H_CTL, UNTIL_END_OF_TURN, UNTIL_YOUR_NEXT_TURN, X_CTL, X_UNTIL
+from components.effects import (
+    H_CTL,
+    UNTIL_END_OF_TURN,
+    UNTIL_YOUR_NEXT_TURN,
+    X_CTL,
+    X_OBJ,
+    X_TS,
+    X_UNTIL,
+)
 from components.game import (
     S_ACTIVE,
     S_AUTOPASS,
@@ -54,6 +62,8 @@ from components.objects import (
     F_REGEN,
     F_SICK,
     F_TAPPED,
+    F_TS,
+    F_ZONE,
 )
 from components.players import (
     P_ALIVE,
@@ -69,6 +79,7 @@ from components.players import (
     P_SPELLS_LAST,
 )
 from components.rules import (
+    BATTLEFIELD,
     CLEANUP,
     COMBAT_DAMAGE,
     DECLARE_ATTACKERS,
@@ -88,6 +99,7 @@ from systems import (
     continuous_effects,
     delayed,
     leaving_game,
+    loops,
     players,
     range_of_influence,
     state_based_actions,
@@ -179,6 +191,7 @@ def begin_step(st, cd):
     step = s[S_STEP]
     s[S_TODO] = TODO_PRIORITY
     s[S_PRIO] = s[S_ACTIVE]
+    loops.choice_made(st)  # (a new step: no loop goes on across steps)
     s[S_PASSES] = 0
     act = s[S_ACTIVE]
     k = s[S_NBEGAN]
@@ -293,15 +306,19 @@ def max_hand_size(st, cd, p):
 def _end_effects(st, until, p):
     """Effects whose duration is over: "until end of turn" ones at cleanup (514.2; in
     Grand Melee those of players within the marker holder's range), "until your next
-    turn" ones as p's turn begins (611.2b)."""
-    s = st.s
+    turn" ones as p's turn begins (611.2b); and effects on an object that has left the
+    battlefield since (400.7: it is a new object, they never apply again)."""
+    s, o = st.s, st.o
     gm = s[S_NMARK] > 0
     holder = s[S_ACTIVE]
     k = 0
     while k < s[S_NEFF]:
         e = st.eff
-        done = False
-        if e[k, X_UNTIL] == until:
+        i = e[k, X_OBJ]
+        done = i >= 0 and (o[i, F_ZONE] != BATTLEFIELD or o[i, F_TS] > e[k, X_TS])
+        if done:
+            pass
+        elif e[k, X_UNTIL] == until:
             if until == UNTIL_YOUR_NEXT_TURN:
                 done = e[k, X_CTL] == p
             else:

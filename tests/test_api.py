@@ -1,141 +1,124 @@
-"""API suite (PettingZoo/OpenSpiel style): random legal play with invariants after every
-action, refused actions leave the state untouched (730.1), determinism and cloning."""
+"""The step API (ecs.engine.Game): random legal play with the state's invariants after
+every action, refused actions leave the state exactly as it was (730.1), determinism,
+cloning and pickling, the compiled agents, and the Python twin playing the same games
+as the compiled engine."""
 
 from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ecs.actions import Action, IllegalAction
-from ecs.agents import HeuristicAgent, Observation, RandomAgent, play_game
-from ecs.constants import BATTLEFIELD, GONE, LIBRARY, STACK
-from ecs.decks import load_deck, stock_decks
-from ecs.game import Game, Options
-from ecs.legacy.scenario import _fingerprint
+from components import game as G
+from components import objects as O
+from components import players as PL
+from components.rules import BATTLEFIELD, GONE, HAND, LIBRARY, STACK
+from ecs.agents import MonteCarloAgent, PolicyAgent, RandomAgent, play_game
+from ecs.decks import load_deck
+from ecs.engine import Action, Game, IllegalAction, Options, SetupError
 
-DECKS = {d: load_deck(d).main for d in stock_decks()}
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ("burn", "big-green", "white-fliers", "dimir-control", "red-aggro", "selesnya-midrange")
+DECKS = {d: load_deck(d).main for d in NAMES}
 
 
 def _decks(n: int, k: int = 0) -> list[list[str]]:
-    names = sorted(DECKS)
-    return [DECKS[names[(k + i) % len(names)]] for i in range(n)]
+    return [DECKS[NAMES[(k + i) % len(NAMES)]] for i in range(n)]
 
 
 def check_invariants(g: Game) -> None:
-    o, pl = g.obj, g.pl
-    n = o.n
-    zone = o.zone[:n]
-    # every card is in exactly one zone, and ordered zones agree with the zone column
-    for p in range(g.n_players):
-        for i in g.library[p]:
-            assert zone[i] == LIBRARY and o.owner[i] == p
-        lib = set(g.library[p])
-        assert len(lib) == len(g.library[p])
-    in_libs = {i for lib in g.library for i in lib}
-    assert {int(i) for i in np.flatnonzero(zone == LIBRARY)} == in_libs
-    stacks = [g.stack] + [m.turn["stack"] for k, m in enumerate(g.markers) if k != g.cur]
-    on_stacks = [i for st in stacks for i in st]
-    assert len(on_stacks) == len(set(on_stacks)), "an object on two stacks"
-    assert {int(i) for i in np.flatnonzero(zone == STACK)} == set(on_stacks)
-    assert set(g.items) == set(on_stacks)
-    if g.markers:  # 807.4a-b: markers and holders
-        assert len(g.markers) <= max(1, int(pl.alive.sum()) // 4) + sum(
-            m.removal for m in g.markers
-        )
-        holders = [m.holder for m in g.markers]
-        assert len(holders) == len(set(holders)), "two markers with one player"
-    # no negative counts
-    assert (o.damage[:n] >= 0).all() and (o.counters[:n] >= 0).all()
-    assert (pl.poison >= 0).all() and (pl.mana >= 0).all()
-    # departed players own nothing left in the game
-    for p in range(g.n_players):
-        if not pl.alive[p]:
-            assert not ((o.owner[:n] == p) & (zone != GONE)).any()
-            assert not ((o.controller[:n] == p) & (zone == BATTLEFIELD)).any()
-    # 810.4, 810.10: a shared life total and shared poison counters
-    if g.shared_life:
-        for p in g.alive_players():
-            for q in g.teammates(p):
-                assert pl.life[q] == pl.life[p] and pl.poison[q] == pl.poison[p]
-    # the game is over exactly when at most one team remains
-    teams = {int(pl.team[p]) for p in g.alive_players()}
-    assert g.over == (len(teams) <= 1) or g.drawn
-    if not g.over:
-        assert g.pending is not None and pl.alive[g.pending.player]
-        assert g.legal_actions(), "a pending decision always has a legal action"
+    v = g.v
+    s, o, pl = v.s, v.o, v.pl
+    n = int(s[G.S_N])
+    zone = o[:n, O.F_ZONE]
+    for p in range(len(g.names)):  # the ordered zones agree with the zone column
+        lib = [int(i) for i in v.lib[p, : pl[p, PL.P_LIBN]]]
+        hand = [int(i) for i in v.hand[p, : pl[p, PL.P_HANDN]]]
+        assert len(set(lib)) == len(lib) and len(set(hand)) == len(hand)
+        assert all(zone[i] == LIBRARY and o[i, O.F_OWNER] == p for i in lib)
+        assert all(zone[i] == HAND and o[i, O.F_OWNER] == p for i in hand)
+    assert sum(int(pl[p, PL.P_LIBN]) for p in range(len(g.names))) == int((zone == LIBRARY).sum())
+    assert sum(int(pl[p, PL.P_HANDN]) for p in range(len(g.names))) == int((zone == HAND).sum())
+    bf = [int(i) for i in v.bf[: s[G.S_NBF]]]
+    assert sorted(bf) == [int(i) for i in np.flatnonzero(zone == BATTLEFIELD)]
+    if not s[G.S_NMARK]:  # one stack (Grand Melee keeps one per marker)
+        stk = [int(i) for i in v.stk[: s[G.S_NSTK]]]
+        assert sorted(stk) == [int(i) for i in np.flatnonzero(zone == STACK)]
+    assert (o[:n, O.F_DMG] >= 0).all() and (o[:n, O.F_CTR : O.F_CTR + 8] >= 0).all()
+    assert (pl[:, PL.P_MANA : PL.P_MANA + 6] >= 0).all()
+    for p in range(len(g.names)):  # 800.4a: players who left own nothing left in the game
+        if not pl[p, PL.P_ALIVE]:
+            assert not ((o[:n, O.F_OWNER] == p) & (zone != GONE)).any()
+    if s[G.S_VARIANT] == 5:  # two-headed giant: 810.4 one life total per team
+        for p in range(len(g.names)):
+            assert pl[p, PL.P_LIFEPOOL] == pl[int(pl[p, PL.P_LIFEPOOL]), PL.P_LIFEPOOL]
+    teams = {int(pl[p, PL.P_TEAM]) for p in range(len(g.names)) if pl[p, PL.P_ALIVE]}
+    if g.over:
+        assert len(teams) <= 1 or g.drawn or g.capped
+    else:
+        assert g.n_actions() > 0, "a pending decision always has an option"
+        assert pl[g.current_player(), PL.P_ALIVE]
 
 
-@pytest.mark.parametrize(
-    "players,variant",
-    [
-        (2, "two-player"),
-        (4, "free-for-all"),
-        (5, "free-for-all"),
-        (4, "team-vs-team"),
-        (6, "emperor"),
-        (6, "alternating-teams"),
-        (4, "two-headed-giant"),
-        (8, "grand-melee"),
-        (13, "grand-melee"),
-    ],
-)
-@pytest.mark.parametrize("auto_pass", [False, True])
-def test_random_play_invariants(players: int, variant: str, auto_pass: bool) -> None:
+CONFIGS = [
+    (2, "two-player"), (4, "free-for-all"), (5, "free-for-all"), (4, "team-vs-team"),
+    (6, "emperor"), (6, "alternating-teams"), (4, "two-headed-giant"), (8, "grand-melee"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("players", "variant"), CONFIGS)
+def test_random_play_keeps_the_invariants(players: int, variant: str) -> None:
     for seed in range(2):
-        g = Game.new(
-            _decks(players, seed), variant=variant, seed=seed, max_turns=40, mulligans=True
-        )
-        g.auto_pass = auto_pass
-        agents = [RandomAgent(seed * 10 + p) for p in range(players)]
+        g = Game.new(_decks(players, seed), variant=variant, seed=seed,
+                     options=Options(max_turns=40, mulligans=True))  # fmt: skip
+        rng = np.random.default_rng(seed)
         steps = 0
-        while not g.over and steps < 3000:
+        while not g.over and steps < 4000:
             check_invariants(g)
-            acts = g.legal_actions()
-            d = g.pending
-            a = agents[d.player].act(Observation(g, d.player), acts)
-            # the mask matches what step accepts: a legal action is accepted on a clone
-            g.clone().step(acts[-1])
-            g.step(a)
+            n = g.n_actions()
+            g.clone().step(n - 1)  # every listed option is accepted (on a clone)
+            g.step(int(rng.integers(n)))
             steps += 1
         check_invariants(g)
-        g.close()
+        assert g.over
 
 
-def test_refused_action_leaves_state_exactly_as_it_was() -> None:
-    g = Game.new(_decks(4), seed=3, max_turns=40)
+def test_refused_options_leave_the_state_exactly_as_it_was() -> None:
+    g = Game.new(_decks(4), seed=3, options=Options(max_turns=40))
     rng = np.random.default_rng(0)
     refused = 0
     while not g.over and refused < 200:
-        d = g.pending
+        n = g.n_actions()
+        p = g.current_player()
         legal = set(g.legal_actions())
-        hand = g.hand(d.player)
-        bogus = [
-            Action("cast", d.player, hand[0] if hand else 0, 0, (-1,)),
-            Action("play_land", (d.player + 1) % g.n_players, 0),
-            Action("attack", d.player, 0, -1),
-            Action("block", d.player, 0, 1),
-            Action("activate", d.player, int(rng.integers(g.obj.n)), 3),
-            Action("pass", (d.player + 1) % g.n_players),
-        ]
+        bogus = [Action("cast", p, 0), Action("play_land", (p + 1) % 4, 1), Action("attack", p, 0, -1),
+                 Action("block", p, 0, 1), Action("pass", (p + 1) % 4)]  # fmt: skip
+        before = g.fingerprint()
         for b in bogus:
             if b in legal:
                 continue
-            before = _fingerprint(g)
             with pytest.raises(IllegalAction):
                 g.step(b)
-            assert _fingerprint(g) == before
             refused += 1
-        g.step(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
-    assert refused > 50
+        for k in (n, n + 5, -1):
+            with pytest.raises(IllegalAction):
+                g.step(k)
+            refused += 1
+        assert g.fingerprint() == before
+        g.step(int(rng.integers(n)))
+    assert refused >= 200
 
 
 def _play(seed: int, players: int = 4) -> tuple:
-    g = Game.new(_decks(players, seed), seed=seed, max_turns=60)
-    g.auto_pass = True
+    g = Game.new(_decks(players, seed), seed=seed, options=Options(max_turns=60))
     play_game(g, [RandomAgent(seed + p) for p in range(players)])
-    out = (g.turn, tuple(g.winners), tuple(g.drawn), tuple(g.history))
-    g.close()
-    return out
+    return g.turn, tuple(g.winners), tuple(g.drawn), tuple(g.history), g.fingerprint()
 
 
 def test_same_seed_same_game() -> None:
@@ -144,74 +127,130 @@ def test_same_seed_same_game() -> None:
 
 
 def test_clone_is_independent_and_replays_identically() -> None:
-    g = Game.new(_decks(4), seed=5, max_turns=60)
-    g.auto_pass = True
-    agent = RandomAgent(1)
+    g = Game.new(_decks(4), seed=5, options=Options(max_turns=60))
+    r = np.random.default_rng(1)
     for _ in range(40):
-        g.step(agent.act(Observation(g, g.pending.player), g.legal_actions()))
+        g.step(int(r.integers(g.n_actions())))
+    before = g.fingerprint()
     c = g.clone()
-    before = _fingerprint(g)
-    # playing on the clone doesn't touch the original
-    a2 = RandomAgent(9)
-    while not c.over:
-        c.step(a2.act(Observation(c, c.pending.player), c.legal_actions()))
-    assert _fingerprint(g) == before
-    # the same decisions from the same state give the same game
+    c.play_out("random")
+    assert c.over and g.fingerprint() == before
     c1, c2 = g.clone(), g.clone()
-    r1, r2 = RandomAgent(3), RandomAgent(3)
+    r1, r2 = np.random.default_rng(3), np.random.default_rng(3)
     while not c1.over:
-        c1.step(r1.act(Observation(c1, c1.pending.player), c1.legal_actions()))
-        c2.step(r2.act(Observation(c2, c2.pending.player), c2.legal_actions()))
-    assert _fingerprint(c1) == _fingerprint(c2)
+        c1.step(int(r1.integers(c1.n_actions())))
+        c2.step(int(r2.integers(c2.n_actions())))
+    assert c1.fingerprint() == c2.fingerprint()
 
 
-def test_observation_hides_hidden_information() -> None:
+@pytest.mark.parametrize(
+    ("variant", "players"), [("grand-melee", 9), ("two-headed-giant", 4), ("emperor", 6)]
+)
+def test_clone_mid_game_every_variant(variant: str, players: int) -> None:
+    g = Game.new(_decks(players), variant=variant, seed=4, options=Options(max_turns=60))
+    r = np.random.default_rng(1)
+    for _ in range(120):
+        if g.over:
+            break
+        g.step(int(r.integers(g.n_actions())))
+    before = g.fingerprint()
+    c1, c2 = g.clone(), g.clone()
+    c1.play_out("random")
+    c2.play_out("random")
+    assert c1.fingerprint() == c2.fingerprint()
+    assert g.fingerprint() == before
+
+
+def test_a_game_pickles_mid_game_and_goes_on_the_same() -> None:
+    g = Game.new(_decks(4), seed=8, options=Options(max_turns=60))
+    r = np.random.default_rng(2)
+    for _ in range(60):
+        g.step(int(r.integers(g.n_actions())))
+    h = pickle.loads(pickle.dumps(g))
+    assert h.fingerprint() == g.fingerprint() and h.history == g.history
+    g.play_out("random")
+    h.play_out("random")
+    assert g.fingerprint() == h.fingerprint()
+
+
+def test_view_hides_hidden_information() -> None:
     g = Game.new(_decks(4), seed=1)
-    v = g.observe(0)
+    v = g.view(viewer=0)
     for name, pv in v["players"].items():
         assert pv["library"] is None
         if name != g.names[0]:
             assert pv["hand"] is None and pv["hand_size"] == 7
     assert v["players"][g.names[0]]["hand"] is not None
-    assert all(c["zone"] != "library" for c in v["cards"].values())
+
+
+def test_policy_agent_plays_as_the_batch_does() -> None:
+    """A compiled agent asked from Python takes the options it takes in a batch."""
+    g = Game.new(_decks(4), seed=21, options=Options(max_turns=80), agents=["heuristic"] * 4)
+    h = g.clone()
+    play_game(g, [PolicyAgent("heuristic")] * 4)
+    h.play_out(None)
+    assert g.over and g.fingerprint() == h.fingerprint()
 
 
 def test_heuristic_beats_random_two_player() -> None:
     wins = 0
-    for seed in range(12):
-        g = Game.new(_decks(2, seed), variant="two-player", seed=seed, max_turns=80)
-        g.auto_pass = True
-        play_game(g, [HeuristicAgent(seed), RandomAgent(seed)])
+    for seed in range(16):
+        g = Game.new(_decks(2, seed), variant="two-player", seed=seed, options=Options(max_turns=80),
+                     agents=["heuristic", "random"])  # fmt: skip
+        g.play_out(None)
         wins += g.winners == [0]
-        g.close()
-    assert wins >= 8
+    assert wins >= 11
 
 
-def test_unsupported_variant_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="unknown variant 'pentagram'"):
-        Game(["a", "b", "c", "d"], variant="pentagram")
-    with pytest.raises(ValueError, match="attack option"):
-        Game(["a", "b"], options=Options(attack="sideways"))
+def test_montecarlo_agent_plays_a_game() -> None:
+    g = Game.new(_decks(2), variant="two-player", seed=2, options=Options(max_turns=30))
+    play_game(g, [MonteCarloAgent(1, playouts=1, horizon=2, max_actions=3), RandomAgent(2)])
+    assert g.over
 
 
-@pytest.mark.parametrize(
-    "variant,players", [("grand-melee", 9), ("two-headed-giant", 4), ("emperor", 6)]
-)
-def test_clone_mid_game_every_variant(variant: str, players: int) -> None:
-    """Clones of a game in progress are independent and replay identically (807 markers,
-    805 team state and 809 roles included)."""
-    g = Game.new(_decks(players), variant=variant, seed=4, max_turns=60, auto_pass=True)
-    agent = RandomAgent(1)
-    for _ in range(120):
-        if g.over:
-            break
-        g.step(agent.act(Observation(g, g.pending.player), g.legal_actions()))
-    before = _fingerprint(g)
-    c1, c2 = g.clone(), g.clone()
-    r1, r2 = RandomAgent(5), RandomAgent(5)
-    while not c1.over:
-        c1.step(r1.act(Observation(c1, c1.pending.player), c1.legal_actions()))
-        c2.step(r2.act(Observation(c2, c2.pending.player), c2.legal_actions()))
-        check_invariants(c1)
-    assert _fingerprint(c1) == _fingerprint(c2)
-    assert _fingerprint(g) == before
+def test_bad_setup_is_a_clear_error() -> None:
+    with pytest.raises(SetupError, match="unknown variant 'pentagram'"):
+        Game.new(_decks(4), variant="pentagram")
+    with pytest.raises(SetupError, match="attack option"):
+        Game.new(_decks(2), options=Options(attack="sideways"))
+    with pytest.raises(SetupError, match="two-player: exactly 2 players"):
+        Game.new(_decks(3), variant="two-player")
+    with pytest.raises(ValueError, match="unknown compiled agent"):
+        Game.new(_decks(2), agents=["clever", "random"])
+
+
+_TWIN = """
+import json, sys
+from ecs.decks import load_deck
+from ecs.engine import Game, Options
+from components import game as G
+names = ("burn", "big-green", "white-fliers", "dimir-control", "red-aggro", "selesnya-midrange")
+out = []
+for seed, (variant, n) in enumerate([("two-player", 2), ("free-for-all", 4), ("two-headed-giant", 4),
+                                     ("grand-melee", 8), ("emperor", 6)]):
+    g = Game.new([load_deck(names[(seed + p) % 6]).main for p in range(n)], variant=variant, seed=seed,
+                 options=Options(max_turns=30), trace=20000, agents=["random"] * n)
+    g.play_out(None)
+    v = g.v
+    out.append([g.fingerprint(), v.tr[: int(v.s[G.S_NTR])].tolist()])
+print(json.dumps(out))
+"""
+
+
+def test_the_python_twin_plays_the_same_games_as_the_compiled_engine() -> None:
+    """The kernels' twin (the same source without the JIT) and the compiled engine give
+    identical traces and final states for seeded games of five variants."""
+    code = _TWIN
+    runs = []
+    for twin in (False, True):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        if twin:
+            env["NUMBA_DISABLE_JIT"] = "1"
+        else:
+            env.pop("NUMBA_DISABLE_JIT", None)
+        r = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env, cwd=ROOT,
+                           capture_output=True, text=True, timeout=1800)  # fmt: skip
+        assert r.returncode == 0, r.stderr[-2000:]
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+    assert runs[0] == runs[1]
+    assert all(len(trace) > 50 for _, trace in runs[0])

@@ -1,13 +1,16 @@
-"""Auto-pass (used by simulations and the environment) skips stops and quiet steps but
-must change no outcome: beginning-of-step work still happens."""
+"""Auto-pass (batches and the environments skip priority stops where passing is the
+only option) must change no outcome: beginning-of-step work still happens, and a
+player whose only option is an ability still gets priority."""
 
 from __future__ import annotations
 
 import yaml
 
-from ecs.actions import Action
-from ecs.constants import EXILE
-from ecs.legacy.scenario import Scenario, build_game
+from components import game as G
+from components import objects as O
+from components.rules import EXILE
+from ecs.engine import Game
+from ecs.scenario import Scenario, build_game
 
 SETUP = """
 name: unearth under auto-pass
@@ -23,17 +26,30 @@ start: {active: Alex, step: precombat-main, turn: 2}
 """
 
 
-def test_delayed_end_step_trigger_fires_when_the_end_step_is_quiet() -> None:
-    data = yaml.safe_load(SETUP)
+def _game(text: str) -> Game:
+    """The position, with auto-pass on (scenarios play every priority stop)."""
+    data = yaml.safe_load(text)
     g = build_game(Scenario("auto.yaml", data["name"], data))
-    g.auto_pass = True
-    demon = g.refs.get("Extractor Demon") or next(i for i in g.zone_objects(3))
-    g.step(Action("activate", 0, demon, 0))
+    g.v.s[G.S_AUTOPASS] = 1
+    return g
+
+
+def _object(g: Game, name: str) -> int:
+    return next(i for i in range(g.v.o.shape[0]) if g.v.o[i, O.F_CARD] >= 0
+                and g.card_name(i) == name)  # fmt: skip
+
+
+def test_delayed_end_step_trigger_fires_when_the_end_step_is_quiet() -> None:
+    g = _game(SETUP)
+    demon = _object(g, "Extractor Demon")
+    k = next(k for k, a in enumerate(g.legal_actions()) if a.kind == "activate" and a.obj == demon)
+    g.step(k)
     while g.turn == 2 and not g.over:  # only passes and empty declarations from here
         acts = g.legal_actions()
-        done = [a for a in acts if a.kind in ("pass", "attack_done", "block_done")]
-        g.step(done[0])
-    assert g.obj.zone[demon] == EXILE  # 702.84a: exiled at the beginning of the end step
+        g.step(
+            next(k for k, a in enumerate(acts) if a.kind in ("pass", "attack_done", "block_done"))
+        )
+    assert g.v.o[demon, O.F_ZONE] == EXILE  # 702.84a: exiled at the beginning of the end step
 
 
 EQUIP_ONLY = """
@@ -49,15 +65,10 @@ start: {active: Alex, step: upkeep, turn: 2}
 """
 
 
-def test_a_player_whose_only_action_is_an_ability_still_gets_priority() -> None:
-    """Found by the compiled engine's consistency test: the auto-pass check asked the
-    activation check, which refused because nobody had priority yet, so equip and
-    loyalty abilities alone never stopped the game."""
-    data = yaml.safe_load(EQUIP_ONLY)
-    g = build_game(Scenario("auto.yaml", data["name"], data))
-    g.auto_pass = True
-    g.step(g.legal_actions()[0])  # pass the upkeep; the draw step has nothing to do
-    assert g.pending.kind == "priority" and g.pending.player == 0
-    assert g.step_name() == "precombat-main"
-    kinds = [a.kind for a in g.legal_actions()]
-    assert kinds == ["pass", "activate"]  # equip Bonesplitter onto the Bears
+def test_a_player_whose_only_option_is_an_ability_still_gets_priority() -> None:
+    g = _game(EQUIP_ONLY)
+    assert g.pending() == ("priority", 0) and g.step_name == "upkeep"
+    g.step(0)  # pass the upkeep; the draw step has nothing to do (auto-pass)
+    assert g.pending() == ("priority", 0)
+    assert g.step_name == "precombat-main"
+    assert [a.kind for a in g.legal_actions()] == ["pass", "activate"]  # equip onto the Bears

@@ -1,4 +1,5 @@
-"""The PettingZoo environment (ecs/envs/melee_v0.py): API, seeding, masks, hidden info."""
+"""The environments: the PettingZoo AEC env (ecs/envs/melee_v0.py: API, seeding, masks,
+rewards, hidden information) and the vectorised env (ecs/envs/vector.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from ecs.constants import HAND, LIBRARY
+from components import observation as OB
+from components import players as PL
+from components.decisions import ACTION_NAMES
+from components.rules import HAND, LIBRARY
 from ecs.envs import melee_v0
+from ecs.envs.observation import ObsLayout
+from ecs.envs.vector import VectorEnv
 
 CONFIGS = {
     "two-player": dict(variant="two-player", players=2),
@@ -19,6 +25,7 @@ CONFIGS = {
     "two-headed-giant": dict(variant="two-headed-giant", players=4),
     "grand-melee": dict(variant="grand-melee", players=8),
 }
+C, A, P = OB.CARD_INDEX, OB.ACTION_INDEX, OB.PLAYER_INDEX
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -27,7 +34,7 @@ def test_api(name):
     api_test(melee_v0.env(**CONFIGS[name]), num_cycles=400, verbose_progress=False)
 
 
-@pytest.mark.parametrize("name", list(CONFIGS))
+@pytest.mark.parametrize("name", ["two-player", "free-for-all", "grand-melee"])
 def test_seed(name):
     seed_test(lambda: melee_v0.env(**CONFIGS[name]), num_cycles=100)
 
@@ -52,14 +59,14 @@ def _play(env, seed, check=None):
 def _check_mask(env, agent, obs):
     raw = env.unwrapped
     legal = raw.game.legal_actions()
+    layout = raw.layout
     mask = obs["action_mask"]
     assert mask.dtype == np.int8
-    assert mask.sum() == min(len(legal), melee_v0.MAX_ACTIONS) > 0
+    assert mask.sum() == min(len(legal), layout.max_actions) > 0
     assert mask[: len(legal)].all()
-    assert raw.legal_actions() == legal[: melee_v0.MAX_ACTIONS]
     assert raw.possible_agents[raw.game.current_player()] == agent
-    rows = melee_v0.split_observation(obs["observation"])["actions"]
-    kinds = [melee_v0.ACTION_KINDS[int(k) - 1] for k in rows[: len(legal), 0]]
+    rows = layout.split(obs["observation"])["actions"]
+    kinds = [ACTION_NAMES[int(k) - 1] for k in rows[: len(legal), A["kind"]]]
     assert kinds == [a.kind for a in legal]
     for other in raw.agents:  # nobody else may act
         if other != agent:
@@ -97,112 +104,129 @@ def test_illegal_action_raises_and_changes_nothing():
     agent = env.agent_selection
     n_legal = len(raw.legal_actions())
     before = {a: env.observe(a)["observation"].copy() for a in env.agents}
-    history = len(raw.game.history)
+    fingerprint = raw.game.fingerprint()
 
     def state():
         return (env.agent_selection, dict(env._cumulative_rewards), list(env.agents))
 
     saved = state()
-    for bad in (n_legal, melee_v0.MAX_ACTIONS + 3, -1, None, 1.5, "pass"):
+    for bad in (n_legal, raw.layout.max_actions + 3, -1, None, 1.5, "pass"):
         with pytest.raises(ValueError, match="illegal action"):
             env.step(bad)
     with pytest.raises(ValueError, match=f"illegal action {n_legal} for {agent}"):
         env.step(n_legal)
-    assert len(raw.game.history) == history
-    assert state() == saved
+    assert raw.game.fingerprint() == fingerprint and state() == saved
     for a, obs in before.items():
         np.testing.assert_array_equal(env.observe(a)["observation"], obs)
     env.step(0)  # a legal action still works afterwards
-    assert len(raw.game.history) == history + 1
+    assert raw.game.fingerprint() != fingerprint
 
 
 def _swap_hand_with_library(g, p):
-    """Give player p a different hand: swap each hand card with a library card."""
-    o = g.obj
-    hand = g.hand(p)
-    lib = [i for i in g.library[p] if o.card[i] not in {o.card[h] for h in hand}]
-    assert len(lib) >= len(hand) > 0
-    for h, lcard in zip(hand, lib):
-        o.zone[h], o.zone[lcard] = LIBRARY, HAND
-        k = g.library[p].index(lcard)
-        g.library[p][k] = h
-    g.library[p].reverse()  # and a different library order
-    g.dirty = True
+    """Give player p a different hand (each hand card swapped with a library card of
+    another name) and a different library order."""
+    v = g.v
+    hand = [int(i) for i in v.hand[p, : v.pl[p, PL.P_HANDN]]]
+    names = {g.card_name(h) for h in hand}
+    lib = list(v.lib[p, : v.pl[p, PL.P_LIBN]])
+    swap = [k for k, i in enumerate(lib) if g.card_name(int(i)) not in names][: len(hand)]
+    assert len(swap) == len(hand) > 0
+    for j, k in enumerate(swap):
+        h, x = hand[j], int(lib[k])
+        v.o[h, 1], v.o[x, 1] = LIBRARY, HAND  # F_ZONE
+        v.hand[p, j], lib[k] = x, h
+    v.lib[p, : len(lib)] = lib[::-1]
 
 
 def test_hidden_information():
+    from components import objects as O
+
+    assert O.F_ZONE == 1
     env = melee_v0.env(variant="free-for-all", players=4)
     env.reset(seed=4)
-    g = env.unwrapped.game
-    p1 = 1
+    raw = env.unwrapped
+    g = raw.game
     other = g.clone()
-    _swap_hand_with_library(other, p1)
-    assert sorted(g.obj.card[g.hand(p1)]) != sorted(other.obj.card[other.hand(p1)])
-    for viewer in (0, 2, 3):
-        v1, m1 = melee_v0.build_observation(g, viewer)
-        v2, m2 = melee_v0.build_observation(other, viewer)
-        np.testing.assert_array_equal(v1, v2)
-        np.testing.assert_array_equal(m1, m2)
-    # player 1 does see the change; player 0 sees player 1's hand only as a count
-    assert not np.array_equal(
-        melee_v0.build_observation(g, p1)[0], melee_v0.build_observation(other, p1)[0]
+    _swap_hand_with_library(other, 1)
+    assert sorted(g.card_name(int(i)) for i in g.v.hand[1, :7]) != sorted(
+        other.card_name(int(i)) for i in other.v.hand[1, :7]
     )
-    cards = melee_v0.split_observation(melee_v0.build_observation(g, 0)[0])["cards"]
-    C = melee_v0.C
+    for viewer in (0, 2, 3):
+        np.testing.assert_array_equal(
+            raw.layout.observe(g, viewer), raw.layout.observe(other, viewer)
+        )
+    assert not np.array_equal(raw.layout.observe(g, 1), raw.layout.observe(other, 1))
+    cards = raw.layout.split(raw.layout.observe(g, 0))["cards"]
     shown = cards[cards[:, C["present"]] == 1]
     in_hand = shown[shown[:, C["zone"]] == HAND + 1]
-    assert len(in_hand) == len(g.hand(0)) and (in_hand[:, C["owner_seat"]] == 0).all()
+    assert len(in_hand) == 7 and (in_hand[:, C["owner_seat"]] == 0).all()
+    assert (in_hand[:, C["card"]] > 0).all()
     assert not (shown[:, C["zone"]] == LIBRARY + 1).any()
 
 
 def test_observation_layout_and_spaces():
     env = melee_v0.env(variant="team-vs-team", players=4)
     env.reset(seed=0)
+    raw = env.unwrapped
     obs = env.observe(env.agent_selection)
     assert env.observation_space(env.agent_selection).contains(obs)
-    assert obs["observation"].shape == (melee_v0.OBS_SIZE,)
-    sec = melee_v0.split_observation(obs["observation"])
-    P = melee_v0.P
-    players = sec["players"]
+    assert obs["observation"].shape == (raw.layout.size,)
+    players = raw.layout.split(obs["observation"])["players"]
     assert players[:4, P["present"]].all() and not players[4:].any()
-    assert players[0, P["is_me"]] == 1 and players[0, P["seat"]] == 0
+    assert players[0, P["is_me"]] == 1
     assert players[:4, P["teammate"]].sum() == 2  # me and my teammate
     assert (players[:4, P["life"]] == 20).all()
-    assert env.action_space(env.agent_selection).n == melee_v0.MAX_ACTIONS
+    assert env.action_space(env.agent_selection).n == raw.layout.max_actions
     with pytest.raises(ValueError):
         melee_v0.env(variant="two-player", players=3)
     with pytest.raises(ValueError):
-        melee_v0.env(variant="free-for-all", players=melee_v0.MAX_PLAYERS + 1)
+        melee_v0.env(variant="free-for-all", players=raw.layout.max_players + 1)
 
 
-def test_choose_decisions_are_covered():
-    """Opponent-chosen targets (Cuombajj Witches) and Fact or Fiction piles are actions too;
-    revealed cards are shown with their pile while the choice is pending."""
-    fof = ["Island"] * 24 + ["Fact or Fiction"] * 36
-    witches = ["Swamp"] * 24 + ["Cuombajj Witches"] * 36
-    env = melee_v0.env(variant="free-for-all", players=4, decks=[fof, witches], max_turns=30)
-    seen = set()
-    C, A = melee_v0.C, melee_v0.A
+# ----------------------------------------------------------------- the vectorised env
+def _run(env: VectorEnv, steps: int, seed: int):
+    obs, mask, player = env.reset()
+    rng = np.random.default_rng(seed)
+    trail = []
+    for _ in range(steps):
+        n = mask.sum(1)
+        a = (rng.random(len(n)) * n).astype(np.int64)
+        obs, mask, player, done, res = env.step(a)
+        trail.append((obs.copy(), mask.copy(), player.copy(), done.copy(), res.copy()))
+    return trail
 
-    def check(env, agent, obs):
-        _check_mask(env, agent, obs)
-        g = env.unwrapped.game
-        if g.pending.kind != "choose":
-            return
-        seen.add(g.choice.kind)
-        sec = melee_v0.split_observation(obs["observation"])
-        cards, rows = sec["cards"], sec["actions"]
-        revealed = cards[(cards[:, C["present"]] == 1) & (cards[:, C["zone"]] == LIBRARY + 1)]
-        if g.choice.kind == "piles":  # the opponent splits 5 revealed cards: 2**5 ways
-            assert len(revealed) == 5 and len(g.legal_actions()) == 32
-            assert sorted(rows[:32, A["arg"]]) == list(range(32))  # pile-1 bitmasks
-        elif g.choice.kind == "pile":
-            assert set(revealed[:, C["pile"]]) <= {1, 2} and len(revealed) == 5
-        else:
-            assert len(revealed) == 0
 
-    for seed in range(6):
-        _play(env, seed=seed, check=check)
-        if len(seen) == 3:
-            break
-    assert seen == {"target", "piles", "pile"}
+def test_vector_env_is_reproducible_and_restarts_finished_games():
+    make = lambda: VectorEnv(num_envs=6, players=4, seed=11, layout=ObsLayout(4, 96, 64))  # noqa: E731
+    a, b = _run(make(), 400, 1), _run(make(), 400, 1)
+    for x, y in zip(a, b):
+        for u, w in zip(x, y):
+            np.testing.assert_array_equal(u, w)
+    done = np.array([t[3] for t in a])
+    assert done.any(), "some game ended within 400 steps"
+    for t in a:
+        for g in np.flatnonzero(t[3]):  # a finished game's results: somebody won or all drew
+            r = t[4][g]
+            assert (r == 1).sum() >= 1 or (r == -1).sum() == 0
+        assert (t[1].sum(1) > 0).all()  # every game has a decision pending
+
+
+def test_vector_env_observations_match_the_single_game_observation():
+    env = VectorEnv(num_envs=3, players=4, seed=3, layout=ObsLayout(4, 96, 64))
+    obs, mask, player = env.reset()
+    from ecs.engine import Game
+
+    for g in range(3):
+        game = Game(env.A[g], env.compiled, [f"P{p}" for p in range(4)])
+        np.testing.assert_array_equal(obs[g], env.layout.observe(game, int(player[g])))
+        assert mask[g].sum() == min(game.n_actions(), 64)
+
+
+def test_vector_env_refuses_bad_actions_and_steps_nothing():
+    env = VectorEnv(num_envs=2, players=2, variant="two-player", seed=1)
+    obs, mask, player = env.reset()
+    before = env.A.copy()
+    for bad in (np.array([0]), np.array([0.5, 0.0]), np.array([int(mask[0].sum()), 0])):
+        with pytest.raises(ValueError):
+            env.step(bad)
+    np.testing.assert_array_equal(env.A, before)

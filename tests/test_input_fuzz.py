@@ -14,17 +14,17 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ecs.cards import load_pool as load_cards
 from ecs.cli import build_parser
 from ecs.decks import MAX_CARDS, DeckError, parse_decklist
-from ecs.legacy.cards import load_cards
-from ecs.legacy.scenario import Scenario, ScenarioError, load_scenario
+from ecs.scenario import Scenario, ScenarioError, load_scenario
 from ecs.simulate import UsageError, check_args
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 DB = load_cards()
-POOL = sorted(DB.by_name)
+POOL = sorted(DB.cards)
 GOOD = (
     Path(__file__).parent
     / "scenarios"

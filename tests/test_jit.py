@@ -194,33 +194,3 @@ def test_the_cache_key_covers_every_source_file_under_the_roots(
     assert jit._CacheKey().digest() == before
     (components / "state.py").write_text("LIFE = 30\n")
     assert jit._CacheKey().digest() != before
-
-
-TWIN_GAMES = """
-import json
-from ecs.compiled import play_compiled
-from ecs.decks import load_deck, stock_decks
-decks = [load_deck(d).main for d in stock_decks()]
-out = {}
-for players in (2, 4):
-    res = play_compiled(decks, players, 3, seed=11)
-    out[players] = {k: v.tolist() for k, v in res.items() if k in ("turns", "winner", "life")}
-print(json.dumps(out))
-"""
-
-
-def test_the_engine_runs_as_plain_python_with_the_jit_disabled() -> None:
-    """The legacy engine's kernels through systems.jit, as their Python twin and
-    compiled: the same games."""
-    runs = []
-    for disable in ("1", "0"):
-        env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONPATH=str(ROOT))
-        out = subprocess.run(
-            [sys.executable, "-W", "ignore", "-c", TWIN_GAMES],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    assert runs[0] == runs[1]

@@ -9,34 +9,41 @@ from __future__ import annotations
 
 import yaml
 
-from ecs.legacy.cards import DATA, CardDB
-from ecs.legacy.scenario import Scenario, build_game, run_scenario, validate
+from components import game as G
+from ecs.cards import DATA, CardDB, _read
+from ecs.scenario import Scenario, build_game, run_scenario, validate
 
 LOOP_CARDS = {
     "Echo Loop": {
         "cost": "{1}",
         "types": ["Enchantment"],
-        "triggers": [
+        "abilities": [
             {
-                "when": "any_player_gains_life",
-                "effects": [{"lose_life": {"amount": 1, "who": "event.player"}}],
+                "triggered": {
+                    "when": {"event": "gains_life", "who": "any"},
+                    "effects": [{"lose_life": {"amount": 1, "who": "event.player"}}],
+                }
             },
             {
-                "when": "any_player_loses_life",
-                "effects": [{"gain_life": {"amount": 1, "who": "event.player"}}],
+                "triggered": {
+                    "when": {"event": "loses_life", "who": "any"},
+                    "effects": [{"gain_life": {"amount": 1, "who": "event.player"}}],
+                }
             },
         ],
     },  # fmt: skip
     "Spark of Life": {
         "cost": "{W}",
         "types": ["Instant"],
-        "spell": {"effects": [{"gain_life": {"amount": 1, "who": "controller"}}]},
+        "abilities": [{"spell": {"effects": [{"gain_life": {"amount": 1, "who": "you"}}]}}],
     },
 }
 
 
 def _db() -> CardDB:
-    records = yaml.safe_load((DATA / "cards.yaml").read_text())
+    records: dict = {}
+    for path in sorted(DATA.glob("*.yaml")):
+        records.update(_read(path))
     records.update(LOOP_CARDS)
     return CardDB(records)
 
@@ -107,15 +114,13 @@ def test_loop_detected_in_auto_pass_mode_too() -> None:
     db = _db()
     data = yaml.safe_load(TWO_PLAYER)
     g = build_game(Scenario("loop.yaml", data["name"], data), db)
-    g.auto_pass = True
-    from ecs.actions import Action
-
-    spark = next(i for i in g.hand(0) if g.name_of(i) == "Spark of Life")
-    g.step(Action("cast", 0, spark))
-    while not g.over:  # only passes remain: the engine must stop the loop on its own
-        acts = g.legal_actions()
-        assert [a.kind for a in acts] == ["pass"]
-        g.step(acts[0])
+    g.v.s[G.S_AUTOPASS] = 1
+    g.step(next(k for k, a in enumerate(g.legal_actions()) if a.kind == "cast"))
+    steps = 0
+    while not g.over and steps < 1000:  # only passes remain: the engine stops the loop
+        assert [a.kind for a in g.legal_actions()] == ["pass"]
+        g.step(0)
+        steps += 1
     assert sorted(g.names[p] for p in g.drawn) == ["Alex", "Bianca"]
 
 
@@ -126,10 +131,7 @@ def test_a_real_choice_is_not_a_loop() -> None:
     data["players"][1]["battlefield"] = ["Mountain"]
     data["players"][1]["hand"] = ["Lightning Bolt"]
     g = build_game(Scenario("loop.yaml", data["name"], data), db)
-    from ecs.actions import Action
-
-    spark = next(i for i in g.hand(0) if g.name_of(i) == "Spark of Life")
-    g.step(Action("cast", 0, spark))
+    g.step(next(k for k, a in enumerate(g.legal_actions()) if a.kind == "cast"))
     for _ in range(40):  # Bianca could Bolt at every stop, so it isn't mandatory
-        g.step(Action("pass", g.pending.player))
+        g.step(next(k for k, a in enumerate(g.legal_actions()) if a.kind == "pass"))
     assert not g.over

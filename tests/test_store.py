@@ -20,8 +20,9 @@ from ecs.simulate import game_seeds, seed_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-# a Python-engine two-player batch: slow enough (tens of games a second) to stop midway
-SLOW = ["simulate", "--engine", "python", "--variant", "two-player", "--seed", "4", "--no-progress"]
+# big Grand Melee games: slow enough (a few games a second) to stop a batch midway
+N = 48
+SLOW = ["simulate", "--variant", "grand-melee", "--players", str(N), "--seed", "4", "--no-progress"]
 
 
 def melee(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -106,7 +107,7 @@ def test_old_store_files_get_the_new_columns(tmp_path: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     cols = {r[0] for r in con.execute("DESCRIBE games").fetchall()}
     con.close()
-    assert {"engine", "roles"} <= cols
+    assert {"engine", "roles", "how"} <= cols
 
 
 def test_a_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -137,12 +138,12 @@ def test_killed_batch_keeps_committed_chunks_and_resume_finishes_it_exactly(
     os.killpg(proc.pid, signal.SIGKILL)  # no chance to write anything more
     proc.communicate(timeout=60)
     games, players = stored(db)
-    assert 0 < len(games) < 60 and players == 2 * len(games)
+    assert 0 < len(games) < 60 and players == N * len(games)
     r = melee(*args, "--resume", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["games"] == 60 - len(games)  # only the missing ones played
     games, players = stored(db)
-    assert games == list(range(60)) and players == 120  # none twice, none missing
+    assert games == list(range(60)) and players == N * 60  # none twice, none missing
     fresh = melee(*SLOW, "--games", "60", "--workers", "2", "--no-db", "--out", "f.jsonl",
                   cwd=tmp_path)  # fmt: skip
     assert fresh.returncode == 0, fresh.stderr
@@ -163,7 +164,7 @@ def test_ctrl_c_stops_the_batch_keeps_finished_games_and_prints_the_resume_comma
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     games, players = stored(db)
-    assert 0 < len(games) < 2000 and players == 2 * len(games)
+    assert 0 < len(games) < 2000 and players == N * len(games)
     assert f"interrupted: {len(games)} finished games stored in {db}" in err
     resume = [line for line in err.splitlines() if line.startswith("resume with: ")]
     assert len(resume) == 1
@@ -196,7 +197,7 @@ def test_tally_summary_equals_the_summary_of_kept_rows() -> None:
         "variant": "team-vs-team", "players": 4, "games": 7, "agents": ["random"],
         "decks": decks, "deck_cards": {d: load_deck(d).main for d in decks}, "seed": 8,
         "workers": 1, "range": None, "attack": None, "max_turns": 200, "mulligans": False,
-        "teams": None, "engine": "python",
+        "teams": None,
     }  # fmt: skip
     tally = Tally(4)
     none, wall = run_batch(cfg, progress=False, keep_rows=False, on_row=tally.add)
