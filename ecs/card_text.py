@@ -48,7 +48,7 @@ def _header(name: str, rec: dict) -> str:
         line += f" (loyalty {rec['loyalty']})"
     if "defense" in rec:
         line += f" (defense {rec['defense']})"
-    if rec.get("real") is False:
+    if rec.get("not_real"):
         line += " [not a real card]"
     return line
 

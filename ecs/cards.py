@@ -1371,6 +1371,28 @@ class Compiler:
         return r
 
 
+RECORD_KEYS = {
+    "cost", "types", "supertypes", "subtypes", "power", "toughness", "loyalty", "defense",
+    "keywords", "abilities", "colors", "identity", "enchant", "back", "name", "hand", "life",
+    "can_be_commander", "not_real", "token", "note",
+}  # fmt: skip
+
+
+def check_record_keys(name: str, rec: dict, where: str = "") -> None:
+    """A record's fields are the vocabulary's: anything else is refused by name (a typo
+    would otherwise be a card that silently does less)."""
+    for k in rec:
+        if k not in RECORD_KEYS:
+            raise CardError(
+                f"card {name!r}{where}: unknown field {k!r} (expected one of {sorted(RECORD_KEYS)})"
+            )
+    for k in ("not_real", "token", "can_be_commander"):
+        if k in rec and not isinstance(rec[k], bool):
+            raise CardError(f"card {name!r}{where}: {k} is true or false, not {rec[k]!r}")
+    if isinstance(rec.get("back"), dict):
+        check_record_keys(name, rec["back"], " (back face)")
+
+
 VERB_ALIASES = {
     "win": "win_game", "lose": "lose_game", "piles": "fact_or_fiction",
     "put_onto_battlefield": "put_land",
@@ -1388,9 +1410,9 @@ class CardDB:
         for name, rec in records.items():
             if not isinstance(name, str) or not isinstance(rec, dict):
                 raise CardError(f"card {name!r}: a record is a mapping of fields")
-            real = rec.get("real", True)
-            card = Card(name, rec, real=real is True, token=real == "token",
-                        source=(sources or {}).get(name, ""))  # fmt: skip
+            check_record_keys(name, rec)
+            card = Card(name, rec, real=not rec.get("not_real") and not rec.get("token"),
+                        token=bool(rec.get("token")), source=(sources or {}).get(name, ""))  # fmt: skip
             self.cards[name] = card
             self.by_lower[name.lower()] = name
         self._subtypes()
