@@ -289,6 +289,7 @@ F = EFFECT_ROWS.field
 E_AMT2 = F("amount2", "a second amount row (pump's toughness); -1 none")
 E_SUB = F("subtype", "a subtype an animation adds; -1 none")
 E_COLORS = F("colors", "colours an animation adds (bits)")
+E_SETS_PT = F("sets_pt", "1: an animation sets power and toughness (layer 7b)")
 F = STATICS.field
 A_WHO = F("who", "cost changes: REL_* of the casting player to the controller")
 A_PROT = F("protection", "colours of protection granted (702.16)")

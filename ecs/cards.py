@@ -1635,7 +1635,10 @@ class Compiler:
                       amt=-1 if fixed else self.amount(pw), amt2=-1 if fixed else self.amount(tg),
                       sub=self.db.subtype_id(subs[0]) if subs else -1,
                       colors=self._colors(a["colors"], "colors") if "colors" in a else 0,
+                      sets_pt=1 if "power" in a or "toughness" in a or verb == "set_base_pt" else 0,
                       until=self._until(a, verb), **self._subject(a, "what", "target", verb))  # fmt: skip
+            if verb == "animate" and ("power" in a) != ("toughness" in a):
+                self.fail("animate: power and toughness together (or neither)")
         elif verb == "gain_control":
             a = self._args(verb, arg, "what", {"until"})
             until = UNTIL_FOREVER

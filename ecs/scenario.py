@@ -927,8 +927,9 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
     elif "cast" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])
+        option = 1 if (a.get("choices") or {}).get("overload") else 0  # 702.96: overloaded
         with _paying(g, sc, a):
-            _take(g, f"casting {a['cast']}", A_CAST, p, i, 0)
+            _take(g, f"casting {a['cast']}", A_CAST, p, i, option)
             _choices(sc, a)
     elif "activate" in a:
         _need_priority(g, p, a["player"])
@@ -1129,7 +1130,7 @@ def _choices(sc: Scenario, a: dict) -> None:
             f"{ch['opponent']} can't be named to choose (801.5a: an opponent in range)"
         )
     for k in ch:
-        if k not in ("opponent", "kicked", "sacrifice", "color"):
+        if k not in ("opponent", "kicked", "sacrifice", "color", "overload"):
             raise ScenarioFailure(f"choices: {k!r} is not implemented yet")
     if "color" in ch:
         raise IllegalAction(f"no colour to choose ({ch['color']})")

@@ -64,6 +64,7 @@ from components.effects import (
     X_OBJ,
     X_P,
     X_PUMP,
+    X_RETYPE,
     X_SET_PT,
     X_SRC,
     X_SUB,
@@ -200,7 +201,7 @@ def _recompute(st, cd):
             _statics(st, cd, srcs[q], ST_CONTROL)
     # layer 4: types (animation: types and a subtype in addition); 5: colours added
     for k in range(ne):
-        if eff[k, X_KIND] == X_ANIMATE:
+        if eff[k, X_KIND] == X_ANIMATE or eff[k, X_KIND] == X_RETYPE:
             i = eff[k, X_OBJ]
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_TYPES] |= eff[k, X_TYPES]
@@ -216,7 +217,7 @@ def _recompute(st, cd):
         _statics(st, cd, srcs[q], ST_CHAR_PT)
     for k in range(ne):
         kind = eff[k, X_KIND]
-        if kind == X_PUMP or kind == X_ANIMATE:
+        if kind == X_PUMP or kind == X_ANIMATE or kind == X_RETYPE:
             i = eff[k, X_OBJ]
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_KW] |= eff[k, X_KW]

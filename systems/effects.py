@@ -31,6 +31,7 @@ from components.cards import (
     E_REF,
     E_REF2,
     E_REFA,
+    E_SETS_PT,
     E_SUB,
     E_UNTIL,
     OP_ADD_MANA,
@@ -128,6 +129,7 @@ from components.effects import (
     X_OBJ,
     X_P,
     X_PUMP,
+    X_RETYPE,
     X_SET_PT,
     X_SRC,
     X_SUB,
@@ -628,7 +630,7 @@ def _simple(st, cd, r, you, src, item):
             elif op == OP_SET_BASE_PT:
                 kind = X_SET_PT
             elif op == OP_ANIMATE:
-                kind = X_ANIMATE
+                kind = X_ANIMATE if ep[r, E_SETS_PT] else X_RETYPE
             elif op == OP_CANT_BLOCK:
                 kind = X_CANT_BLOCK
             elif op == OP_GAIN_CONTROL:
