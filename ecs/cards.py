@@ -1741,7 +1741,7 @@ class Compiler:
             self.row_of[key] = r
             self.token_names[r] = f"Emblem ({owner})"
             self._later(r, f"Emblem ({owner})", rec, Card(key, rec, real=False, token=True))
-            self._row(op, a=r)
+            self._row(op, a=r, ref=K.R_YOU)
         elif verb == "redistribute_life":  # Reverse the Sands (810.9f: one head per team)
             if arg not in (True, None, {}):
                 self.fail("redistribute_life: true")
@@ -1950,8 +1950,10 @@ class Compiled:
         return self.row_of[self.db.get(name).name]
 
     def name_of(self, row: int) -> str:
+        if row in self.token_names:  # a token described inline, an emblem
+            return self.token_names[row]
         for n, r in self.row_of.items():
-            if r == row and not n.startswith("token:"):
+            if r == row and not n.startswith(("token:", "emblem:")):
                 return n
         return self.token_names.get(row, f"card#{row}")
 
