@@ -1913,7 +1913,8 @@ class CardDB:
         from ecs.card_text import render
 
         card = self.get(name)
-        return render(card.name, card.record)
+        tokens = {n: c.record for n, c in self.cards.items() if c.token}
+        return render(card.name, card.record, tokens)
 
 
 def _deploy_ability(comp: Compiler) -> None:

@@ -60,6 +60,7 @@ from components.objects import (
     F_FACE_DOWN,
     F_FSD,
     F_IAB,
+    F_ICTL,
     F_KW,
     F_LCTL,
     F_LKI_CTL,
@@ -269,6 +270,7 @@ def _move(st, cd, i, zone, controller):
         _hand_add(st, cd, owner, i)
     if old == STACK:
         s[S_NSTK] = remove_value(st.stk, s[S_NSTK], i)
+        o[i, F_LKI_CTL] = o[i, F_ICTL]  # (608.2h: "its controller" of a countered spell)
     if old == COMMAND and zone != COMMAND:
         s[S_NCZ] = remove_value(st.cz, s[S_NCZ], i)
     elif zone == COMMAND and old != COMMAND:
