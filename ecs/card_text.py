@@ -911,9 +911,18 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_verb(ref('who', 'you'), 'become')} the monarch."
     if verb == "day_night":
         return f"It becomes {args.get('becomes', 'day')}."
-    return (
-        f"{verb.replace('_', ' ').capitalize()}{' ' + str(a) if a not in (None, {}, True) else ''}."
-    )
+    tail = " " + _generic(a) if a not in (None, {}, True) else ""
+    return f"{verb.replace('_', ' ').capitalize()}{tail}."
+
+
+def _generic(a: Any) -> str:
+    """Arguments of a word the renderer has no sentence for, in words."""
+    if isinstance(a, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_filter(v) if k == 'filter' else _generic(v)}"
+                         for k, v in a.items())  # fmt: skip
+    if isinstance(a, list):
+        return _join([_generic(x) for x in a], "or")
+    return str(a)
 
 
 def _token(tok: Any) -> str:

@@ -1989,3 +1989,31 @@ def load_pool(extra: list[str | Path] | None = None) -> CardDB:
     files = sorted(str(p) for p in DATA.glob("*.yaml"))
     files += [str(p) for p in (extra or [])]
     return _load(tuple(files))
+
+
+def cards_main(names: list[str], all_cards: bool) -> int:
+    """``melee cards NAME...`` / ``melee cards --all``: print the rules text the engine
+    plays for each card named (any case; a card invented for a rules example or a
+    token is shown when asked for by name), or for every real card of the pool.
+    Returns the exit status: 1 if a name is unknown (with "did you mean")."""
+    import sys
+
+    db = load_pool()
+    status = 0
+    texts = []
+    for name in names:
+        try:
+            card = db.get(name)
+        except CardError as e:
+            print(f"melee cards: {e}", file=sys.stderr)
+            status = 1
+            continue
+        texts.append(db.text(card.name))
+        why = db.check(card.name)
+        if why:
+            texts[-1] += f"\n(The engine can't play this card yet: {why})"
+    if all_cards:
+        texts += [db.text(n) for n in db.names()]
+    if texts:
+        print("\n\n".join(texts))
+    return status
