@@ -116,7 +116,8 @@ L_ZONE = F("zone", "zone of the objects (-1 any)")
 L_TYPE = F("type", "type bits: has any of them (0: no condition)")
 L_TYPE_ALL = F("type_all", "type bits: has all of them")
 L_NOT_TYPE = F("not_type", "type bits: has none of them")
-L_SUB = F("subtypes", "subtype ids: has any of them (-1 padding)", width=3)
+NFSUB = 5  # subtypes a filter may list ("a Plains, Island, Swamp, or Mountain card")
+L_SUB = F("subtypes", "subtype ids: has any of them (-1 padding)", width=NFSUB)
 L_NOT_SUB = F("not_subtype", "subtype id it must not have; -1")
 L_SUPER = F("supertype", "supertype bits: has any")
 L_NOT_SUPER = F("not_supertype", "supertype bits: has none")
@@ -266,6 +267,50 @@ EV = {name: k for k, name in enumerate(EV_NAMES)}
     EV_PLANESWALK_TO, EV_PLANESWALK_FROM, EV_CHAOS, EV_SET_IN_MOTION, EV_DAY_NIGHT,
     EV_COUNTER_PLACED, EV_SACRIFICED,
 ) = range(len(EV_NAMES))  # fmt: skip
+
+# ----------------------------------------------------------------- the card pool's words (issue 17)
+# Added after the first vocabulary: each is documented in ecs/data/cards/VOCABULARY.md.
+F = CARDS.field
+C_HYB = F("hybrid", "hybrid mana symbols (107.4e): colour slot a, colour slot b, how many", width=3)
+C_SELF_COST = F("self_cost", "static row of its 'this spell costs less' ability (601.2f); -1")
+F = ABILITIES.field
+B_HYB = F("hybrid", "hybrid symbols of its mana cost: colour slot a, b, how many", width=3)
+B_MANA_AMT = F("mana_amount", "amount row of a mana ability adding a counted amount; -1")
+B_TRIG_INDEX = F("trigger_index", "bit of a once-each-turn trigger in F_ACTUSED; -1")
+B_GROUP = F("group", "1: 'whenever one or more ... attack' (once per declaration)")
+B_DISCARD_SELF = F("discard_self", "1: discarding this card is part of the cost (cycling)")
+B_DECK_ZONE = F("search_zones", "unused")
+F = FILTERS.field
+L_KW = F("keywords", "keyword bits: has all of them")
+L_OR = F("or", "a second filter row: matches if either does (one level); -1")
+L_CTL_REF = F("controller_ref", "R_* reference naming the controller it must have; R_NONE")
+L_OWNER_REF = F("owner_ref", "R_* reference naming the owner it must have; R_NONE")
+F = EFFECT_ROWS.field
+E_AMT2 = F("amount2", "a second amount row (pump's toughness); -1 none")
+E_SUB = F("subtype", "a subtype an animation adds; -1 none")
+E_COLORS = F("colors", "colours an animation adds (bits)")
+E_SETS_PT = F("sets_pt", "1: an animation sets power and toughness (layer 7b)")
+F = STATICS.field
+A_WHO = F("who", "cost changes: REL_* of the casting player to the controller")
+A_PROT = F("protection", "colours of protection granted (702.16)")
+A_AMT2 = F("amount2", "a second amount row (characteristic toughness); -1")
+
+# added references, amounts, conditions, events, ops, statics
+R_EVENT_ATTACKED = 13  # the player, planeswalker or battle the event's attacker attacks
+R_EVENT_ITEM = 14  # the spell or ability the event is about (ward: what targeted)
+(
+    AM_TOTAL_POWER, AM_MANA_POOL, AM_LAST, AM_OPP_DAMAGED,
+) = range(15, 19)  # fmt: skip
+CO_IS, CO_IN_ZONE = 14, 15
+EV_PUT_INTO_GRAVEYARD = len(EV_NAMES)
+EV_NAMES = EV_NAMES + ("put_into_graveyard",)
+EV["put_into_graveyard"] = EV_PUT_INTO_GRAVEYARD
+OP_CANT_REGENERATE, OP_EMBLEM, OP_PUT_ATTACKING = range(len(OP_NAMES), len(OP_NAMES) + 3)
+OP_NAMES = OP_NAMES + ("cant_regenerate", "emblem", "put_attacking")
+OP.update({name: k for k, name in enumerate(OP_NAMES)})
+(
+    ST_CANT_BE_COUNTERED, ST_SELF_COST, ST_CHAR_PT, ST_LOYALTY_INSTANT,
+) = range(21, 25)  # fmt: skip
 
 CARD_LAYOUT = Layout(
     "CardTables",

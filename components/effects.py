@@ -18,10 +18,13 @@ X_NEWCTL = F("new_controller", "layer 2: the new controller")
 X_TYPES = F("types", "types an animation adds")
 X_UNTIL = F("until", "UNTIL_* duration")
 X_SRC = F("source", "the source, for UNTIL_LEAVES")
-X_SUB = F("subtypes", "ability row giving an animation's subtypes; -1")
+X_SUB = F("subtypes", "a subtype an animation adds; -1")
+X_COLORS = F("colors", "colours an animation adds (bits)")
 
 X_PUMP, X_SET_PT, X_CONTROL, X_ANIMATE, X_CANT_BLOCK, X_CANT_ATTACK = range(6)
+X_RETYPE = 6  # an animation that adds types, a subtype or colours but sets no P/T
 UNTIL_END_OF_TURN, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN, UNTIL_FOREVER = range(4)
+UNTIL_WHILE_CONTROLLED = 4  # while its controller controls the source (Olivia Voldaren)
 
 SHIELDS = Table("sh", "prevention and redirection shields (615, 614.9)", rows="shields")
 F = SHIELDS.field

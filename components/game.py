@@ -96,6 +96,10 @@ S_AGENT_RNG = F("agent_rng", "the compiled agents' generator state (their picks 
                 "the game's, so a game replays from the options taken)", width=2,
                 volatile=True)  # fmt: skip
 S_LOOP = F("loop_count", "pass-only priority stops since the last choice (104.4b)")
+S_LAST = F("last_result", "what the last effect step really did (life lost, cards moved)")
+S_RESTARTED = F(
+    "restarted", "1: the resolving effect restarted the game (723): its first turn is begun"
+)
 # caches (derived; never part of the game's state)
 S_TSC = F("timestamp", "the last timestamp given", volatile=True)
 S_VERSION = F("version", "bumped by every change: cached answers compare it", volatile=True)
@@ -109,6 +113,9 @@ S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", v
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
 NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4
+# (the card pool's words, issue 17)
+NEED_HAND_ABILITIES, NEED_EXILE_UNTIL, NEED_COSTED_MANA, NEED_LAND_DROPS = 8, 16, 32, 64
+NEED_SELF_TRIGGERS = 128  # "when you cast this spell", "put into a graveyard from anywhere"
 
 # S_TODO
 TODO_BEGIN, TODO_PRIORITY, TODO_END = range(3)

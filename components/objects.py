@@ -86,6 +86,11 @@ F_CASTING = F("casting", "1 while being cast (601.2a-h): its choices still being
 F_LKI_POW = F("lki_power", "power as it last existed on the battlefield")
 F_LKI_CTL = F("lki_controller", "controller as it last existed on the battlefield")
 F_PAY_FIRST = F("pay_first", "1: a mana source to tap first (a script's `pay:`)", volatile=True)
+# the card pool's words (issue 17)
+F_LKI_CTR = F("lki_counters", "+1/+1 and -1/-1 counters as it last existed on the battlefield",
+              width=2)  # fmt: skip
+F_XSUB = F("extra_subtype", "a subtype an effect gave it (layer 4); -1 none")
+F_NOREGEN = F("no_regeneration", "1: it can't be regenerated this turn (701.19c)")
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

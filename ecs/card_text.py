@@ -2,11 +2,33 @@
 
 The text is generated from the same record the engine compiles, so it can't say one
 thing while the engine does another. It reads like rules text without copying any
-card's printed wording."""
+card's printed wording: the card refers to itself by name, targets are named where a
+step acts on them ("Destroy target creature."), amounts are spelled out ("the number
+of Goblins you control"). Every word of the vocabulary renders (``render`` never
+fails on a record the compiler accepts; a word it doesn't know shows as itself)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+NUMBERS = {
+    0: "zero", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    8: "eight", 9: "nine", 10: "ten",
+}  # fmt: skip
+ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+COLORS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+IRREGULAR = {
+    "Elf": "Elves", "Wolf": "Wolves", "Dwarf": "Dwarves", "sorcery": "sorceries",
+    "Sorcery": "Sorceries", "Ally": "Allies", "Fungus": "Fungi", "Mouse": "Mice",
+    "Octopus": "Octopuses", "Homunculus": "Homunculi", "Sphinx": "Sphinxes",
+    "Fox": "Foxes", "Phoenix": "Phoenixes", "Werewolf": "Werewolves", "Ox": "Oxen",
+}  # fmt: skip
+STEPS = {
+    "upkeep": "upkeep", "draw": "draw step", "precombat_main": "precombat main phase",
+    "combat": "combat", "beginning_of_combat": "combat", "end": "end step",
+    "end_step": "end step", "postcombat_main": "postcombat main phase",
+}  # fmt: skip
 
 
 def _list(v: Any) -> list:
@@ -15,470 +37,1204 @@ def _list(v: Any) -> list:
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
 
-ORDINAL = {0: "", 1: "second ", 2: "third ", 3: "fourth "}
+CURRENT = {"name": ""}  # the card being rendered (its name keeps its capitals)
+TOKENS: dict[str, dict] = {}  # token records by name (CardDB.text fills it), to describe them
 
 
-def render(name: str, rec: dict) -> str:
-    """The whole card: type line, cost, numbers and each ability on its own line."""
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:] if s else s
+
+
+def _low(s: str) -> str:
+    if not s or (CURRENT["name"] and s.startswith(CURRENT["name"])):
+        return s
+    return s[:1].lower() + s[1:]
+
+
+def _num(n: Any) -> str:
+    if isinstance(n, bool):
+        return str(n)
+    return NUMBERS.get(n, str(n)) if isinstance(n, int) else str(n)
+
+
+def _plural_word(w: str) -> str:
+    if w in IRREGULAR:
+        return IRREGULAR[w]
+    if w.endswith(("s", "x", "ch", "sh")):
+        return w + "es"
+    if w.endswith("y") and w[-2:-1] not in "aeiou":
+        return w[:-1] + "ies"
+    return w + "s"
+
+
+def _join(items: list[str], word: str = "and") -> str:
+    items = [x for x in items if x]
+    if len(items) <= 1:
+        return "".join(items)
+    if len(items) == 2:
+        return f"{items[0]} {word} {items[1]}"
+    return ", ".join(items[:-1]) + f", {word} " + items[-1]
+
+
+def _mana(s: Any) -> str:
+    return str(s).upper() if isinstance(s, str) else str(s)
+
+
+# ----------------------------------------------------------------- the card
+def render(name: str, rec: dict, tokens: dict[str, dict] | None = None) -> str:
+    """The whole card: type line, cost, numbers and each ability on its own line
+    (``tokens``: the token records it may create, by name, to describe them)."""
+    if tokens is not None:
+        TOKENS.clear()
+        TOKENS.update(tokens)
+    ctx = Ctx(name)
+    saved = CURRENT["name"]
+    CURRENT["name"] = name
+    try:
+        return _render(ctx, name, rec)
+    finally:
+        CURRENT["name"] = saved
+
+
+def _render(ctx: Ctx, name: str, rec: dict) -> str:
     lines = [_header(name, rec)]
     kws = [_keyword(k) for k in _list(rec.get("keywords"))]
     if kws:
-        text = ", ".join(kws)
-        lines.append(text[0].upper() + text[1:])
+        lines.append(_cap(", ".join(kws)))
     if "enchant" in rec:
         lines.append(f"Enchant {_filter(rec['enchant'])}")
     for item in _list(rec.get("abilities")):
+        if not isinstance(item, dict) or len(item) != 1:
+            lines.append(str(item))
+            continue
         ((kind, body),) = item.items()
-        lines.append(_ability(name, kind, body))
-    if "back" in rec:
+        lines.append(_ability(ctx, kind, body))
+    if isinstance(rec.get("back"), dict):
         back = rec["back"]
-        lines.append("// Back face: " + render(back.get("name", name), back))
+        lines.append("// Back face: " + render(back.get("name", name + " (back)"), back))
     return "\n".join(x for x in lines if x)
+
+
+class Ctx:
+    """What a step's words refer to: the card's name and the current targets."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.targets: list[str] = []
+        self.mentioned: set[int] = set()
 
 
 def _header(name: str, rec: dict) -> str:
     types = " ".join(_list(rec.get("supertypes")) + _list(rec.get("types")))
     subs = _list(rec.get("subtypes"))
-    line = f"{name} {rec.get('cost', '')}".rstrip() + f" — {types}"
+    line = f"{name} {_mana(rec.get('cost', ''))}".rstrip() + f" — {types or 'Token'}"
     if subs:
-        line += " — " + " ".join(subs)
-    if "power" in rec:
-        line += f" {rec['power']}/{rec['toughness']}"
+        line += " — " + " ".join(str(s) for s in subs)
+    if "power" in rec or "toughness" in rec:
+        line += f" {rec.get('power', 0)}/{rec.get('toughness', 0)}"
     if "loyalty" in rec:
         line += f" (loyalty {rec['loyalty']})"
     if "defense" in rec:
         line += f" (defense {rec['defense']})"
-    if rec.get("real") is False:
+    if "colors" in rec:
+        cols = [COLORS.get(c, str(c)) for c in _list(rec["colors"])]
+        line += f" [{_join(cols) or 'colourless'}]"
+    if rec.get("can_be_commander"):
+        line += " (can be your commander)"
+    if rec.get("not_real"):
         line += " [not a real card]"
+    if rec.get("token"):
+        line += " [token]"
     return line
 
 
 def _keyword(k: Any) -> str:
     if isinstance(k, str):
         return k
+    if not isinstance(k, dict) or len(k) != 1:
+        return str(k)
     ((name, arg),) = k.items()
     if name == "protection":
-        return "protection from " + "/".join(_list(arg))
-    return f"{name} {arg}"
+        return "protection from " + _join([COLORS.get(c, str(c)) for c in _list(arg)])
+    if name == "ward" and isinstance(arg, dict):
+        return f"ward—pay {arg.get('life')} life"
+    if name == "partner_with":
+        return f"partner with {arg}"
+    return f"{name} {_mana(arg)}"
 
 
-def _ability(card: str, kind: str, body: Any) -> str:
+def _ability(ctx: Ctx, kind: str, body: Any) -> str:
+    if not isinstance(body, dict):
+        return f"{kind}: {body}"
     if kind == "static":
-        return _static(body)
+        return _static(ctx, body)
     if kind == "enters":
-        parts = []
-        if body.get("tapped"):
-            parts.append("tapped")
-        for k, n in (body.get("counters") or {}).items():
-            parts.append(f"with {n} {k} counter{'s' if n != 1 else ''}")
-        return f"{card} enters " + " and ".join(parts) + "."
+        return _enters(ctx, body)
     if kind == "mana":
-        return f"{_cost(body.get('cost'))}: Add {_mana(body.get('add'))}."
-    text = _effects_text(body, card)
+        return f"{_cost(ctx, body.get('cost'))}: Add {_add(body.get('add'))}."
+    text = _body(ctx, body)
     if kind == "spell":
         return text
     if kind == "activated":
-        t = f"{_cost(body.get('cost'))}: {text}"
+        t = f"{_cost(ctx, body.get('cost'))}: {text}"
+        extra = []
         if body.get("timing") == "sorcery":
-            t += " Activate only as a sorcery."
+            extra.append("Activate only as a sorcery.")
+        if body.get("timing") == "your_turn":
+            extra.append("Activate only during your turn.")
         if body.get("once_per_turn"):
-            t += " Activate only once each turn."
+            extra.append("Activate only once each turn.")
+        if "if" in body:
+            extra.append(f"Activate only if {_cond(ctx, body['if'])}.")
         if body.get("zone") and body["zone"] != "battlefield":
-            t += f" (Works from your {body['zone']}.)"
-        return t
+            extra.append(f"(It works while this card is in your {body['zone']}.)")
+        return " ".join([t, *extra])
     if kind == "loyalty":
         n = body.get("amount", 0)
-        return f"{'+' if n > 0 else ''}{n}: {text}"
+        return f"{'+' if isinstance(n, int) and n > 0 else ''}{n}: {text}"
     if kind == "triggered":
-        cond = f", if {_cond(body['if'])}," if "if" in body else ","
-        may = " you may" if body.get("optional") else ""
-        t = f"{_when(body.get('when', {}))}{cond}{may} {text[0].lower() + text[1:] if text else ''}"
-        return t.replace(",,", ",")
+        when = body.get("when") if isinstance(body.get("when"), dict) else {}
+        head = _when(ctx, when)
+        if "if" in body:
+            head += f", if {_cond(ctx, body['if'])}"
+        inner = _low(text) if text else ""
+        if body.get("optional"):
+            m = re.match(re.escape(ctx.name) + r" deals ", text)
+            if m:
+                inner = f"you may have {ctx.name} deal " + text[m.end() :]
+            elif text.startswith("Choose "):
+                inner = "you may " + _low(text)
+            else:
+                inner = "you may " + _low(re.sub(r"^[Yy]ou may ", "", text))
+        t = f"{head}, {inner}"
+        if body.get("once_per_turn"):
+            t += " This ability triggers only once each turn."
+        if body.get("zone") == "graveyard":
+            t += " (It works while this card is in your graveyard.)"
+        if body.get("zone") == "command":
+            t += f" (This works while {ctx.name} is in the command zone.)"
+        return t
     return text
 
 
-def _effects_text(body: dict, card: str = "this") -> str:
-    out = []
+def _body(ctx: Ctx, body: dict) -> str:
+    """A spell's or ability's targets and effects, or its modes."""
     if "modes" in body:
         n = body.get("choose", 1)
         who = "An opponent chooses" if body.get("chosen_by") == "opponent" else "Choose"
+        count = "one or more" if n == "one_or_more" else _num(n)
         modes = []
         for m in _list(body["modes"]):
             if isinstance(m, list):
                 m = {"effects": m}
-            modes.append(_effects_text(m, card).rstrip("."))
-        return f"{who} {_num(n)} — " + "; or ".join(modes)
-    targets = _list(body.get("targets"))
-    names = _target_names(targets)
-    for step in _list(body.get("effects")):
-        out.append(_step(step, names, card))
+            if isinstance(m, dict):
+                modes.append(_body(ctx, m).rstrip("."))
+        return f"{who} {count} — " + "; or ".join(modes) + "."
+    ctx.targets = _target_names(_list(body.get("targets")))
+    ctx.mentioned = set()
+    out = [_step(ctx, s) for s in _list(body.get("effects"))]
     text = " ".join(s for s in out if s)
-    if body.get("opponent_chooses"):
-        text = "(You name an opponent to make its choices.) " + text
+    unmentioned = [t for k, t in enumerate(ctx.targets) if k not in ctx.mentioned]
+    if unmentioned:
+        text = f"Choose {_join(unmentioned)}. " + text
+    if body.get("opponent_chooses") or body.get("chosen_by") == "opponent":
+        text = "You name an opponent, who makes its choices. " + text
     return text
 
 
 def _target_names(targets: list) -> list[str]:
     names = []
     for spec in targets:
-        extra = ""
-        count = 1
-        up_to = False
-        if isinstance(spec, dict) and ("filter" in spec or "count" in spec or "chosen_by" in spec):
+        count, up_to, extra = 1, False, ""
+        if isinstance(spec, dict) and set(spec) & {"filter", "count", "up_to", "chosen_by",
+                                                   "different"}:  # fmt: skip
             count = spec.get("count", 1)
-            up_to = spec.get("up_to", False)
+            up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
                 extra = " of an opponent's choice"
-            spec = spec.get("filter", spec.get("kind", "any"))
-        f = _filter(spec)
-        if f == "any target":
-            names.append("any target" + extra)
+            if spec.get("different"):
+                extra += " (another one)"
+            spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
+                "count", "up_to", "chosen_by", "different")})  # fmt: skip
+        if spec in ("any", "any_target"):
+            names.append(("any target" if count == 1 else f"{'up to ' if up_to else ''}"
+                          f"{_num(count)} targets") + extra)  # fmt: skip
             continue
-        if count > 1:
-            names.append(f"{'up to ' if up_to else ''}{_num(count)} target {_plural(f)}{extra}")
+        f = _filter(spec, plural=count > 1)
+        another = ""
+        if f.startswith(("another ", "other ")):
+            another, f = "another ", f.split(" ", 1)[1]
+        if count > 1 or up_to:
+            names.append(f"{'up to ' if up_to else ''}{_num(count)} {'other ' if another else ''}"
+                         f"target {f}{extra}")  # fmt: skip
         else:
-            names.append(f"{'up to one ' if up_to else ''}target {f}{extra}")
+            names.append(f"{another}target {f}{extra}")
     return names
 
 
-def _plural(f: str) -> str:
-    return f if f.endswith("s") else f + "s"
+# ----------------------------------------------------------------- filters
+FILTER_WORDS = {
+    "creature": {"type": "Creature"}, "player": {"what": "players"},
+    "opponent": {"what": "players", "player": "opponent"},
+    "teammate": {"what": "players", "player": "teammate"}, "permanent": {},
+    "nonland_permanent": {"not_type": "Land"}, "artifact": {"type": "Artifact"},
+    "enchantment": {"type": "Enchantment"}, "land": {"type": "Land"},
+    "basic_land": {"type": "Land", "supertype": "Basic"},
+    "planeswalker": {"type": "Planeswalker"}, "battle": {"type": "Battle"},
+    "creature_or_planeswalker": {"type": ["Creature", "Planeswalker"]},
+    "artifact_or_enchantment": {"type": ["Artifact", "Enchantment"]},
+    "spell": {"zone": "stack"}, "instant_or_sorcery": {"zone": "stack", "type": ["Instant", "Sorcery"]},
+    "card": {"zone": "any"}, "creature_you_control": {"type": "Creature", "controller": "you"},
+    "creatures_you_control": {"type": "Creature", "controller": "you"},
+    "each_creature": {"type": "Creature"},
+}  # fmt: skip
+SPECIAL_FILTERS = {
+    "any": "creature, player, planeswalker or battle",
+    "player_or_planeswalker": "player or planeswalker",
+}
 
 
-def _num(n: Any) -> str:
-    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
-    return words.get(n, str(n)) if isinstance(n, int) else str(n)
+def _filter(f: Any, plural: bool = False) -> str:
+    """A noun phrase for a filter: "nonland permanent an opponent controls", "Goblin
+    creature cards in your graveyard" (plural)."""
+    if isinstance(f, str):
+        if f in SPECIAL_FILTERS:
+            return SPECIAL_FILTERS[f] + ("s" if plural and not f == "any" else "")
+        if f not in FILTER_WORDS:
+            return f.replace("_", " ")
+        f = FILTER_WORDS[f]
+    if not isinstance(f, dict):
+        return str(f)
+    if "any_of" in f:
+        rest = {k: v for k, v in f.items() if k != "any_of"}
+        alts = []
+        for alt in _list(f["any_of"]):
+            alt = FILTER_WORDS.get(alt, alt) if isinstance(alt, str) else alt
+            alts.append(_filter({**rest, **alt} if isinstance(alt, dict) else alt, plural))
+        return _join(alts, "or")
+    what = f.get("what", "players" if "player" in f else "objects")
+    if what == "players":
+        rel = f.get("player", "any")
+        noun = {"opponent": "opponent", "teammate": "teammate", "you": "you"}.get(rel, "player")
+        return _plural_word(noun) if plural and noun != "you" else noun
+    pre: list[str] = []
+    if f.get("another"):
+        pre.append("other" if plural else "another")
+    if f.get("tapped") is True:
+        pre.append("tapped")
+    if f.get("tapped") is False:
+        pre.append("untapped")
+    if f.get("attacking") is True:
+        pre.append("attacking")
+    if f.get("attacking") == "or_blocking":
+        pre.append("attacking or blocking")
+    if f.get("attacking") is False:
+        pre.append("nonattacking")
+    if f.get("token") is False:
+        pre.append("nontoken")
+    if "color" in f:
+        pre.append(_join([COLORS.get(c, str(c)) for c in _list(f["color"])], "or"))
+    if "not_color" in f:
+        pre.append("non" + "/non".join(COLORS.get(c, str(c)) for c in _list(f["not_color"])))
+    if f.get("colorless"):
+        pre.append("colorless")
+    if f.get("multicolored"):
+        pre.append("multicolored")
+    if "supertype" in f:
+        pre.append(" or ".join(str(s) for s in _list(f["supertype"])).lower())
+    if "not_supertype" in f:
+        pre.append("non" + "/non".join(str(s).lower() for s in _list(f["not_supertype"])))
+    if "not_type" in f:
+        pre.append("non" + "/non".join(str(t).lower() for t in _list(f["not_type"])))
+    if "not_subtype" in f:
+        pre.append("non-" + "/".join(str(t) for t in _list(f["not_subtype"])))
+    zone = f.get("zone", "battlefield")
+    types = [str(t) for t in _list(f.get("type")) + _list(f.get("type_all"))]
+    subs = [str(s) for s in _list(f.get("subtype"))]
+    head = "permanent"
+    if zone == "stack":
+        head = "spell"
+    elif zone != "battlefield":
+        head = "card"
+    tnames = [t.lower() for t in types]
+    if set(tnames) == PERMANENT_TYPES:  # every permanent type: a permanent card
+        tnames = ["permanent"]
+    if subs:
+        if types:
+            noun = _join(subs, "or") + " " + " or ".join(tnames)
+        else:
+            noun = _join(subs, "or")
+        if head != "permanent":
+            noun += " " + head
+    elif types:
+        noun = _join(tnames, "or")
+        if head != "permanent":
+            noun += " " + head
+    else:
+        noun = head
+    if f.get("token") is True:
+        noun += " token"
+    if plural:
+        noun = _pluralize_phrase(noun)
+    post: list[str] = []
+    kws = [k for k in _list(f.get("keyword")) if isinstance(k, str)]
+    if kws:
+        post.append("with " + _join(kws))
+    for key, word in (("power", "power"), ("toughness", "toughness"), ("mv", "mana value")):
+        if isinstance(f.get(key), dict) and len(f[key]) == 1:
+            ((op, n),) = f[key].items()
+            n = _amount(n)
+            post.append({"le": f"with {word} {n} or less", "ge": f"with {word} {n} or greater",
+                         "eq": f"with {word} {n}"}.get(op, f"with {word} {op} {n}"))  # fmt: skip
+    if "name" in f:
+        post.append(f"named {f['name']}")
+    if f.get("commander"):
+        post.append("that is a commander")
+    ctl = f.get("controller")
+    own = f.get("owner")
+    verb = "control" if plural else "controls"
+    if ctl == "you":
+        post.append("you control")
+    elif ctl in ("opponent", "opponents"):
+        post.append("your opponents control" if plural else "an opponent controls")
+    elif ctl == "not_you":
+        post.append("you don't control")
+    elif ctl == "teammate":
+        post.append("your teammates control" if plural else "a teammate controls")
+    elif ctl not in (None, "any", "each"):
+        post.append(f"{_player_ref(ctl)} {verb}")
+    if zone not in ("battlefield", "stack", "any"):
+        whose = {"you": "your", "opponent": "an opponent's", "not_you": "another player's",
+                 "teammate": "a teammate's"}.get(own, "a")  # fmt: skip
+        if own not in (None, "any", "you", "opponent", "not_you", "teammate"):
+            whose = _possessive(_player_ref(own))
+        prep = "from" if zone in ("hand",) else "in"
+        post.append(f"{prep} {whose} {zone}")
+    elif own == "you":
+        post.append("you own")
+    elif own in ("opponent", "not_you"):
+        post.append("an opponent owns")
+    return " ".join(pre + [noun] + post)
 
 
-def _ref(v: Any, names: list[str]) -> str:
+def _player_ref(v: Any) -> str:
+    """A player a filter names by reference ("each creature target player controls")."""
+    if isinstance(v, str) and (v == "target" or v.startswith("target.")):
+        return "that player"
+    return _ref_text(v)
+
+
+PERMANENT_TYPES = {"artifact", "creature", "enchantment", "land", "planeswalker", "battle"}
+
+
+def _pluralize_phrase(noun: str) -> str:
+    """Plural of a noun phrase ("Goblin or Elf creature card" -> "... cards")."""
+    words = noun.split(" ")
+    if words[-1] in ("token",) and len(words) > 1:
+        return noun + "s"
+    if len(words) >= 3 and words[-2] == "or":  # "artifact or enchantment" -> "...s"
+        return " ".join(words[:-3] + [_plural_word(words[-3]), "or", _plural_word(words[-1])])
+    words[-1] = _plural_word(words[-1])
+    return " ".join(words)
+
+
+def _possessive(s: str) -> str:
+    if s == "you":
+        return "your"
+    if s == "it":
+        return "its"
+    return s + "'s" if not s.endswith("s") else s + "'"
+
+
+# ----------------------------------------------------------------- references
+SIMPLE_REFS = {
+    "you": "you", "controller": "you", "self": "{self}", "it": "it",
+    "chosen": "the chosen one", "enchanted": "enchanted creature",
+    "equipped": "equipped creature", "attached": "the permanent it's attached to",
+    "event.object": "that creature", "sacrificed": "the sacrificed creature",
+    "event.player": "that player", "defending_player": "the defending player",
+    "event.controller": "its controller", "event.source": "that source",
+    "event.attacked": "the player or planeswalker it's attacking",
+    "event.item": "that spell or ability", "active_player": "the active player",
+    "player_to_your_left": "the player to your left",
+    "player_to_your_right": "the player to your right", "chosen_player": "the chosen player",
+    "each_player": "each player", "each_opponent": "each opponent",
+    "each_other_player": "each other player", "each_teammate": "each teammate",
+    "all_chosen": "the chosen cards", "creatures_you_control": "each creature you control",
+    "each_creature": "each creature",
+}  # fmt: skip
+
+
+def _ref_text(v: Any, ctx: Ctx | None = None) -> str:
     if isinstance(v, str):
-        if v == "target":
-            return names[0] if names else "the target"
-        if v.startswith("target."):
-            k = int(v.split(".")[1])
-            return names[k] if k < len(names) else v
-        simple = {
-            "you": "you", "controller": "you", "self": "it", "it": "it", "chosen": "the chosen one",
-            "enchanted": "enchanted creature", "equipped": "equipped creature",
-            "event.player": "that player", "event.object": "that object",
-            "event.controller": "its controller", "defending_player": "the defending player",
-            "sacrificed": "the sacrificed permanent", "each_player": "each player",
-            "each_opponent": "each opponent", "each_other_player": "each other player",
-            "each_teammate": "each teammate", "player_to_your_left": "the player to your left",
-            "player_to_your_right": "the player to your right", "active_player": "the active player",
-            "creatures_you_control": "each creature you control", "each_creature": "each creature",
-            "all_chosen": "each chosen one",
-        }  # fmt: skip
-        return simple.get(v, v)
-    if isinstance(v, dict):
+        if v == "target" or re.fullmatch(r"target\.\d", v):
+            k = 0 if v == "target" else int(v[-1])
+            if ctx is not None and k < len(ctx.targets):
+                if k in ctx.mentioned:
+                    return _that(ctx.targets[k])
+                ctx.mentioned.add(k)
+                return ctx.targets[k]
+            return "the target"
+        text = SIMPLE_REFS.get(v, v.replace("_", " "))
+        if ctx is not None:
+            text = text.replace("{self}", ctx.name)
+        return text.replace("{self}", "this")
+    if isinstance(v, dict) and len(v) == 1:
         ((k, arg),) = v.items()
         if k == "each":
-            return "each " + _filter(arg)
+            return _each(arg)
         if k == "controller_of":
-            return f"the controller of {_ref(arg, names)}"
+            return f"the controller of {_ref_text(arg, ctx)}"
         if k == "owner_of":
-            return f"the owner of {_ref(arg, names)}"
+            return f"the owner of {_ref_text(arg, ctx)}"
+    if isinstance(v, dict) and "each" in v:
+        return _each(v["each"])
     return str(v)
 
 
-def _amount(v: Any) -> str:
-    if isinstance(v, dict):
-        v = dict(v)
-        times = v.pop("times", 1)
-        plus = v.pop("plus", 0)
-        on = v.pop("what", None)
-        ((k, arg),) = v.items()
-        base = {
-            "count": f"the number of {_plural(_filter(arg))}",
-            "power": f"the power of {_ref(arg, [])}",
-            "toughness": f"the toughness of {_ref(arg, [])}",
-            "mana_value": f"the mana value of {_ref(arg, [])}",
-            "life": f"the life total of {_ref(arg, [])}",
-            "half_life": f"half the life total of {_ref(arg, [])}, rounded up",
-            "counters": f"the number of {arg} counters on {_ref(on or 'self', [])}",
-            "event_amount": "that much",
-            "mana_spent": "the mana spent to cast it",
-        }.get(k, str(arg))
-        if times != 1:
-            base = f"{times} times {base}"
-        if plus:
-            base += f" plus {plus}"
-        return base
+def _each(f: Any) -> str:
+    return "each " + _filter(f).replace("another ", "other ", 1)
+
+
+def _that(target_name: str) -> str:
+    """A target named again: "target creature" -> "that creature"."""
+    t = re.sub(r"^(up to \w+ )?(another |other )?target ", "", target_name)
+    if target_name.startswith("any target"):
+        return "it"
+    if t.startswith(("player", "opponent")):
+        return "that player"
+    return "that " + t.split(" you ")[0].split(" an ")[0] if " " in t else "that " + t
+
+
+def _who(ctx: Ctx, v: Any, default: str = "you") -> str:
+    return _ref_text(v if v is not None else default, ctx)
+
+
+def _verb(who: str, base: str, third: str | None = None) -> str:
+    """ "Draw" (you: imperative) / "Each opponent draws" / "Target player draws"."""
+    third = third or (base + "s" if not base.endswith(("s", "sh", "ch")) else base + "es")
+    return _cap(base) if who == "you" else f"{_cap(who)} {third}"
+
+
+def _n(ctx: Ctx, v: Any, noun: str, plural: str | None = None) -> tuple[str, str]:
+    """An amount with its noun, and the note that explains X: (3, card) -> ("three cards",
+    ""); X -> ("X cards", ""); a count -> ("X cards", ", where X is the number of ...")."""
+    plural = plural or noun + "s"
+    if isinstance(v, int) and not isinstance(v, bool):
+        if v == 1:
+            return _article(noun), ""
+        return f"{_num(v)} {plural}", ""
+    a = _amount(v, ctx)
+    if a == "X":
+        return f"X {plural}", ""
+    if a == "that much":
+        return f"that many {plural}", ""
+    return f"X {plural}", f", where X is {a}"
+
+
+def _x(ctx: Ctx, v: Any) -> tuple[str, str]:
+    """An amount as a number: (3) -> ("3", ""); a count -> ("X", ", where X is ...")."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v), ""
+    a = _amount(v, ctx)
+    if a in ("X", "that much"):
+        return a, ""
+    return "X", f", where X is {a}"
+
+
+# ----------------------------------------------------------------- amounts
+def _amount(v: Any, ctx: Ctx | None = None) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if v == "X":
+        return "X"
     if v == "event.amount":
         return "that much"
-    return str(v)
+    if not isinstance(v, dict):
+        return str(v)
+    v = dict(v)
+    times = v.pop("times", 1)
+    plus = v.pop("plus", 0)
+    on = v.pop("what", None)
+    if len(v) != 1:
+        return str(v)
+    ((k, arg),) = v.items()
+    if k == "count":
+        base = f"the number of {_filter(arg, plural=True)}"
+        f = FILTER_WORDS.get(arg, arg) if isinstance(arg, str) else arg
+        if (
+            isinstance(f, dict)
+            and f.get("zone", "battlefield") == "battlefield"
+            and not ({"controller", "owner", "what", "player"} & set(f))
+        ):
+            base += " on the battlefield"
+    elif k == "total_power":
+        base = f"the total power of {_filter(arg, plural=True)}"
+    elif k in ("power", "toughness", "mana_value"):
+        base = f"the {k.replace('_', ' ')} of {_ref_text(arg, ctx)}"
+    elif k == "life":
+        base = f"{_possessive(_ref_text(arg, ctx))} life total"
+    elif k == "half_life":
+        base = f"half {_possessive(_ref_text(arg, ctx))} life total, rounded up"
+    elif k == "counters":
+        base = f"the number of {arg} counters on {_ref_text(on or 'self', ctx)}"
+    elif k == "cards_in_hand":
+        base = f"the number of cards in {_possessive(_ref_text(arg, ctx))} hand"
+    elif k == "event_amount":
+        base = "that much"
+    elif k == "mana_spent":
+        base = "the amount of mana spent to cast it"
+    elif k == "mana_in_pool":
+        base = f"the amount of {{{arg}}} in your mana pool"
+    elif k in ("life_lost_this_way", "last_result", "moved_this_way"):
+        base = (
+            "the life lost this way" if k == "life_lost_this_way" else "the number moved this way"
+        )
+    elif k == "opponents_dealt_combat_damage":
+        base = "the number of opponents dealt combat damage this turn"
+    elif k == "chosen":
+        base = "the number chosen"
+    elif k in ("X", "x"):
+        base = "X"
+    elif k == "number":
+        base = str(arg)
+    else:
+        base = k.replace("_", " ")
+    if times == -1:
+        base = f"minus {base}"
+    elif times != 1:
+        base = f"{_num(times)} times {base}"
+    if plus:
+        base += f" plus {plus}"
+    return base
 
 
-def _step(step: dict, names: list[str], card: str = "this") -> str:  # noqa: C901 (one branch per word)
+def _pt_amount(ctx: Ctx, v: Any) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:+d}"
+    a = _amount(v, ctx)
+    if a == "X":
+        return "+X"
+    if a.startswith("minus "):
+        return "-" + ("X" if a == "minus X" else f"({a[6:]})")
+    return "+X"
+
+
+# ----------------------------------------------------------------- steps
+def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
+    if not isinstance(step, dict) or len(step) != 1:
+        return str(step)
     ((verb, a),) = step.items()
     args = a if isinstance(a, dict) else {}
-    r = lambda key, default: _ref(args.get(key, default), names)  # noqa: E731
-    amt = _amount(args.get("amount", args.get("count", 1))) if isinstance(a, dict) else _amount(a)
+    subj = {
+        "damage": "to", "gain_life": "who", "lose_life": "who", "draw": "who", "discard": "who",
+        "mill": "who", "destroy": "what", "exile": "what", "bounce": "what", "tap": "what",
+        "untap": "what", "regenerate": "what", "transform": "what", "cant_regenerate": "what",
+        "to_library": "what", "return": "what", "counter": "what", "pump": "what",
+        "grant": "what", "set_base_pt": "what", "animate": "what", "gain_control": "what",
+        "sacrifice": "who", "extra_turn": "who", "win_game": "who", "lose_game": "who",
+        "win": "who", "lose": "who", "shuffle": "who", "double_life": "who",
+        "counters": "what", "create_token": "token", "exile_if_leaves": "what",
+    }.get(verb)  # fmt: skip
+    if subj and not isinstance(a, dict):
+        args = {subj: a}
+    elif subj and isinstance(a, dict) and "each" in a and len(a) == 1:
+        args = {subj: a}
+
+    def ref(key: str, default: str) -> str:
+        return _who(ctx, args.get(key), default)
+
+    amt = _amount(args.get("amount", 1))
+
     if verb == "damage":
-        return f"{card} deals {amt} damage to {r('to', 'target')}."
+        src = _ref_text(args["source"], ctx) if "source" in args else ctx.name
+        dest = ref("to", "target")
+        n, note = _x(ctx, args.get("amount", 0))
+        t = f"{src} deals {n} damage to {dest}{note}."
+        if args.get("unpreventable"):
+            t += " That damage can't be prevented."
+        return _cap(t)
     if verb in ("gain_life", "lose_life"):
-        return f"{r('who', 'you').capitalize()} {'gain' if verb == 'gain_life' else 'lose'}s {amt} life.".replace(
-            "You gains", "You gain"
-        ).replace("You loses", "You lose")
+        who = ref("who", "you")
+        n, note = _x(ctx, args.get("amount", 1))
+        return f"{_verb(who, verb.split('_')[0])} {n} life{note}."
     if verb == "draw":
-        who = r("who", "you")
-        return f"{who.capitalize()} draw{'' if who == 'you' else 's'} {amt} card{'s' if amt != '1' else ''}."
+        n, note = _n(ctx, args.get("amount", 1), "card")
+        return f"{_verb(ref('who', 'you'), 'draw')} {n}{note}."
     if verb == "discard":
+        who = ref("who", "you")
+        if args.get("all"):
+            return f"{_verb(who, 'discard')} {'your' if who == 'you' else 'their'} hand."
         how = " at random" if args.get("random") else ""
-        what = "their hand" if args.get("all") else f"{amt} card{'s' if amt != '1' else ''}"
-        return f"{r('who', 'you').capitalize()} discards {what}{how}."
+        n, note = _n(ctx, args.get("amount", 1), "card")
+        return f"{_verb(who, 'discard')} {n}{how}{note}."
     if verb == "mill":
-        return f"{r('who', 'you').capitalize()} mills {amt} cards."
+        n, note = _n(ctx, args.get("amount", 1), "card")
+        return f"{_verb(ref('who', 'you'), 'mill')} {n}{note}."
     if verb in ("scry", "surveil"):
-        return f"{verb.capitalize()} {_amount(a if not isinstance(a, dict) else a['amount'])}."
+        n = args.get("amount", a) if isinstance(a, dict) else a
+        return f"{verb.capitalize()} {_amount(n, ctx)}."
     if verb in ("look_at_top", "reveal_top"):
-        n = _amount(args.get("amount", a))
-        pick = args.get("pick", 0)
-        t = f"{'Look at' if verb == 'look_at_top' else 'Reveal'} the top {n} cards of your library."
-        if pick:
-            t += f" Put up to {_num(pick)} {_filter(args.get('filter', 'card'))} among them into your {args.get('to', 'hand')}"
-        t += f"; the rest go {'on the bottom' if args.get('rest', 'bottom') == 'bottom' else 'to ' + args.get('rest', 'bottom')}."
-        return t
+        return _look(ctx, verb, args, a)
     if verb == "search":
-        to = " and ".join(_list(args.get("to", "hand")))
-        tapped = " tapped" if args.get("tapped") else ""
+        who = ref("who", "you")
         n = args.get("amount", 1)
-        return (f"Search your library for {'up to ' + _num(n) if n != 1 else 'a'} "
-                f"{_filter(args.get('filter', a))}, put {'them' if n != 1 else 'it'} "
-                f"onto your {to}{tapped}, then shuffle.")  # fmt: skip
-    if verb in ("destroy", "exile", "tap", "untap", "regenerate", "transform"):
-        return f"{verb.capitalize()} {_ref(args.get('what', a) if args else a, names)}."
+        fl = args.get("filter", "card")
+        fl = FILTER_WORDS.get(fl, fl) if isinstance(fl, str) else fl
+        f = _filter({**fl, "zone": "any"} if isinstance(fl, dict) else fl, plural=n != 1)
+        frm = _list(args.get("from", "library"))
+        place = "library" if frm == ["library"] else "library and/or graveyard"
+        whose = "your" if who == "you" else "their"
+        dests = _list(args.get("to", "hand"))
+        tapped = " tapped" if args.get("tapped") else ""
+        where = {"hand": f"into {whose} hand", "battlefield": f"onto the battlefield{tapped}",
+                 "library_top": f"on top of {whose} library", "graveyard": f"into {whose} graveyard"}  # fmt: skip
+        if len(dests) > 1:
+            put = f"put one {where[dests[0]]} and the other {where.get(dests[1], dests[1])}"
+        else:
+            put = f"put {'it' if n == 1 else 'them'} {where.get(dests[0], dests[0])}"
+        count = "a" if n == 1 else f"up to {_num(n)}"
+        if n == 1 and f[:1] in "aeiouAEIOU":
+            count = "an"
+        return (f"{_verb(who, 'search', 'searches')} {whose} {place} for {count} {f}, reveal "
+                f"{'it' if n == 1 else 'them'}, {put}, then shuffle.")  # fmt: skip
+    if verb == "destroy":
+        t = f"Destroy {ref('what', 'target')}."
+        if args.get("no_regenerate"):
+            t += (
+                " It can't be regenerated."
+                if "each" not in str(args.get("what"))
+                else " They can't be regenerated."
+            )
+        return t
+    if verb == "exile":
+        t = f"Exile {ref('what', 'target')}"
+        if args.get("until") == "leaves":
+            t += f" until {ctx.name} leaves the battlefield"
+        return t + "."
+    if verb == "cant_regenerate":
+        return f"{_cap(ref('what', 'target'))} can't be regenerated this turn."
+    if verb in ("tap", "untap", "regenerate", "transform"):
+        return f"{verb.capitalize()} {ref('what', 'target')}."
     if verb == "bounce":
-        return f"Return {_ref(args.get('what', a) if args else a, names)} to its owner's hand."
+        return f"Return {ref('what', 'target')} to its owner's hand."
     if verb == "to_library":
         pos = args.get("position", "top")
-        where = (
-            "shuffle it into its owner's library"
-            if pos == "shuffle"
-            else f"put it on the {pos} of its owner's library"
+        what = ref("what", "target")
+        owner = (
+            "their owners' libraries"
+            if what.startswith(("each ", "the chosen"))
+            else "its owner's library"
         )
-        return f"Take {r('what', 'target')} and {where}."
+        if pos == "shuffle":
+            return f"Shuffle {what} into {owner}."
+        return f"Put {what} on the {pos} of {owner}."
     if verb == "return":
-        return f"Return {r('what', 'target')} to {'the battlefield' if args.get('to') == 'battlefield' else 'its owner’s hand'}."
+        what = ref("what", "target")
+        if args.get("to") == "battlefield":
+            under = (
+                " under its owner's control"
+                if args.get("under") == "owner"
+                else " under your control"
+            )
+            return (
+                f"Return {what} to the battlefield{' tapped' if args.get('tapped') else ''}{under}."
+            )
+        return f"Return {what} to its owner's hand."
     if verb == "counter":
         unless = (
-            f" unless its controller pays {_amount(args['unless_pays'])}"
+            f" unless its controller pays {{{_amount(args['unless_pays'], ctx)}}}"
             if "unless_pays" in args
             else ""
         )
-        return f"Counter {r('what', 'target')}{unless}."
+        return f"Counter {ref('what', 'target')}{unless}."
+    if verb == "copy_spell":
+        return f"Copy {ref('what', 'target')}."
     if verb == "create_token":
-        tok = args.get("token", a)
-        tok = tok if isinstance(tok, str) else " ".join(_list(tok.get("subtypes")))
-        return f"{r('for', 'you').capitalize()} creates {amt} {tok} token{'s' if amt != '1' else ''}.".replace(
-            "You creates", "You create"
-        )
+        tok = args.get("token")
+        tname = _token(tok)
+        who = ref("for", "you")
+        n = args.get("amount", 1)
+        tapped = "tapped " if args.get("tapped") else ""
+        with_kw = ""
+        if " [with " in tname:
+            tname, with_kw = tname.split(" [with ")
+            with_kw = " with " + with_kw.rstrip("]")
+        words, note = _n(ctx, n, f"{tapped}{tname} token", f"{tapped}{tname} tokens")
+        return f"{_verb(who, 'create')} {words}{with_kw}{note}."
     if verb == "add_mana":
-        return f"Add {args.get('mana', a)}."
+        who = "" if args.get("who", "you") == "you" else f"{_cap(ref('who', 'you'))} adds "
+        if "mana" in args:
+            m = _mana(args["mana"])
+            n = args.get("amount")
+            return (
+                f"{who or 'Add '}{m}" + (f" for each of {_amount(n, ctx)}" if n is not None else "")
+            ) + "."
+        n = args.get("any", args.get("amount", 1))
+        kind = (
+            "any one colour"
+            if "any" in args
+            else " or ".join("{" + c + "}" for c in _list(args.get("one_of")))
+        )
+        return f"{who or 'Add '}{_num(n) if isinstance(n, int) else n} mana of {kind}."
     if verb == "counters":
         n = args.get("amount", 1)
-        verb_ = "Put" if n >= 0 else "Remove"
-        return f"{verb_} {abs(n)} {args.get('kind')} counter{'s' if abs(n) != 1 else ''} {'on' if n >= 0 else 'from'} {r('what', 'self')}."
+        kind = args.get("kind")
+        what = ref("what", "self")
+        if isinstance(n, int):
+            if n >= 0:
+                words = _article(f"{kind} counter") if n == 1 else f"{_num(n)} {kind} counters"
+                return f"Put {words} on {what}."
+            words = _article(f"{kind} counter") if n == -1 else f"{_num(-n)} {kind} counters"
+            return f"Remove {words} from {what}."
+        words, note = _n(ctx, n, f"{kind} counter")
+        return f"Put {words} on {what}{note}."
     if verb == "proliferate":
         return "Proliferate."
-    if verb in ("pump", "grant", "set_base_pt", "animate"):
-        what = r("what", "target")
-        kws = ", ".join(_list(args.get("keywords")))
-        until = args.get("until", "end_of_turn").replace("_", " ")
-        parts = []
-        if verb == "pump" and (args.get("power") or args.get("toughness")):
-            parts.append(f"gets {args.get('power', 0):+d}/{args.get('toughness', 0):+d}")
-        if verb in ("set_base_pt", "animate"):
-            types = " ".join(_list(args.get("types")))
-            parts.append(f"becomes a {args.get('power')}/{args.get('toughness')} {types}".rstrip())
-        if kws:
-            parts.append(f"gains {kws}")
-        return f"{what.capitalize()} {' and '.join(parts)} until {until}."
+    if verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
+        return _pump(ctx, verb, args, ref)
     if verb == "gain_control":
-        until = f" until {args['until'].replace('_', ' ')}" if "until" in args else ""
-        return f"Gain control of {r('what', 'target')}{until}."
+        until = args.get("until")
+        tail = {"end_of_turn": " until end of turn", "you_control_source": f" for as long as you control {ctx.name}",
+                "leaves": f" for as long as {ctx.name} remains on the battlefield", None: "",
+                "forever": ""}.get(until, f" until {str(until).replace('_', ' ')}")  # fmt: skip
+        return f"Gain control of {ref('what', 'target')}{tail}."
     if verb == "sacrifice":
-        return f"{r('who', 'you').capitalize()} sacrifices {amt} {_filter(args.get('filter', 'creature'))}."
+        who = ref("who", "you")
+        n = args.get("amount", 1)
+        f = _filter(args.get("filter", "creature"), plural=n != 1)
+        count = "a" if n == 1 else _num(n)
+        if n == 1 and f[:1] in "aeiou":
+            count = "an"
+        return f"{_verb(who, 'sacrifice')} {count} {f}."
+    if verb == "sacrifice_unless_life":
+        return f"For each creature, its controller sacrifices it unless they pay {amt} life."
     if verb == "fight":
-        return f"{r('what', 'target').capitalize()} fights {r('with', 'target')}."
+        return f"{_cap(ref('what', 'target'))} fights {ref('with', 'target')}."
     if verb == "attach":
-        return f"Attach {r('what', 'self')} to {r('to', 'target')}."
-    if verb in ("extra_turn",):
-        return f"{r('who', 'you').capitalize()} takes an extra turn after this one."
+        return f"Attach {ref('what', 'self')} to {ref('to', 'target')}."
+    if verb == "extra_turn":
+        return f"{_verb(ref('who', 'you'), 'take')} an extra turn after this one."
     if verb in ("win_game", "lose_game", "win", "lose"):
-        return f"{r('who', 'you').capitalize()} {'win' if 'win' in verb else 'lose'}s the game.".replace(
-            "You wins", "You win"
-        ).replace("You loses", "You lose")
+        return f"{_verb(ref('who', 'you'), 'win' if 'win' in verb else 'lose')} the game."
     if verb == "draw_game":
         return "The game is a draw."
     if verb == "double_life":
-        return f"Double {r('who', 'target')}'s life total."
+        return f"Double {_possessive(ref('who', 'target'))} life total."
+    if verb == "set_life":
+        return f"{_possessive(_cap(ref('who', 'you')))} life total becomes {amt}."
     if verb == "life_becomes_lowest":
         return "Each player's life total becomes the lowest life total among all players."
     if verb == "exchange_life":
-        return (
-            f"{r('who', 'target.0').capitalize()} and {r('with', 'target.1')} exchange life totals."
-        )
+        return f"{_cap(ref('who', 'target.0'))} and {ref('with', 'target.1')} exchange life totals."
+    if verb == "redistribute_life":
+        return "Redistribute any number of players' life totals. (Each of those players gets one life total back.)"
+    if verb == "redirect":
+        return (f"The next {amt} damage that would be dealt to {ref('from', 'target.0')} this turn "
+                f"is dealt to {ref('to', 'target.1')} instead.")  # fmt: skip
     if verb == "prevent":
         n = args.get("amount")
         combat = " combat" if args.get("combat") else ""
-        to = f" to {r('to', 'target')}" if "to" in args else ""
-        return (f"Prevent all{combat} damage that would be dealt{to} this turn." if n == "all"
-                else f"Prevent the next {n}{combat} damage that would be dealt{to} this turn.")  # fmt: skip
-    if verb == "sacrifice_unless_life":
-        return f"For each creature, its controller sacrifices it unless they pay {amt} life."
+        to = f" to {ref('to', 'target')}" if "to" in args else ""
+        if n == "all":
+            return f"Prevent all{combat} damage that would be dealt{to} this turn."
+        return (
+            f"Prevent the next {_amount(n, ctx)}{combat} damage that would be dealt{to} this turn."
+        )
     if verb in ("fact_or_fiction", "piles"):
-        return (f"Reveal the top {_amount(args.get('amount', a))} cards of your library; an opponent "
-                "separates them into two piles; put one pile into your hand and the other into your graveyard.")  # fmt: skip
+        return (f"Reveal the top {_amount(args.get('amount', a), ctx)} cards of your library. An opponent "
+                "separates them into two piles. Put one pile into your hand and the other into your graveyard.")  # fmt: skip
     if verb in ("may", "unless"):
-        inner = " ".join(_step(s, names, card) for s in _list(args.get("effects")))
-        inner = inner[0].lower() + inner[1:] if inner else inner
+        inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
         if verb == "may":
-            pay = args.get("pay", args.get("pay_life"))
-            cost = (
-                f"pay {_amount(pay)}{' life' if 'pay_life' in args else ''}. If you do, "
-                if pay is not None
-                else ""
-            )
-            return f"{r('who', 'you').capitalize()} may {cost}{inner}"
-        return f"{inner[:-1]} unless {r('who', 'target')} pays {_amount(args.get('pays', args.get('pay')))}."
+            who = ref("who", "you")
+            pay = args.get("pay", args.get("pays"))
+            if "pay_life" in args:
+                n, note = _x(ctx, args["pay_life"])
+                cost = f"pay {n} life{note}. If {'you' if who == 'you' else 'they'} do, "
+            elif pay is not None:
+                cost = f"pay {{{_amount(pay, ctx)}}}. If {'you' if who == 'you' else 'they'} do, "
+            else:
+                cost = ""
+            if cost:
+                return f"{_cap(who)} may {cost}{_low(inner)}"
+            return f"{_cap(who)} may {_low(inner)}"
+        who = ref("who", "target")
+        pay = args.get("pays", args.get("pay"))
+        price = f"{_amount(args['life'], ctx)} life" if "life" in args and not isinstance(args["life"], bool) else (
+            f"{{{_amount(pay, ctx)}}}" + (" in life" if args.get("life") else ""))  # fmt: skip
+        return f"{inner.rstrip('.')} unless {who} pays {price}."
     if verb == "if":
-        then = " ".join(_step(s, names, card) for s in _list(args.get("then")))
-        out = f"If {_cond(args.get('cond'))}, {then[0].lower() + then[1:] if then else ''}"
+        cond = _cond(ctx, args.get("cond"))
+        then = " ".join(_step(ctx, s) for s in _list(args.get("then")))
+        out = f"If {cond}, {_low(then)}"
         if args.get("else"):
-            out += " Otherwise, " + " ".join(_step(s, names, card) for s in _list(args["else"]))
+            out += " Otherwise, " + _low(" ".join(_step(ctx, s) for s in _list(args["else"])))
         return out
     if verb == "for_each":
-        inner = " ".join(_step(s, names, card) for s in _list(args.get("effects")))
-        return f"For each of {_ref(args.get('in'), names)}: {inner}"
+        inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        return f"For each of {_ref_text(args.get('in'), ctx)}: {_low(inner)}"
     if verb in ("choose", "put_land", "put_onto_battlefield", "exile_from_hand"):
+        who = ref("who", "you")
         f = _filter(args.get("filter", "card"))
-        who = r("who", "you")
-        return {
-            "choose": f"{who.capitalize()} chooses {amt} {f}.",
-            "put_land": f"{who.capitalize()} may put a {f} from their hand onto the battlefield.",
-            "put_onto_battlefield": f"{who.capitalize()} may put a {f} from their hand onto the battlefield.",
-            "exile_from_hand": f"{who.capitalize()} exiles a card from their hand.",
-        }[verb]
+        if verb == "choose":
+            n = args.get("amount", 1)
+            fl = _filter(args.get("filter", "card"), plural=n != 1)
+            return f"{_verb(who, 'choose')} {'a' if n == 1 else _num(n)} {fl}."
+        if verb == "exile_from_hand":
+            return f"{_verb(who, 'exile')} a card from {'your' if who == 'you' else 'their'} hand."
+        card = f if "card" in f else f + " card"
+        may = "may put" if args.get("up_to") or verb == "put_land" else "puts"
+        tail = " tapped" if args.get("tapped") else ""
+        if "attacking" in args:
+            tail = " tapped and attacking the same player or planeswalker"
+        return f"{_cap(who)} {may} a {card} from {'your' if who == 'you' else 'their'} hand onto the battlefield{tail}."
     if verb == "shuffle":
-        return f"{r('who', 'you').capitalize()} shuffles their library."
-    return f"{verb.replace('_', ' ').capitalize()}."
+        return f"{_verb(ref('who', 'you'), 'shuffle')} {'your' if ref('who', 'you') == 'you' else 'their'} library."
+    if verb == "emblem":
+        inner = " ".join(_ability(ctx, k, b) for it in _list(args.get("abilities")) if isinstance(it, dict)
+                         for k, b in it.items())  # fmt: skip
+        return f'You get an emblem with "{inner}"'
+    if verb == "restart_game":
+        t = "Restart the game"
+        if args.get("return_exiled"):
+            t += f", then put all cards exiled with {ctx.name} onto the battlefield under your control"
+        return t + "."
+    if verb == "exile_if_leaves":
+        return f"If {ref('what', 'self')} would leave the battlefield, exile it instead."
+    if verb == "delayed":
+        inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        return f"At the beginning of the next end step, {_low(inner)}"
+    if verb == "become_monarch":
+        return f"{_verb(ref('who', 'you'), 'become')} the monarch."
+    if verb == "day_night":
+        return f"It becomes {args.get('becomes', 'day')}."
+    tail = " " + _generic(a) if a not in (None, {}, True) else ""
+    return f"{verb.replace('_', ' ').capitalize()}{tail}."
 
 
-def _filter(f: Any) -> str:
-    words = {
-        "any": "any target", "player_or_planeswalker": "player or planeswalker",
-        "nonland_permanent": "nonland permanent", "basic_land": "basic land card",
-        "creature_or_planeswalker": "creature or planeswalker",
-        "artifact_or_enchantment": "artifact or enchantment", "instant_or_sorcery": "instant or sorcery spell",
-        "creature_you_control": "creature you control",
-    }  # fmt: skip
-    if isinstance(f, str):
-        return words.get(f, f)
-    if not isinstance(f, dict):
-        return str(f)
-    parts = []
-    if f.get("another"):
-        parts.append("other")
-    if f.get("tapped") is True:
-        parts.append("tapped")
-    if f.get("tapped") is False:
-        parts.append("untapped")
-    if f.get("token") is False:
-        parts.append("nontoken")
-    if "color" in f:
-        parts.append("/".join(_list(f["color"])))
-    if "not_color" in f:
-        parts.append("non-" + "/".join(_list(f["not_color"])))
-    if "supertype" in f:
-        parts.append(" or ".join(_list(f["supertype"])).lower())
-    if "not_supertype" in f:
-        parts.append("non" + "/".join(_list(f["not_supertype"])).lower())
-    if "subtype" in f:
-        parts.append(" or ".join(_list(f["subtype"])))
-    if "not_type" in f:
-        parts.append("non" + "/".join(_list(f["not_type"])).lower())
-    noun = " or ".join(_list(f.get("type"))).lower() or (
-        "player" if f.get("what") == "players" else "permanent"
+def _generic(a: Any) -> str:
+    """Arguments of a word the renderer has no sentence for, in words."""
+    if isinstance(a, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_filter(v) if k == 'filter' else _generic(v)}"
+                         for k, v in a.items())  # fmt: skip
+    if isinstance(a, list):
+        return _join([_generic(x) for x in a], "or")
+    return str(a)
+
+
+def _token(tok: Any) -> str:
+    """A token as rules text describes it: "1/1 red Goblin creature", "Treasure"."""
+    rec = TOKENS.get(tok) if isinstance(tok, str) else tok
+    if not isinstance(rec, dict):
+        return str(tok)
+    types = [str(t) for t in _list(rec.get("types"))]
+    subs = " ".join(str(s) for s in _list(rec.get("subtypes")))
+    if "Creature" not in types:
+        return subs or (tok if isinstance(tok, str) else "")
+    cols = _list(rec.get("colors"))
+    color = _join([COLORS.get(c, str(c)) for c in cols]) if cols else "colorless"
+    kinds = " ".join(t.lower() for t in types)
+    t = f"{rec.get('power', 0)}/{rec.get('toughness', 0)} {color} {subs} {kinds}"
+    kws = [_keyword(k) for k in _list(rec.get("keywords"))]
+    return t + (" [with " + _join(kws) + "]" if kws else "")
+
+
+def _look(ctx: Ctx, verb: str, args: dict, a: Any) -> str:
+    who = _who(ctx, args.get("who"), "you")
+    n = _amount(args.get("amount", a), ctx)
+    whose = "your" if who == "you" else _possessive(who)
+    look = "Look at" if verb == "look_at_top" else "Reveal"
+    lead = "" if who == "you" else f"{_cap(who)} reveals the top card of their library."
+    t = (
+        lead
+        or f"{look} the top {'card' if n == '1' else _num(int(n)) + ' cards' if n.isdigit() else n + ' cards'} of {whose} library."
     )
-    if f.get("zone") not in (None, "battlefield", "stack", "any"):
-        noun += f" card in a {f['zone']}"
-    elif f.get("zone") == "stack":
-        noun += " spell"
-    parts.append(noun)
-    text = " ".join(parts)
-    ctl = f.get("controller", f.get("player"))
-    if ctl == "you":
-        text += " you control" if f.get("what") != "players" else ""
-    elif ctl in ("opponent", "opponents"):
-        text += " an opponent controls" if f.get("what") != "players" else ""
-        if f.get("what") == "players":
-            text = "opponent"
-    for key in ("power", "toughness", "mv"):
-        if key in f:
-            ((op, n),) = f[key].items()
-            text += f" with {'mana value' if key == 'mv' else key} {({'le': '≤', 'ge': '≥', 'eq': '='})[op]} {_amount(n)}"
-    return text
+    pick = args.get("pick", 0)
+    f = args.get("filter", "card")
+    to = args.get("to", "hand")
+    place = {"hand": f"into {'your' if who == 'you' else 'their'} hand",
+             "battlefield": "onto the battlefield" + (" tapped" if args.get("tapped") else ""),
+             "graveyard": f"into {'your' if who == 'you' else 'their'} graveyard"}.get(to, to)  # fmt: skip
+    one = n == "1"
+    if pick == "all":
+        noun = _filter(f, plural=not one)
+        t += (
+            f" Put {'it' if one else 'all ' + noun + ' revealed this way'} {place}"
+            + (f" if it's {_article(_filter(f))}" if one else "")
+            + "."
+        )
+    elif pick:
+        exact = args.get("exactly") or args.get("up_to") is False
+        if one:
+            t += f" {'Put' if exact else 'You may put'} it {place}."
+        else:
+            noun = _filter(f, plural=pick != 1)
+            count = _num(pick) if exact else f"up to {_num(pick)}"
+            if noun == "card" or noun == "cards":
+                t += f" Put {count} of them {place}."
+            else:
+                t += f" Put {count} {noun} from among them {place}."
+    rest = args.get("rest", "bottom")
+    if rest == "bottom":
+        t += (
+            " Put the rest on the bottom of the library in any order."
+            if pick or one is False
+            else ""
+        )
+    elif rest == "graveyard":
+        t += " Put the rest into the graveyard."
+    elif rest == "top_any_order":
+        t += (
+            " Put them back on top in any order."
+            if not pick
+            else " Put the rest back on top in any order."
+        )
+    elif rest == "top" and pick:
+        t += " Otherwise, it stays on top." if one else " Put the rest back on top."
+    return t
 
 
-def _cond(c: Any) -> str:
-    if not isinstance(c, dict):
+def _pump(ctx: Ctx, verb: str, args: dict, ref) -> str:
+    what = ref("what", "target")
+    raw = args.get("what", "target")
+    plural = what.startswith("each ")
+    if isinstance(raw, dict) and "each" in raw:
+        plural_subject = _filter(raw["each"], plural=True)
+    elif raw in ("creatures_you_control", "each_creature"):
+        plural_subject = _filter(raw, plural=True)
+    else:
+        plural_subject = None
+    until = args.get("until", "end_of_turn")
+    tail = {"end_of_turn": " until end of turn", "forever": "", "leaves": f" for as long as {ctx.name} remains on the battlefield",
+            "your_next_turn": " until your next turn"}.get(until, f" until {str(until).replace('_', ' ')}")  # fmt: skip
+    kws = _join([_keyword(k) for k in _list(args.get("keywords"))])
+    parts = []
+    subject = what
+    if plural:
+        subject = plural_subject or _plural_subject(what)
+    if verb == "pump" and ("power" in args or "toughness" in args):
+        p, t = _pt_amount(ctx, args.get("power", 0)), _pt_amount(ctx, args.get("toughness", 0))
+        parts.append(f"{'get' if plural else 'gets'} {p}/{t}")
+        xs = [args.get(k) for k in ("power", "toughness") if not isinstance(args.get(k), int)]
+        xa = _amount(xs[0], ctx).replace("minus ", "") if xs else "X"
+        note = f", where X is {xa}" if xa != "X" else ""
+    else:
+        note = ""
+    if verb == "set_base_pt":
+        parts.append(
+            f"{'have' if plural else 'has'} base power and toughness {args.get('power')}/{args.get('toughness')}"
+        )
+    if verb == "animate":
+        bits = []
+        if "colors" in args:
+            bits.append(_join([COLORS.get(c, str(c)) for c in _list(args["colors"])]))
+        if "power" in args:
+            bits.append(f"{args.get('power')}/{args.get('toughness')}")
+        bits += [str(s) for s in _list(args.get("subtypes"))]
+        bits += [str(t).lower() for t in _list(args.get("types"))]
+        extra = (
+            " in addition to its other colors and types"
+            if "colors" in args or "subtypes" in args
+            else ""
+        )
+        parts.append(
+            f"{'become' if plural else 'becomes'} a {' '.join(bits)}{extra}".replace(
+                " a a", " an a"
+            )
+        )
+    if verb == "cant_block":
+        parts.append("can't block")
+    if kws:
+        parts.append(f"{'gain' if plural else 'gains'} {kws}")
+    if not parts:
+        parts.append("is affected")
+    return f"{_cap(subject)} {' and '.join(parts)}{tail}{note}."
+
+
+def _plural_subject(each_phrase: str) -> str:
+    """ "each creature you control" -> "Creatures you control"."""
+    rest = each_phrase[5:]
+    m = re.match(
+        r"^((?:other |another |tapped |untapped |attacking |nontoken |non\S+ )*)(\S+)(.*)$", rest
+    )
+    if not m:
+        return rest
+    pre, noun, post = m.groups()
+    pre = pre.replace("another ", "other ")
+    return f"{pre}{_plural_word(noun)}{post}"
+
+
+def _cond(ctx: Ctx, c: Any) -> str:
+    if not isinstance(c, dict) or len(c) != 1:
         return str(c)
     ((k, arg),) = c.items()
+    if k == "life_at_least":
+        return f"you have {arg} or more life"
+    if k in ("controls", "count"):
+        if isinstance(arg, dict):
+            n = arg.get("at_least", 1)
+            f = {kk: vv for kk, vv in arg.items() if kk != "at_least"}
+            f = f.get("filter", f)
+        else:
+            n, f = 1, arg
+        if k == "controls":
+            noun = _filter(f, plural=n != 1)
+            return f"you control {_article(noun) if n == 1 else _num(n) + ' or more ' + noun}"
+        return f"there are {_num(n)} or more {_filter(f, plural=True)}"
+    if k == "compare" and isinstance(arg, list) and len(arg) == 3:
+        op = {
+            "le": "is less than or equal to",
+            "ge": "is greater than or equal to",
+            "eq": "is equal to",
+        }.get(arg[1], arg[1])
+        return f"{_amount(arg[0], ctx)} {op} {_amount(arg[2], ctx)}"
+    if k == "is" and isinstance(arg, dict):
+        return f"{_ref_text(arg.get('what'), ctx)} is a {_filter(arg.get('filter'))}"
+    if k == "in_zone" and isinstance(arg, dict):
+        return f"{_ref_text(arg.get('what'), ctx)} is in a {arg.get('zone')}"
+    if k == "moved":
+        return "a card was put there this way" if arg else "no card was put there this way"
+    if k == "self_untapped" and arg is True:
+        return f"{ctx.name} is untapped"
+    if k == "not":
+        if isinstance(arg, dict) and "moved" in arg:
+            return _cond(ctx, {"moved": not arg["moved"]})
+        return "it's not so that " + _cond(ctx, arg)
+    if k in ("all", "any"):
+        return (" and " if k == "all" else " or ").join(_cond(ctx, x) for x in _list(arg))
     return {
-        "life_at_least": f"you have {arg} or more life",
-        "self_untapped": "this is untapped",
-        "kicked": "it was kicked",
-        "day": "it's day",
-        "night": "it's night",
-        "monarch": "you're the monarch",
-    }.get(k, f"{k.replace('_', ' ')} {_filter(arg) if isinstance(arg, (dict, str)) else arg}")
+        "self_untapped": f"{ctx.name} is untapped", "kicked": "it was kicked", "day": "it's day",
+        "night": "it's night", "monarch": "you're the monarch",
+        "self_in_zone": f"{ctx.name} is in the {arg} zone",
+    }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
 
 
-def _when(w: dict) -> str:
-    ev = w.get("event")
+def _when(ctx: Ctx, w: dict) -> str:
+    ev = w.get("event", "")
     what = w.get("what")
-    names = {"self": "this", "enchanted": "enchanted creature", "equipped": "equipped creature"}
-    if isinstance(what, str) and what in names:
-        subject = names[what]
+    special = {"self": ctx.name, "enchanted": "enchanted creature", "equipped": "equipped creature",
+               "attached": "the permanent it's attached to"}  # fmt: skip
+    group = bool(w.get("one_or_more"))
+    if isinstance(what, str) and what in special:
+        subject = special[what]
+    elif what is not None:
+        subject = (
+            ("one or more " + _filter(what, plural=True)) if group else _article(_filter(what))
+        )
     else:
-        subject = ("a " + _filter(what)) if what else "it"
-    who = w.get("who", w.get("whose"))
+        subject = "a creature" if ev in ("attacks", "blocks", "dies") else "a permanent"
+    who = w.get("who", w.get("whose", w.get("by", w.get("defender"))))
+    player = {None: "you", "you": "you", "opponent": "an opponent", "opponents": "an opponent",
+              "any": "a player", "each": "a player", "teammate": "a teammate",
+              "not_you": "another player"}.get(who, str(who))  # fmt: skip
+    verb = lambda base, third: base if group else third  # noqa: E731
     if ev == "beginning_of":
-        owner = {
-            None: "your",
-            "you": "your",
-            "each": "each",
-            "any": "each",
-            "opponent": "each opponent's",
-        }[who]
-        return f"At the beginning of {owner} {w.get('step', '').replace('_', ' ')}"
-    phrases = {
-        "enters": f"Whenever {subject} enters",
-        "dies": f"Whenever {subject} dies",
-        "leaves": f"Whenever {subject} leaves the battlefield",
-        "attacks": f"Whenever {subject} attacks",
-        "blocks": f"Whenever {subject} blocks",
-        "becomes_blocked": f"Whenever {subject} becomes blocked{' by a creature' if w.get('by_creature') else ''}",
-        "deals_damage": f"Whenever {subject} deals {'combat ' if w.get('combat') else ''}damage{' to ' + ('an opponent' if w.get('to') == 'opponent' else 'a ' + w['to']) if w.get('to', 'any') != 'any' else ''}",
-        "cast": f"Whenever {'you' if who in (None, 'you') else 'an opponent' if who == 'opponent' else 'a player'} cast{'s' if who not in (None, 'you') else ''} {('a ' + _filter(what)) if what else 'a spell'}",
-        "draws": f"Whenever {'you draw' if who in (None, 'you') else 'an opponent draws'} a {ORDINAL.get(max(0, w.get('nth', 0) - 1), '')}card",
-        "gains_life": "Whenever you gain life"
-        if who in (None, "you")
-        else "Whenever a player gains life",
-        "loses_life": "Whenever you lose life"
-        if who in (None, "you")
-        else "Whenever a player loses life",
-        "life_at_least": f"When you have {w.get('amount')} or more life",
-        "last_counter_removed": f"When the last {w.get('kind')} counter is removed from this",
-    }
-    return phrases.get(ev, f"Whenever {ev.replace('_', ' ')}")
+        whose = {None: "your", "you": "your", "each": "each", "any": "each",
+                 "opponent": "each opponent's", "teammate": "each teammate's"}.get(who, "your")  # fmt: skip
+        step = STEPS.get(str(w.get("step")), str(w.get("step", "")).replace("_", " "))
+        return f"At the beginning of {whose} {step}"
+    if ev == "enters":
+        t = f"Whenever {subject} {verb('enter', 'enters')}"
+        if what == "self":
+            t = f"When {subject} enters"
+        return t
+    if ev == "dies":
+        return f"{'When' if what == 'self' else 'Whenever'} {subject} dies"
+    if ev == "leaves":
+        to = w.get("to")
+        tail = f" and is put into a {to}" if to else ""
+        if to == "graveyard":
+            tail = " and is put into a graveyard"
+        return f"{'When' if what == 'self' else 'Whenever'} {subject} leaves the battlefield{tail}"
+    if ev == "attacks":
+        t = f"Whenever {subject} {verb('attack', 'attacks')}"
+        if who in ("opponent", "opponents"):
+            t += " an opponent"
+        return t
+    if ev == "blocks":
+        return f"Whenever {subject} blocks"
+    if ev == "becomes_blocked":
+        return (
+            f"Whenever {subject} becomes blocked{' by a creature' if w.get('by_creature') else ''}"
+        )
+    if ev == "deals_damage":
+        to = w.get("to", "any")
+        dmg = "combat damage" if w.get("combat") else "damage"
+        rec = {"any": "", "player": " to a player", "opponent": " to an opponent",
+               "creature": " to a creature", "player_or_planeswalker": " to a player or planeswalker"}.get(to, f" to {to}")  # fmt: skip
+        return f"Whenever {subject} deals {dmg}{rec}"
+    if ev == "dealt_damage":
+        return f"Whenever {subject} is dealt damage"
+    if ev == "cast":
+        if what == "self":
+            return f"When you cast {ctx.name}"
+        if isinstance(what, str):
+            what = FILTER_WORDS.get(what, what)
+        spell = (
+            _filter({**what, "zone": "stack"} if isinstance(what, dict) else what)
+            if what is not None
+            else "spell"
+        )
+        if "spell" not in spell:
+            spell += " spell"
+        return f"Whenever {player} {'cast' if player == 'you' else 'casts'} {_article(spell)}"
+    if ev == "draws":
+        nth = w.get("nth", 0)
+        which = f"your {ORDINAL.get(nth, str(nth))} card each turn" if nth else "a card"
+        if player != "you" and nth:
+            which = f"their {ORDINAL.get(nth, str(nth))} card each turn"
+        return f"Whenever {player} {'draw' if player == 'you' else 'draws'} {which}"
+    if ev == "discards":
+        return f"Whenever {player} {'discard' if player == 'you' else 'discards'} a card"
+    if ev in ("gains_life", "loses_life"):
+        v = "gain" if ev == "gains_life" else "lose"
+        return f"Whenever {player} {v if player == 'you' else v + 's'} life"
+    if ev == "life_at_least":
+        return f"When you have {w.get('amount')} or more life"
+    if ev == "last_counter_removed":
+        return f"When the last {w.get('kind')} counter is removed from {subject}"
+    if ev == "becomes_target":
+        by = {"opponent": " an opponent controls", None: "", "you": " you control"}.get(who, "")
+        return f"Whenever {subject} becomes the target of a spell or ability{by}"
+    if ev == "put_into_graveyard":
+        return f"When {ctx.name} is put into a graveyard from anywhere"
+    if ev == "day_night":
+        b = w.get("becomes")
+        return (
+            f"Whenever it becomes {b}" if b else "Whenever day becomes night or night becomes day"
+        )
+    return f"Whenever {ev.replace('_', ' ')}"
 
 
-def _static(body: dict) -> str:
+def _article(s: str) -> str:
+    if s.startswith(("another ", "each ", "one or more ", "an ", "a ", "other ")):
+        return s
+    return ("an " if s[:1].lower() in "aeiou" else "a ") + s
+
+
+def _enters(ctx: Ctx, body: dict) -> str:
+    parts = []
+    if body.get("tapped"):
+        parts.append("tapped")
+    for k, n in (body.get("counters") or {}).items():
+        parts.append(f"with {'a' if n == 1 else _num(n)} {k} counter{'s' if n != 1 else ''} on it")
+    if body.get("with_x_counters"):
+        parts.append(f"with X {body['with_x_counters']} counters on it")
+    for k in body:
+        if k not in ("tapped", "counters", "with_x_counters"):
+            parts.append(f"({k.replace('_', ' ')})")
+    return f"{ctx.name} enters " + " and ".join(parts) + "."
+
+
+def _static(ctx: Ctx, body: dict) -> str:
     body = dict(body)
     zone = body.pop("zone", None)
     cond = body.pop("if", None)
+    if len(body) != 1:
+        return str(body)
     ((k, arg),) = body.items()
     fixed = {
         "cant_lose": "You can't lose the game.",
@@ -489,70 +1245,131 @@ def _static(body: dict) -> str:
         "no_max_hand_size": "You have no maximum hand size.",
         "coat_of_arms": "Each creature gets +1/+1 for each other creature on the battlefield that shares a creature type with it.",
         "control": "You control enchanted creature.",
-    }
+        "loyalty_abilities_at_instant_speed": "You may activate loyalty abilities of planeswalkers you control on any player's turn any time you could cast an instant.",
+        "cant_be_countered": f"{ctx.name} can't be countered.",
+    }  # fmt: skip
     text = fixed.get(k)
     if k == "mana_doesnt_empty":
-        text = f"{arg} mana doesn't empty from your mana pool as steps and phases end."
+        text = f"You don't lose unspent {COLORS.get(arg, arg)} mana as steps and phases end."
     elif k in ("cant_attack", "cant_block"):
-        text = f"{_ref(arg, []).capitalize()} can't {k[5:]}."
+        text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
     elif k == "prevent_damage_by":
-        text = f"Prevent all damage that would be dealt by {_plural(_filter(arg))}."
-    if text is None and k in ("pump", "grant"):
+        text = f"Prevent all damage that would be dealt by {_filter(arg, plural=True)}."
+    elif k == "extra_land_drops":
+        text = f"You may play {'an additional land' if arg == 1 else _num(arg) + ' additional lands'} on each of your turns."
+    elif k == "self_cost" and isinstance(arg, dict):
+        less = arg.get("less")
+        if isinstance(less, dict) and set(less) == {"count"}:
+            text = f"This spell costs {{1}} less to cast for each {_filter(less['count'])} on the battlefield."
+        elif isinstance(less, int):
+            text = f"This spell costs {{{less}}} less to cast."
+        else:
+            text = f"This spell costs {{X}} less to cast, where X is {_amount(less, ctx)}."
+    elif k == "characteristic_pt" and isinstance(arg, dict):
+        text = (f"{ctx.name}'s power is equal to {_amount(arg.get('power'), ctx)} and its "
+                f"toughness is equal to {_amount(arg.get('toughness'), ctx)}.")  # fmt: skip
+        if arg.get("power") == arg.get("toughness"):
+            text = f"{ctx.name}'s power and toughness are each equal to {_amount(arg.get('power'), ctx)}."
+    elif k == "pt_per" and isinstance(arg, dict):
+        what = arg.get("what", "self")
+        who = ctx.name if what == "self" else _static_subject(ctx, what)
+        p, t = arg.get("power", 1), arg.get("toughness", 1)
+        text = f"{who} gets {p:+d}/{t:+d} for each {_amount(arg.get('amount'), ctx).replace('the amount of ', '').replace('the number of ', '')}."
+    elif k in ("pump", "grant") and isinstance(arg, dict):
         what = arg.get("what")
-        who = (
-            _ref(what, []) if what in ("self", "enchanted", "equipped") else _plural(_filter(what))
-        )
+        single = what in ("self", "enchanted", "equipped", "attached")
+        who = _static_subject(ctx, what)
         parts = []
         if arg.get("power") or arg.get("toughness"):
             parts.append(
-                f"get{'s' if what in ('self', 'enchanted', 'equipped') else ''} {arg.get('power', 0):+d}/{arg.get('toughness', 0):+d}"
+                f"get{'s' if single else ''} {arg.get('power', 0):+d}/{arg.get('toughness', 0):+d}"
             )
         if arg.get("keywords"):
             parts.append(
-                f"{'has' if what in ('self', 'enchanted', 'equipped') else 'have'} {', '.join(_list(arg['keywords']))}"
+                f"{'has' if single else 'have'} {', '.join(_keyword(x) for x in _list(arg['keywords']))}"
             )
-        text = f"{who.capitalize()} {' and '.join(parts)}."
-    if text is None and k == "cost":
+        text = f"{who} {' and '.join(parts) or 'are affected'}."
+    elif k == "cost" and isinstance(arg, dict):
         n = arg.get("less", arg.get("more"))
-        text = f"{_filter(arg.get('spells')).capitalize()} spells you cast cost {{{_amount(n)}}} {'less' if 'less' in arg else 'more'} to cast."
-    text = text or f"{k.replace('_', ' ').capitalize()}."
+        sp = arg.get("spells")
+        sp = FILTER_WORDS.get(sp, sp) if isinstance(sp, str) else sp
+        spells = _filter({**sp, "zone": "stack"} if isinstance(sp, dict) else sp, plural=True)
+        if "spell" not in spells:
+            spells += " spells"
+        who = {"you": "you cast", "any": "", "opponent": "your opponents cast"}.get(
+            arg.get("who", "you"), "you cast"
+        )
+        text = f"{_cap(spells)}{' ' + who if who else ''} cost {{{_amount(n, ctx)}}} {'less' if 'less' in arg else 'more'} to cast."
+    elif k == "may_cast_from":
+        text = f"You may cast {ctx.name} from your graveyard."
+    text = text or f"{k.replace('_', ' ').capitalize()}: {arg}."
     if cond is not None:
-        text = f"As long as {_cond(cond)}, {text[0].lower() + text[1:]}"
-    if zone and zone != "battlefield":
-        text += f" (Works from the {zone} zone.)"
+        text = f"As long as {_cond(ctx, cond)}, {_low(text)}"
+    if zone == "command":
+        text += f" (This works while {ctx.name} is in the command zone.)"
+    elif zone == "stack":
+        text = text.replace("can't be countered.", "can't be countered.")
+    elif zone and zone != "battlefield":
+        text += f" (This works while {ctx.name} is in your {zone}.)"
     return text
 
 
-def _cost(c: Any) -> str:
+def _static_subject(ctx: Ctx, what: Any) -> str:
+    if what == "self":
+        return ctx.name
+    if what in ("enchanted", "equipped", "attached"):
+        return _cap(SIMPLE_REFS[what])
+    return _cap(_filter(what, plural=True))
+
+
+def _cost(ctx: Ctx, c: Any) -> str:
     if isinstance(c, dict):
         parts = []
         if c.get("mana"):
-            parts.append(c["mana"])
+            parts.append(_mana(c["mana"]))
         if c.get("tap"):
             parts.append("{T}")
-        if c.get("sacrifice"):
+        if c.get("untap"):
+            parts.append("{Q}")
+        if "discard" in c:
             parts.append(
-                "Sacrifice "
-                + ("this" if c["sacrifice"] == "self" else "a " + _filter(c["sacrifice"]))
+                "Discard this card" if c["discard"] == "self" else f"Discard {c['discard']}"
             )
+        if c.get("sacrifice"):
+            sac = c["sacrifice"]
+            parts.append("Sacrifice " + (ctx.name if sac == "self" else _article(_filter(sac))))
         if "life" in c:
             parts.append(
                 "Pay half your life, rounded up" if c["life"] == "half" else f"Pay {c['life']} life"
             )
-        if "remove_counters" in c:
-            ((kind, n),) = c["remove_counters"].items()
-            parts.append(f"Remove {n} {kind} counter{'s' if n != 1 else ''}")
+        if "remove_counters" in c and isinstance(c["remove_counters"], dict):
+            for kind, n in c["remove_counters"].items():
+                parts.append(
+                    f"Remove {'a' if n == 1 else _num(n)} {kind} counter{'s' if n != 1 else ''} from {ctx.name}"
+                )
         return ", ".join(parts)
-    return str(c or "")
+    return _mana(c or "")
 
 
-def _mana(add: Any) -> str:
+def _add(add: Any) -> str:
     if isinstance(add, str):
-        return add
+        return _mana(add)
+    if not isinstance(add, dict):
+        return str(add)
+    if "mana" in add:
+        amt = add.get("amount")
+        if isinstance(amt, dict) and set(amt) == {"count"}:
+            return f"{_mana(add['mana'])} for each {_filter(amt['count'])}"
+        return f"X {_mana(add['mana'])}, where X is {_amount(amt)}"
+    if len(add) != 1:
+        return str(add)
     ((k, v),) = add.items()
-    return {
-        "any": f"{_num(v)} mana of any one colour",
-        "one_of": f"one mana of {' or '.join('{' + c + '}' for c in _list(v))}",
-        "commander_identity": "one mana of any colour in your commander's colour identity",
-        "land_could_produce": "one mana of any type that a land an opponent controls could produce",
-    }.get(k, str(add))
+    if k == "any":
+        return f"{_num(v) if isinstance(v, int) else v} mana of any one colour"
+    if k == "one_of":
+        return " or ".join("{" + str(c) + "}" for c in _list(v))
+    if k == "commander_identity":
+        return "one mana of any colour in your commander's colour identity"
+    if k == "land_could_produce":
+        return "one mana of any colour that a land an opponent controls could produce"
+    return f"{k} {v}"

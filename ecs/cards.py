@@ -21,7 +21,13 @@ import numpy as np
 import yaml
 
 from components import cards as K
-from components.effects import UNTIL_END_OF_TURN, UNTIL_FOREVER, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN
+from components.effects import (
+    UNTIL_END_OF_TURN,
+    UNTIL_FOREVER,
+    UNTIL_LEAVES,
+    UNTIL_WHILE_CONTROLLED,
+    UNTIL_YOUR_NEXT_TURN,
+)
 from components.rules import (
     COLOR_LETTERS,
     COUNTER_NAMES,
@@ -69,6 +75,7 @@ SIMPLE_REFS = {
     "event.controller": K.R_EVENT_CONTROLLER, "event.source": K.R_EVENT_SOURCE,
     "active_player": K.R_ACTIVE, "player_to_your_left": K.R_LEFT,
     "player_to_your_right": K.R_RIGHT, "chosen_player": K.R_CHOSEN_PLAYER,
+    "event.attacked": K.R_EVENT_ATTACKED, "event.item": K.R_EVENT_ITEM,
 }  # fmt: skip
 SET_REFS = {
     "each_player": K.R_EACH_PLAYER, "each_opponent": K.R_EACH_OPPONENT,
@@ -103,7 +110,7 @@ FILTER_KEYS = {
     "what", "type", "type_all", "not_type", "subtype", "not_subtype", "supertype",
     "not_supertype", "controller", "owner", "color", "not_color", "colorless",
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
-    "zone", "player", "name", "commander",
+    "zone", "player", "name", "commander", "keyword", "any_of",
 }  # fmt: skip
 
 
@@ -141,12 +148,22 @@ MANA_SYMBOL = re.compile(r"\{([^}]+)\}")
 
 def parse_cost(cost: Any, where: str) -> tuple[list[int], int, bool, bool]:
     """A mana cost string ("{2}{R}{R}", "{X}{G}", "{T}") -> ([generic, W, U, B, R, G,
-    C], number of X, tap, untap)."""
+    C], number of X, tap, untap). Hybrid symbols are refused here (see parse_mana)."""
+    out, xs, tap, untap, hyb = parse_mana(cost, where)
+    if hyb[2]:
+        raise CardError(f"{where}: a hybrid mana symbol can't be used here")
+    return out, xs, tap, untap
+
+
+def parse_mana(cost: Any, where: str) -> tuple[list[int], int, bool, bool, list[int]]:
+    """parse_cost, with hybrid symbols (107.4e: {R/W} is paid with either colour):
+    their two colour slots and how many, [a, b, n]. One kind of hybrid symbol per cost."""
     out = [0] * 7
+    hyb = [0, 0, 0]
     xs = 0
     tap = untap = False
     if cost in (None, ""):
-        return out, 0, False, False
+        return out, 0, False, False, hyb
     if not isinstance(cost, str):
         raise CardError(f"{where}: a mana cost is a string like '{{2}}{{R}}', not {cost!r}")
     rest = MANA_SYMBOL.sub("", cost).strip()
@@ -164,11 +181,16 @@ def parse_cost(cost: Any, where: str) -> tuple[list[int], int, bool, bool]:
             untap = True
         elif s in MANA_LETTERS:
             out[1 + MANA_LETTERS.index(s)] += 1
+        elif re.fullmatch(r"[WUBRG]/[WUBRG]", s) and s[0] != s[2]:
+            a, b = "WUBRG".index(s[0]), "WUBRG".index(s[2])
+            if hyb[2] and (hyb[0], hyb[1]) != (a, b):
+                raise CardError(f"{where}: one kind of hybrid symbol per cost, not {cost!r}")
+            hyb = [a, b, hyb[2] + 1]
         else:
             raise CardError(
-                f"{where}: mana symbol {{{sym}}} is not supported (hybrid, phyrexian, snow)"
+                f"{where}: mana symbol {{{sym}}} is not supported (phyrexian, snow, ...)"
             )
-    return out, xs, tap, untap
+    return out, xs, tap, untap, hyb
 
 
 def colors_of_cost(cost: list[int]) -> int:
@@ -234,6 +256,10 @@ class Compiler:
         self.row_of: dict[str, int] = {}
         self.where = ""
         self.specs: list[int] = []  # target spec rows of the ability being compiled
+        self.queue: list[tuple] = []  # cards referred to, compiled after the current one
+        self.busy = False
+        self.n_specs = 0
+        self.token_names: dict[int, str] = {}  # rows of tokens described inline
         self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
 
     # --------------------------------------------------------- errors
@@ -242,21 +268,39 @@ class Compiler:
 
     # --------------------------------------------------------- cards
     def card(self, name: str) -> int:
-        """The card row of ``name``, compiling it (and what it refers to) first."""
+        """The card row of ``name``. A card referred to while another is being compiled
+        (a token it makes, a name in a filter) gets its row now and its contents after
+        that card is done: each card's abilities, statics and programs stay contiguous."""
         if name in self.row_of:
             return self.row_of[name]
         card = self.db.get(name)
+        if card.name in self.row_of:
+            return self.row_of[card.name]
         r = self.t.new("ct")
-        self.row_of[name] = r
-        saved = self.where
-        self._fill_card(r, card.name, card.record, card)
-        self.where = saved
+        self.row_of[card.name] = r
+        self._later(r, card.name, card.record, card)
         return r
+
+    def _later(self, r: int, name: str, rec: dict, card: Card) -> None:
+        self.queue.append((r, name, rec, card))
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            while self.queue:
+                r, name, rec, card = self.queue.pop(0)
+                saved = (self.where, self.n_specs)
+                self._fill_card(r, name, rec, card)
+                self.where, self.n_specs = saved
+        finally:
+            self.busy = False
 
     def _fill_card(self, r: int, name: str, rec: dict, card: Card | None) -> None:
         self.where = f"card {name!r}"
+        self.current_record = rec
+        self.current_name = name
         t = self.t
-        cost, xs, _, _ = parse_cost(rec.get("cost"), f"{self.where}: cost")
+        cost, xs, _, _, hyb = parse_mana(rec.get("cost"), f"{self.where}: cost")
         types = 0
         for ty in _list(rec.get("types")):
             if ty not in TYPE_BIT:
@@ -268,6 +312,8 @@ class Compiler:
                 self.fail(f"supertypes: unknown supertype {su!r}")
             sup |= SUPER_BIT[su]
         colors = colors_of_cost(cost)
+        if hyb[2]:
+            colors |= (1 << hyb[0]) | (1 << hyb[1])
         if "colors" in rec:
             colors = self._colors(rec["colors"], "colors")
         kw, prot, ward = self._keywords(rec.get("keywords"))
@@ -288,7 +334,10 @@ class Compiler:
         for k in range(7):
             row[K.C_COST + k] = cost[k]
         row[K.C_XS] = xs
-        row[K.C_MV] = sum(cost)
+        row[K.C_MV] = sum(cost) + hyb[2]  # 202.3f: a hybrid symbol counts one
+        for k in range(3):
+            row[K.C_HYB + k] = hyb[k]
+        row[K.C_SELF_COST] = -1
         for k in range(K.NSUB):
             row[K.C_SUB + k] = subs[k] if k < len(subs) else -1
         for k in range(7):
@@ -330,7 +379,8 @@ class Compiler:
         kws = _list(rec.get("keywords"))
         # the card's own ability rows (statics go to `sa`)
         first = len(t.rows["ab"])
-        activated_index = 0
+        saved_index = getattr(self, "index", 0)
+        self.index = 0  # activated abilities, then once-each-turn triggers (F_ACTUSED bits)
         statics = []
         enters = None
         for k, (kind, body) in enumerate(ab_rows):
@@ -342,9 +392,8 @@ class Compiler:
                 enters = body
                 continue
             a = self.ability(kind, body, r)
-            if kind in ("activated", "loyalty"):
-                t.set("ab", a, K.B_INDEX, activated_index)
-                activated_index += 1
+            if kind in ("activated", "loyalty", "mana"):  # (mana abilities are activated, 605)
+                t.set("ab", a, K.B_INDEX, self.next_index())
             if kind == "spell":
                 row[K.C_SPELL] = a
             if kind == "mana":
@@ -355,8 +404,11 @@ class Compiler:
                 ((kname, arg),) = kw_item.items()
                 a = self._keyword_ability(kname, arg, r, row)
                 if a is not None and kname in ("equip", "cycling", "unearth"):
-                    t.set("ab", a, K.B_INDEX, activated_index)
-                    activated_index += 1
+                    t.set("ab", a, K.B_INDEX, self.next_index())
+        for a in range(first, len(t.rows["ab"])):
+            if t.rows["ab"][a][K.B_TRIG_INDEX] == -2:
+                t.set("ab", a, K.B_TRIG_INDEX, self.next_index())
+        self.index = saved_index
         if flags & K.CF_AURA:
             if "enchant" not in rec:
                 self.fail("an Aura needs `enchant:` (what it can enchant)")
@@ -399,6 +451,15 @@ class Compiler:
             identity = self._colors(rec["identity"], "identity")
         t.rows["ct"][r][K.C_IDENTITY] = identity
 
+    def next_index(self) -> int:
+        """The next bit of F_ACTUSED for this card (activated abilities in printed order
+        are numbered first: scenarios name them by that index)."""
+        k = self.index
+        if k >= 30:
+            self.fail("too many activated or once-each-turn abilities (at most 30)")
+        self.index = k + 1
+        return k
+
     def _int(self, v: Any, what: str) -> int:
         if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
             self.fail(f"{what}: expected a whole number, got {v!r}")
@@ -412,7 +473,10 @@ class Compiler:
             bits |= COLOR_BIT[c]
         return bits
 
-    def _keywords(self, v: Any) -> tuple[int, int, int]:
+    def _keywords(self, v: Any, grant: bool = False) -> tuple[int, int, int]:
+        """Keyword bits, protection colours and ward's generic cost of a keyword list (a
+        card's, or one an effect or static grants: then only plain keywords and
+        protection)."""
         kw = prot = ward = 0
         for item in _list(v):
             if isinstance(item, str):
@@ -421,13 +485,22 @@ class Compiler:
                 kw |= KW_BIT[item]
             elif isinstance(item, dict) and len(item) == 1:
                 ((k, arg),) = item.items()
+                if grant and k != "protection":
+                    self.fail(
+                        f"keywords: {k} can't be granted (only plain keywords and protection)"
+                    )
                 if k == "protection":
                     prot |= self._colors(arg, "keywords: protection")
-                elif k == "ward":
-                    cost, _, _, _ = parse_cost(arg, f"{self.where}: ward")
-                    if any(cost[1:]):
-                        self.fail("ward: only a generic mana cost is supported")
-                    ward = cost[0]
+                elif k == "ward":  # compiled as its triggered ability (_ward)
+                    if isinstance(arg, dict):
+                        if set(arg) != {"life"}:
+                            self.fail("ward: a generic mana cost or {life: N}")
+                        self._int(arg["life"], "ward: life")
+                    else:
+                        cost, _, _, _ = parse_cost(arg, f"{self.where}: ward")
+                        if any(cost[1:]):
+                            self.fail("ward: only a generic mana cost is supported")
+                        ward = cost[0]
                 elif k in ("equip", "kicker", "overload", "unearth", "cycling", "mutate"):
                     pass  # abilities, compiled after the printed ones
                 else:
@@ -451,6 +524,8 @@ class Compiler:
         row[K.B_ARG] = -1
         row[K.B_STEP] = -1
         row[K.B_MODES0] = -1
+        row[K.B_MANA_AMT] = -1
+        row[K.B_TRIG_INDEX] = -1
 
     def ability(self, kind: str, body: Any, card: int) -> int:
         kinds = {
@@ -465,7 +540,7 @@ class Compiler:
         allowed = {
             "spell": {"targets", "effects", "modes", "choose", "chosen_by", "opponent_chooses"},
             "activated": {"cost", "targets", "effects", "modes", "choose", "timing", "zone",
-                          "once_per_turn", "opponent_chooses"},
+                          "once_per_turn", "opponent_chooses", "if"},
             "mana": {"cost", "add", "zone"},
             "loyalty": {"amount", "targets", "effects", "modes", "choose"},
             "triggered": {"when", "if", "targets", "effects", "modes", "choose", "optional",
@@ -485,10 +560,15 @@ class Compiler:
         if kind in ("activated", "mana"):
             self._cost(a, body.get("cost"))
         if kind == "activated":
-            if body.get("timing") not in (None, "sorcery", "instant"):
-                self.fail("timing: 'sorcery' or 'instant'")
-            t.set("ab", a, K.B_SORC, 1 if body.get("timing") == "sorcery" else 0)
+            timing = {None: 0, "instant": 0, "sorcery": 1, "your_turn": 2}.get(
+                body.get("timing"), -1
+            )
+            if timing < 0:
+                self.fail("timing: 'sorcery', 'your_turn' or 'instant'")
+            t.set("ab", a, K.B_SORC, timing)
             t.set("ab", a, K.B_ONCE, 1 if body.get("once_per_turn") else 0)
+            if "if" in body:  # "activate only if ..." (602.5b)
+                t.set("ab", a, K.B_IF, self.cond(body["if"]))
         if kind == "loyalty":
             t.set("ab", a, K.B_LOY, self._int(body.get("amount"), "amount"))
             t.set("ab", a, K.B_HASLOY, 1)
@@ -497,9 +577,18 @@ class Compiler:
             self._mana(a, body.get("add"))
             return a
         if kind == "triggered":
+            self.current_once = bool(body.get("once_per_turn"))
             self._when(a, body.get("when"))
             if "if" in body:
                 t.set("ab", a, K.B_IF, self.cond(body["if"]))
+            if body.get("once_per_turn"):  # "this ability triggers only once each turn"
+                t.set("ab", a, K.B_TRIG_INDEX, -2)  # (numbered after the activated ones)
+            if body.get("zone") == "stack" and (
+                body["when"].get("event") != "cast" or body["when"].get("what") != "self"
+            ):
+                self.fail(
+                    "zone: stack is for 'when you cast this spell' ({event: cast, what: self})"
+                )
         chooser = 0
         if body.get("chosen_by") == "opponent" or body.get("opponent_chooses"):
             chooser = 1 if "modes" in body else 2
@@ -530,8 +619,10 @@ class Compiler:
             t.set("ab", a, K.B_MODES0, rows[0])
             t.set("ab", a, K.B_NMODES, len(rows))
             n = body.get("choose", 1)
-            if not isinstance(n, int) or not 1 <= n <= len(rows):
-                self.fail(f"choose: between 1 and {len(rows)}")
+            if n == "one_or_more":  # 700.2d: any number of the modes, at least one
+                n = -len(rows)
+            elif not isinstance(n, int) or not 1 <= n <= len(rows):
+                self.fail(f"choose: between 1 and {len(rows)}, or one_or_more")
             t.set("ab", a, K.B_CHOOSE, n)
             return
         self._targets_effects(a, body, optional)
@@ -608,7 +699,7 @@ class Compiler:
             for k in cost:
                 if k not in allowed:
                     self.fail(f"cost: unknown part {k!r} (expected {sorted(allowed)})")
-            mana, xs, tap, untap = parse_cost(cost.get("mana", ""), f"{self.where}: cost")
+            mana, xs, tap, untap, hyb = parse_mana(cost.get("mana", ""), f"{self.where}: cost")
             tap = tap or bool(cost.get("tap"))
             untap = untap or bool(cost.get("untap"))
             sac = cost.get("sacrifice")
@@ -622,7 +713,10 @@ class Compiler:
             elif life is not None:
                 t.set("ab", a, K.B_LIFE, self._int(life, "cost: life"))
             if "discard" in cost:
-                self.fail("cost: discarding as a cost is not implemented yet")
+                if cost["discard"] != "self":
+                    self.fail("cost: discard is 'self' (discard this card); discarding other "
+                              "cards as a cost is not implemented yet")  # fmt: skip
+                t.set("ab", a, K.B_DISCARD_SELF, 1)
             rc = cost.get("remove_counters")
             if rc is not None:
                 if not isinstance(rc, dict) or len(rc) != 1:
@@ -631,9 +725,11 @@ class Compiler:
                 t.set("ab", a, K.B_RMCTR, self._counter(kind))
                 t.set("ab", a, K.B_RMN, self._int(n, "remove_counters"))
         else:
-            mana, xs, tap, untap = parse_cost(cost, f"{self.where}: cost")
+            mana, xs, tap, untap, hyb = parse_mana(cost, f"{self.where}: cost")
         for k in range(7):
             t.set("ab", a, K.B_COST + k, mana[k])
+        for k in range(3):
+            t.set("ab", a, K.B_HYB + k, hyb[k])
         t.set("ab", a, K.B_XS, xs)
         t.set("ab", a, K.B_TAP, 1 if tap else (2 if untap else 0))
 
@@ -644,6 +740,19 @@ class Compiler:
 
     def _mana(self, a: int, add: Any) -> None:
         t = self.t
+        if isinstance(add, dict) and "mana" in add:  # {mana: "{G}", amount: AMOUNT}
+            extra = set(add) - {"mana", "amount"}
+            if extra or "amount" not in add:
+                self.fail("add: {mana: SYMBOL, amount: AMOUNT}")
+            cost, xs, tap, untap = parse_cost(add["mana"], f"{self.where}: add")
+            if cost[0] or xs or tap or untap or sum(cost[1:]) != 1:
+                self.fail("add: {mana: ...} names one coloured or colourless symbol")
+            t.set("ab", a, K.B_MANA, K.MANA_FIXED)
+            for k in range(6):
+                t.set("ab", a, K.B_MANA_A + k, cost[1 + k])
+            t.set("ab", a, K.B_MANA_N, 1)
+            t.set("ab", a, K.B_MANA_AMT, self.amount(add["amount"]))
+            return
         if isinstance(add, str):
             cost, xs, tap, untap = parse_cost(add, f"{self.where}: add")
             if cost[0] or xs or tap or untap:
@@ -654,8 +763,8 @@ class Compiler:
             t.set("ab", a, K.B_MANA_N, sum(cost[1:]))
             return
         if not isinstance(add, dict) or len(add) != 1:
-            self.fail("add: a mana string, or {any: N} / {one_of: [..]} / "
-                      "{commander_identity: N} / {land_could_produce: opponents}")  # fmt: skip
+            self.fail("add: a mana string, or {any: N} / {one_of: [..]} / {commander_identity: N} "
+                      "/ {land_could_produce: opponents} / {mana: SYMBOL, amount: AMOUNT}")  # fmt: skip
         ((k, v),) = add.items()
         if k == "any":
             t.set("ab", a, K.B_MANA, K.MANA_ANY)
@@ -668,6 +777,8 @@ class Compiler:
             t.set("ab", a, K.B_MANA, K.MANA_IDENTITY)
             t.set("ab", a, K.B_MANA_N, self._int(v, "add: commander_identity"))
         elif k == "land_could_produce":
+            if v != "opponents":
+                self.fail("add: land_could_produce: opponents")
             t.set("ab", a, K.B_MANA, K.MANA_LAND_COULD)
             t.set("ab", a, K.B_MANA_N, 1)
         else:
@@ -723,16 +834,50 @@ class Compiler:
             a = self.ability("activated", body, card)
             row[K.C_UNEARTH] = a
             return a
-        if kname in ("overload", "cycling", "mutate"):
-            self.fail(f"keywords: {kname} is not implemented yet")
+        if kname == "cycling":  # 702.29: "{cost}, discard this card: draw a card", from the hand
+            body = {"cost": {"mana": arg, "discard": "self"}, "zone": "hand",
+                    "effects": [{"draw": {"amount": 1}}]}  # fmt: skip
+            return self.ability("activated", body, card)
+        if kname == "ward":  # 702.21: counter what targets it unless its controller pays
+            pay = {"life": arg["life"]} if isinstance(arg, dict) else {"pays": parse_cost(
+                arg, self.where)[0][0]}  # fmt: skip
+            body = {
+                "when": {"event": "becomes_target", "what": "self", "by": "opponent"},
+                "effects": [{"unless": {"who": "event.player", **pay,
+                                        "effects": [{"counter": "event.item"}]}}],
+            }  # fmt: skip
+            return self.ability("triggered", body, card)
+        if kname == "overload":  # 702.96: an alternative cost; "target" becomes "each"
+            spell = row[K.C_SPELL]
+            rec = self.current_record
+            bodies = [
+                b for it in _list(rec.get("abilities")) for k, b in it.items() if k == "spell"
+            ]
+            if spell < 0 or len(bodies) != 1 or "modes" in bodies[0]:
+                self.fail("overload: for an instant or sorcery with one spell ability")
+            a = self.t.new("ab")
+            self._ability_defaults(a, card, K.AB_ALT_SPELL)
+            self._cost(a, arg)
+            self._targets_effects(a, overloaded(bodies[0]))
+            row[K.C_ALT] = a
+            return a
+        if kname == "mutate":
+            self.fail("keywords: mutate is not implemented yet")
         return None
 
     def _enters(self, body: Any, row: list) -> None:
         if not isinstance(body, dict):
-            self.fail("enters: {tapped: true} or {counters: {KIND: N}}")
+            self.fail("enters: {tapped: true} or {counters: {KIND: N}} or {with_x_counters: KIND}")
+        if "counters" in body and "with_x_counters" in body:
+            self.fail("enters: counters or with_x_counters, not both")
         for k, v in body.items():
             if k == "tapped":
                 row[K.C_ENTERS_TAPPED] = 1 if v else 0
+            elif k == "with_x_counters":  # "enters with X +1/+1 counters" (107.3m)
+                if not row[K.C_XS]:
+                    self.fail("enters: with_x_counters needs {X} in the mana cost")
+                row[K.C_ENTERS_CTR] = self._counter(v)
+                row[K.C_ENTERS_N] = -1
             elif k == "counters":
                 if not isinstance(v, dict) or len(v) != 1:
                     self.fail("enters: counters is {KIND: N}")
@@ -743,34 +888,58 @@ class Compiler:
                 self.fail(f"enters: unknown field {k!r}")
 
     # --------------------------------------------------------- triggers
+    # the keys each event takes besides `event` (anything else is refused by name)
+    WHEN_KEYS = {
+        "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
+        "attacks": {"what", "defender", "one_or_more"}, "blocks": {"what"},
+        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat"},
+        "dealt_damage": {"what"}, "cast": {"what", "who", "by"},
+        "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
+        "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
+        "life_at_least": {"amount"}, "last_counter_removed": {"what", "kind"},
+        "becomes_target": {"what", "by"}, "planeswalk_to": {"what"},
+        "planeswalk_from": {"what"}, "chaos": {"what"}, "set_in_motion": {"what"},
+        "day_night": {"becomes"}, "put_into_graveyard": {"what"},
+    }  # fmt: skip
+
     def _when(self, a: int, when: Any) -> None:
         t = self.t
         if not isinstance(when, dict) or "event" not in when:
             self.fail("when: a mapping with `event` (enters, dies, attacks, ...)")
         ev = when["event"]
-        if ev not in K.EV:
-            self.fail(f"when: unknown event {ev!r} (expected one of {list(K.EV)})")
+        if ev not in self.WHEN_KEYS:
+            self.fail(f"when: unknown event {ev!r} (expected one of {sorted(self.WHEN_KEYS)})")
         t.set("ab", a, K.B_WHEN, K.EV[ev])
-        allowed = {"event", "what", "who", "whose", "step", "to", "combat", "by", "kind",
-                   "amount", "nth", "by_creature", "defender", "one_or_more"}  # fmt: skip
         for k in when:
-            if k not in allowed:
-                self.fail(f"when: unknown field {k!r}")
+            if k != "event" and k not in self.WHEN_KEYS[ev]:
+                self.fail(f"when: {ev} takes {sorted(self.WHEN_KEYS[ev])}, not {k!r}")
         what = when.get("what")
         if what == "self":
             t.set("ab", a, K.B_WHAT, -2)
         elif what in ("enchanted", "equipped", "attached"):
             t.set("ab", a, K.B_WHAT, -3)
         elif what is not None:
-            f = dict(FILTER_WORDS.get(what, {})) if isinstance(what, str) else dict(what)
-            if ev == "cast":
+            if ev in ("put_into_graveyard", "day_night"):
+                self.fail(f"when: {ev} is about this card itself (what: self)")
+            f = dict(FILTER_WORDS[what]) if isinstance(what, str) and what in FILTER_WORDS else what
+            if ev == "cast" and isinstance(f, dict):
+                f = dict(f)
                 f.setdefault("zone", "stack")
             t.set("ab", a, K.B_WHAT, self.filter(f))
+        elif ev == "put_into_graveyard":
+            self.fail("when: put_into_graveyard needs what: self")
         who = when.get("who", when.get("whose", when.get("by", when.get("defender"))))
         if who is not None:
             if who not in REL:
                 self.fail(f"when: {who!r} is not you / opponent / any / teammate")
             t.set("ab", a, K.B_WHO, REL[who])
+        if when.get("one_or_more"):
+            if ev == "attacks":
+                t.set("ab", a, K.B_GROUP, 1)
+            elif not self.current_once:
+                self.fail(
+                    "when: one_or_more on enters needs once_per_turn: true (one trigger a turn)"
+                )
         if ev == "beginning_of":
             step = when.get("step")
             if step not in STEP:
@@ -779,12 +948,22 @@ class Compiler:
             if "whose" not in when and "who" not in when:
                 t.set("ab", a, K.B_WHO, K.REL_YOU)
         elif ev == "leaves" and "to" in when:
+            if when["to"] not in ZONE:
+                self.fail(f"when: to {when['to']!r} is not a zone")
             t.set("ab", a, K.B_ARG, ZONE[when["to"]])
         elif ev == "deals_damage":
             bits = 1 if when.get("combat") else 0
             to = when.get("to", "any")
-            bits |= {"any": 0, "player": 2, "opponent": 4, "creature": 8}[to]
-            t.set("ab", a, K.B_ARG, bits)
+            codes = {
+                "any": 0,
+                "player": 2,
+                "opponent": 4,
+                "creature": 8,
+                "player_or_planeswalker": 16,
+            }
+            if to not in codes:
+                self.fail(f"when: to is one of {sorted(codes)}")
+            t.set("ab", a, K.B_ARG, bits | codes[to])
         elif ev == "becomes_blocked":
             t.set("ab", a, K.B_ARG, 1 if when.get("by_creature") else 0)
         elif ev in ("attacks",):
@@ -795,6 +974,11 @@ class Compiler:
             t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
         elif ev == "last_counter_removed":
             t.set("ab", a, K.B_ARG, self._counter(when.get("kind")))
+        elif ev == "day_night" and "becomes" in when:
+            b = {"day": 1, "night": 2}.get(when["becomes"], 0)
+            if not b:
+                self.fail("when: becomes is day or night")
+            t.set("ab", a, K.B_ARG, b)
 
     # --------------------------------------------------------- statics
     def static(self, body: Any, card: int) -> None:
@@ -822,19 +1006,70 @@ class Compiler:
             "no_loss_at_zero_life": K.ST_NO_LOSS_ZERO, "no_max_hand_size": K.ST_NO_MAX_HAND,
             "mana_doesnt_empty": K.ST_MANA_KEEP, "coat_of_arms": K.ST_COAT_OF_ARMS,
         }  # fmt: skip
+        # what the simple ones apply to is fixed (the engine reads it from the kind)
+        simple_arg = {
+            "cant_lose": ("you",), "cant_win": ("opponents",), "cant_gain_life": ("you",),
+            "cant_lose_life": ("you",), "no_loss_at_zero_life": ("you",),
+            "no_max_hand_size": ("you",), "mana_doesnt_empty": ("G",),
+            "coat_of_arms": (True,), "loyalty_abilities_at_instant_speed": ("you",),
+        }  # fmt: skip
+        simple["loyalty_abilities_at_instant_speed"] = K.ST_LOYALTY_INSTANT
+        row[K.A_AMT2] = -1
         if kind in simple:
+            if arg not in simple_arg[kind]:
+                self.fail(f"{kind}: {' / '.join(map(str, simple_arg[kind]))}, not {arg!r}")
             row[K.A_KIND] = simple[kind]
+            return
+        if kind == "extra_land_drops":  # 305.2: you may play N additional lands each turn
+            row[K.A_KIND] = K.ST_EXTRA_LAND
+            row[K.A_P] = self._int(arg, "extra_land_drops")
+            return
+        if kind == "cant_be_countered":  # a spell that can't be countered (works on the stack)
+            if arg != "self" or zone != "stack":
+                self.fail("cant_be_countered: self, with zone: stack")
+            row[K.A_KIND] = K.ST_CANT_BE_COUNTERED
+            return
+        if kind == "self_cost":  # "this spell costs {N} less to cast" (601.2f), from anywhere
+            if not isinstance(arg, dict) or set(arg) != {"less"}:
+                self.fail("self_cost: {less: AMOUNT}")
+            row[K.A_KIND] = K.ST_SELF_COST
+            row[K.A_ZONE] = -1
+            row[K.A_AMT] = self.amount(arg["less"])
+            self.t.rows["ct"][card][K.C_SELF_COST] = r
+            return
+        if kind in ("characteristic_pt", "pt_per"):
+            if not isinstance(arg, dict):
+                self.fail(f"{kind}: a mapping")
+            if kind == "characteristic_pt":  # 604.3: power and toughness defined (layer 7a)
+                if set(arg) != {"power", "toughness"}:
+                    self.fail("characteristic_pt: {power: AMOUNT, toughness: AMOUNT}")
+                row[K.A_KIND] = K.ST_CHAR_PT
+                row[K.A_REF] = K.R_SELF
+                row[K.A_AMT] = self.amount(arg["power"])
+                row[K.A_AMT2] = self.amount(arg["toughness"])
+                return
+            if set(arg) - {"what", "amount", "power", "toughness"} or "amount" not in arg:
+                self.fail("pt_per: {what, amount, power: 1, toughness: 1}")
+            row[K.A_KIND] = K.ST_PT_PER  # +N/+N for each (layer 7c)
+            self._static_what(r, arg.get("what", "self"))
+            row[K.A_AMT] = self.amount(arg["amount"])
+            row[K.A_P] = self._int(arg.get("power", 1), "power")
+            row[K.A_T] = self._int(arg.get("toughness", 1), "toughness")
             return
         if kind in ("pump", "grant"):
             if not isinstance(arg, dict):
                 self.fail(f"{kind}: a mapping with `what`")
-            self._static_what(r, arg.get("what", arg.get("to")))
+            allowed = {"what", "power", "toughness", "keywords"}
+            if set(arg) - allowed:
+                self.fail(f"{kind}: unknown argument {sorted(set(arg) - allowed)}")
+            self._static_what(r, arg.get("what"))
             row[K.A_KIND] = K.ST_PUMP if kind == "pump" else K.ST_GRANT
             row[K.A_P] = self._int(arg.get("power", 0), "power")
             row[K.A_T] = self._int(arg.get("toughness", 0), "toughness")
-            kw, _, _ = self._keywords(arg.get("keywords"))
+            kw, prot, _ = self._keywords(arg.get("keywords"), grant=True)
             row[K.A_KW] = kw
-            if kind == "pump" and kw:
+            row[K.A_PROT] = prot
+            if kind == "pump" and (kw or prot):
                 r2 = t.new("sa")
                 t.rows["sa"][r2] = list(row)
                 t.rows["sa"][r2][K.A_KIND] = K.ST_GRANT
@@ -852,13 +1087,24 @@ class Compiler:
         if kind == "cost":
             if not isinstance(arg, dict) or "spells" not in arg:
                 self.fail("cost: {spells: FILTER, less: N} or {spells: FILTER, more: N}")
-            f = (
-                dict(FILTER_WORDS.get(arg["spells"], {}))
-                if isinstance(arg["spells"], str)
-                else dict(arg["spells"])
-            )
+            if set(arg) - {"spells", "less", "more", "who"}:
+                self.fail(
+                    f"cost: unknown argument {sorted(set(arg) - {'spells', 'less', 'more', 'who'})}"
+                )
+            f = arg["spells"]
+            if isinstance(f, str):
+                if f not in FILTER_WORDS:
+                    self.fail(f"cost: spells {f!r} is not a filter word")
+                f = FILTER_WORDS[f]
+            if not isinstance(f, dict):
+                self.fail("cost: spells is a filter")
+            f = dict(f)
             f.setdefault("zone", "any")
             row[K.A_ARG] = self.filter(f)
+            who = arg.get("who", "you")  # whose spells: "spells you cast" by default
+            if who not in ("you", "any", "opponent"):
+                self.fail("cost: who is you, opponent or any")
+            row[K.A_WHO] = REL[who]
             if "less" in arg:
                 row[K.A_KIND] = K.ST_COST_LESS
                 row[K.A_AMT] = self.amount(arg["less"])
@@ -895,6 +1141,24 @@ class Compiler:
         for k in spec:
             if k not in FILTER_KEYS:
                 self.fail(f"filter: unknown key {k!r}")
+        if "any_of" in spec:  # either of two filters (one level: no any_of inside)
+            alts = _list(spec["any_of"])
+            rest = {k: x for k, x in spec.items() if k != "any_of"}
+            if len(alts) != 2:
+                self.fail("filter: any_of lists two filters")
+            parts = []
+            for alt in alts:
+                alt = FILTER_WORDS[alt] if isinstance(alt, str) and alt in FILTER_WORDS else alt
+                if not isinstance(alt, dict) or "any_of" in alt:
+                    self.fail("filter: any_of lists two filters (words or mappings, no any_of)")
+                parts.append({**rest, **alt})
+            second = self.filter(parts[1])
+            v = dict(self._filter_values(parts[0]))
+            v[K.L_OR] = second
+            return self.t.shared("fl", v)
+        return self.t.shared("fl", self._filter_values(spec))
+
+    def _filter_values(self, spec: dict) -> dict[int, int]:
         v = {}
         what = spec.get("what", "players" if "player" in spec else "objects")
         v[K.L_WHAT] = {"objects": K.W_OBJECTS, "players": K.W_PLAYERS, "both": K.W_BOTH}.get(
@@ -910,16 +1174,30 @@ class Compiler:
         v[K.L_TYPE_ALL] = self._type_bits(spec.get("type_all"))
         v[K.L_NOT_TYPE] = self._type_bits(spec.get("not_type"))
         subs = [self.db.subtype_id(s) for s in _list(spec.get("subtype"))]
-        if len(subs) > 3:
-            self.fail("filter: at most three subtypes")
-        for k in range(3):
+        if len(subs) > K.NFSUB:
+            self.fail(f"filter: at most {K.NFSUB} subtypes")
+        for k in range(K.NFSUB):
             v[K.L_SUB + k] = subs[k] if k < len(subs) else -1
         ns = _list(spec.get("not_subtype"))
         v[K.L_NOT_SUB] = self.db.subtype_id(ns[0]) if ns else -1
         v[K.L_SUPER] = self._super_bits(spec.get("supertype"))
         v[K.L_NOT_SUPER] = self._super_bits(spec.get("not_supertype"))
-        v[K.L_CTL] = self._rel(spec.get("controller", "any"))
-        v[K.L_OWNER] = self._rel(spec.get("owner", "any"))
+        v[K.L_CTL_REF] = v[K.L_OWNER_REF] = K.R_NONE
+        for key, rel, ref in (
+            ("controller", K.L_CTL, K.L_CTL_REF),
+            ("owner", K.L_OWNER, K.L_OWNER_REF),
+        ):
+            x = spec.get(key, "any")
+            if isinstance(x, str) and x in REL:
+                v[rel] = REL[x]
+            else:  # "each creature target player controls": a player reference
+                v[rel] = K.REL_ANY
+                v[ref] = self.simple(x, f"filter: {key}")
+        kw, prot, _ = self._keywords(spec.get("keyword"), grant=True)
+        if prot:
+            self.fail("filter: keyword can't test protection")
+        v[K.L_KW] = kw
+        v[K.L_OR] = -1
         v[K.L_PLAYER] = self._rel(spec.get("player", "any"))
         v[K.L_COLOR] = self._colors(spec.get("color"), "filter: color") if "color" in spec else 0
         v[K.L_NOT_COLOR] = (
@@ -945,7 +1223,7 @@ class Compiler:
                 v[col + 1] = self.amount(n, counting=False)
         v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
-        return self.t.shared("fl", v)
+        return v
 
     def _type_bits(self, v: Any) -> int:
         bits = 0
@@ -1029,7 +1307,10 @@ class Compiler:
                 self.fail(f"amount: one kind per amount, got {sorted(v)}")
             ((k, arg),) = v.items()
             refs = {"power": K.AM_POWER, "toughness": K.AM_TOUGHNESS, "mana_value": K.AM_MV,
-                    "life": K.AM_LIFE, "half_life": K.AM_HALF_LIFE, "cards_in_hand": K.AM_HAND}  # fmt: skip
+                    "life": K.AM_LIFE, "half_life": K.AM_HALF_LIFE, "cards_in_hand": K.AM_HAND,
+                    "opponents_dealt_combat_damage": K.AM_OPP_DAMAGED}  # fmt: skip
+            if on is not None and k != "counters":
+                self.fail(f"amount: `what` goes with counters only, not {k}")
             if k == "count":
                 if not counting:
                     self.fail("amount: a filter can't compare with a count")
@@ -1044,6 +1325,20 @@ class Compiler:
                 vals[K.M_ARG] = self.simple(
                     on if on is not None else "self", "amount: counters: what"
                 )
+            elif k == "total_power":  # the total power of the permanents matching
+                if not counting:
+                    self.fail("amount: a filter can't compare with a total")
+                vals[K.M_KIND] = K.AM_TOTAL_POWER
+                vals[K.M_ARG] = self.filter(arg)
+            elif k == "mana_in_pool":  # mana of one colour in your mana pool
+                if arg not in MANA_LETTERS:
+                    self.fail("amount: mana_in_pool is a mana letter (W U B R G C)")
+                vals[K.M_KIND] = K.AM_MANA_POOL
+                vals[K.M_ARG] = MANA_LETTERS.index(arg)
+            elif k in ("life_lost_this_way", "moved_this_way", "last_result"):
+                if arg is not True:
+                    self.fail(f"amount: {k}: true")
+                vals[K.M_KIND] = K.AM_LAST  # what the step before really did (608.2c)
             elif k == "event_amount":
                 vals[K.M_KIND] = K.AM_EVENT
             elif k == "mana_spent":
@@ -1097,6 +1392,26 @@ class Compiler:
             vals[K.N_KIND] = {"day": K.CO_DAY, "night": K.CO_NIGHT, "kicked": K.CO_KICKED}[k]
         elif k == "monarch":
             vals[K.N_KIND] = K.CO_MONARCH
+        elif k == "is":  # {is: {what: REF, filter: FILTER}}: the object (or player) matches
+            if not isinstance(arg, dict) or set(arg) != {"what", "filter"}:
+                self.fail("condition: is takes {what: REF, filter: FILTER}")
+            f = arg["filter"]
+            if isinstance(f, dict) and "zone" not in f:
+                f = {**f, "zone": "any"}
+            vals[K.N_KIND] = K.CO_IS
+            vals[K.N_A] = self.simple(arg["what"], "condition: is: what")
+            vals[K.N_B] = self.filter(f)
+        elif k == "in_zone":  # {in_zone: {what: REF, zone: ZONE}}
+            if not isinstance(arg, dict) or set(arg) != {"what", "zone"} or arg["zone"] not in ZONE:
+                self.fail("condition: in_zone takes {what: REF, zone: ZONE}")
+            vals[K.N_KIND] = K.CO_IN_ZONE
+            vals[K.N_A] = self.simple(arg["what"], "condition: in_zone: what")
+            vals[K.N_B] = ZONE[arg["zone"]]
+        elif k == "moved":  # the step before moved a card (or not: {moved: false})
+            vals[K.N_KIND] = K.CO_COMPARE
+            vals[K.N_A] = self.amount({"last_result": True})
+            vals[K.N_B] = self.amount(1 if arg else 0)
+            vals[K.N_C] = K.CMP_GE if arg else K.CMP_EQ
         elif k == "compare":
             if not isinstance(arg, list) or len(arg) != 3 or arg[1] not in ("le", "ge", "eq"):
                 self.fail("condition: compare is [AMOUNT, le|ge|eq, AMOUNT]")
@@ -1123,6 +1438,8 @@ class Compiler:
         row[K.E_REF] = K.R_NONE
         row[K.E_REF2] = K.R_NONE
         row[K.E_AMT] = -1
+        row[K.E_AMT2] = -1
+        row[K.E_SUB] = -1
         row[K.E_D] = -1
         row[K.E_JUMP] = -1
         for name, v in cols.items():
@@ -1158,10 +1475,11 @@ class Compiler:
         verb = VERB_ALIASES.get(verb, verb)
         op = K.OP[verb]
         if verb == "damage":
-            a = self._args(verb, arg, "to", {"amount", "source"})
+            a = self._args(verb, arg, "to", {"amount", "source", "unpreventable"})
             cols = self._subject(a, "to", "target", verb)
             src = self.simple(a["source"], "source") if "source" in a else K.R_NONE
-            self._row(op, amt=self.amount(a.get("amount", 0)), ref2=src, **cols)
+            self._row(op, amt=self.amount(a.get("amount", 0)), ref2=src,
+                      a=1 if a.get("unpreventable") else 0, **cols)  # fmt: skip
         elif verb in ("gain_life", "lose_life", "draw", "mill", "extra_turn", "shuffle",
                       "win_game", "lose_game", "draw_game", "double_life", "set_life"):  # fmt: skip
             a = self._args(verb, arg, "who", {"amount", "count"})
@@ -1176,21 +1494,37 @@ class Compiler:
             a = self._args(verb, arg, "amount", set())
             self._row(op, amt=self.amount(a["amount"]))
         elif verb in ("look_at_top", "reveal_top"):
-            a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest"})
-            rest = {"bottom": 4, "graveyard": 3, "top": 2}.get(a.get("rest", "bottom"), -1)
+            a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest", "who", "up_to",
+                                                  "exactly", "tapped"})  # fmt: skip
+            rest = {"bottom": 4, "graveyard": 3, "top": 2, "top_any_order": 5}.get(
+                a.get("rest", "bottom"), -1)  # fmt: skip
             if rest < 0:
-                self.fail("rest: bottom, graveyard or top")
+                self.fail("rest: bottom, graveyard, top or top_any_order")
             f = self.filter(a.get("filter", "card"))
-            to_bf = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
-            if to_bf < 0:
-                self.fail("to: hand or battlefield")
-            self._row(op, amt=self.amount(a["amount"]), a=rest, b=self._int(a.get("pick", 0), "pick"),
-                      c=to_bf, refa=f)  # fmt: skip
+            to = {"hand": 0, "battlefield": 1, "graveyard": 3}.get(a.get("to", "hand"), -1)
+            if to < 0:
+                self.fail("to: hand, battlefield or graveyard")
+            pick = a.get("pick", 0)
+            if pick == "all":  # every matching card goes (Goblin Ringleader)
+                pick, mode = 99, 2
+            else:
+                pick = self._int(pick, "pick")
+                exactly = a.get("exactly", a.get("up_to") is False)
+                mode = 1 if exactly else 0  # 1: take exactly that many (of those matching)
+            if a.get("tapped") and to != 1:
+                self.fail("tapped: only with to: battlefield")
+            self._row(op, amt=self.amount(a["amount"]), a=rest, b=pick, c=to | (8 if a.get("tapped") else 0),
+                      d=mode, refa=f, ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
         elif verb == "search":
-            a = self._args(verb, arg, "filter", {"to", "tapped", "amount", "who", "up_to"})
+            a = self._args(verb, arg, "filter", {"to", "tapped", "amount", "who", "from"})
             fd = a["filter"]
-            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
-            fd["zone"] = "library"
+            if isinstance(fd, str) and fd not in FILTER_WORDS:
+                self.fail(f"filter: unknown filter word {fd!r}")
+            fd = dict(FILTER_WORDS[fd]) if isinstance(fd, str) else dict(fd)
+            frm = _list(a.get("from", "library"))
+            if frm not in (["library"], ["library", "graveyard"]):
+                self.fail("from: library, or [library, graveyard] (library and/or graveyard)")
+            fd["zone"] = "library" if len(frm) == 1 else "any"
             dests = _list(a.get("to", "hand"))
             codes = {"hand": 0, "battlefield": 1, "library_top": 2, "graveyard": 3}
             for d in dests:
@@ -1199,7 +1533,7 @@ class Compiler:
             d2 = codes[dests[1]] if len(dests) > 1 else -1
             self._row(op, refa=self.filter(fd), a=codes[dests[0]], d=d2,
                       b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
-                      ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
+                      c=1 if len(frm) > 1 else 0, ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
         elif verb == "delayed":
             a = self._args(verb, arg, "effects", {"at", "what"})
             at = {"next_end_step": 0}.get(a.get("at", "next_end_step"), -1)
@@ -1221,11 +1555,19 @@ class Compiler:
         elif verb == "exile_if_leaves":
             a = self._args(verb, arg, "what", set())
             self._row(op, **self._subject(a, "what", "self", verb))
-        elif verb in ("destroy", "exile", "bounce", "tap", "untap", "regenerate", "transform"):
-            a = self._args(verb, arg, "what", {"with_source", "no_regenerate"})
-            self._row(
-                op, a=1 if a.get("with_source") else 0, **self._subject(a, "what", "target", verb)
-            )
+        elif verb in ("destroy", "exile", "bounce", "tap", "untap", "regenerate", "transform",
+                      "cant_regenerate"):  # fmt: skip
+            allowed = {"destroy": {"no_regenerate"}, "exile": {"with_source", "until"},
+                       "cant_regenerate": {"until"}}.get(verb, set())  # fmt: skip
+            a = self._args(verb, arg, "what", allowed)
+            if a.get("until", "leaves" if verb == "exile" else "end_of_turn") != (
+                "leaves" if verb == "exile" else "end_of_turn"
+            ):
+                self.fail("until: leaves (exile until this leaves the battlefield)"
+                          if verb == "exile" else "until: end_of_turn")  # fmt: skip
+            mode = 1 if a.get("with_source") else (2 if "until" in a and verb == "exile" else 0)
+            self._row(op, a=mode, b=1 if a.get("no_regenerate") else 0,
+                      **self._subject(a, "what", "target", verb))  # fmt: skip
         elif verb == "to_library":
             a = self._args(verb, arg, "what", {"position"})
             pos = {"top": 0, "bottom": 1, "shuffle": 2}.get(a.get("position", "top"), -1)
@@ -1245,22 +1587,28 @@ class Compiler:
             self._row(op, amt=amt, **self._subject(a, "what", "target", verb))
         elif verb == "create_token":
             a = self._args(verb, arg, "token", {"amount", "for", "tapped"})
+            if a.get("tapped") not in (None, True, False):
+                self.fail("tapped: true or false")
             tok = self.token(a["token"])
             self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
                       **self._subject(a, "for", "you", verb))  # fmt: skip
         elif verb == "add_mana":
-            a = self._args(verb, arg, "mana", {"who"})
-            cost, xs, tap, untap = parse_cost(a["mana"], f"{self.where}: mana")
-            if cost[0] or xs or tap or untap:
-                self.fail("mana: coloured or colourless symbols only")
-            for c in range(6):
-                if cost[1 + c]:
-                    self._row(
-                        op,
-                        b=c,
-                        amt=self.amount(cost[1 + c]),
-                        **self._subject(a, "who", "you", verb),
-                    )
+            if not isinstance(arg, dict) or len({"mana", "any", "one_of"} & set(arg)) != 1:
+                self.fail("add_mana: {mana: SYMBOLS} or {any: N} or {one_of: [COLOURS]}")
+            a = self._args(verb, arg, "who", {"mana", "any", "one_of", "amount"})
+            who = self._subject(a, "who", "you", verb)
+            if "mana" in a:
+                cost, xs, tap, untap = parse_cost(a["mana"], f"{self.where}: mana")
+                if cost[0] or xs or tap or untap:
+                    self.fail("mana: coloured or colourless symbols only")
+                for c in range(6):
+                    if cost[1 + c]:
+                        n = a.get("amount", cost[1 + c])
+                        self._row(op, b=c, amt=self.amount(n), **who)
+            else:  # mana of a colour the player chooses as it resolves (106.1b)
+                bits = 31 if "any" in a else self._colors(a["one_of"], "one_of")
+                n = a["any"] if "any" in a else a.get("amount", 1)
+                self._row(op, b=-1, c=bits, amt=self.amount(n), **who)
         elif verb == "counters":
             a = self._args(verb, arg, "what", {"kind", "amount"})
             self._row(op, a=self._counter(a.get("kind")), amt=self.amount(a.get("amount", 1)),
@@ -1268,16 +1616,37 @@ class Compiler:
         elif verb == "proliferate":
             self._row(op)
         elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
-            a = self._args(verb, arg, "what", {"power", "toughness", "keywords", "until", "types"})
-            kw, _, _ = self._keywords(a.get("keywords"))
+            allowed = {"pump": {"power", "toughness", "keywords", "until"},
+                       "grant": {"keywords", "until"}, "cant_block": {"until"},
+                       "set_base_pt": {"power", "toughness", "until"},
+                       "animate": {"power", "toughness", "keywords", "until", "types", "subtypes",
+                                   "colors"}}[verb]  # fmt: skip
+            a = self._args(verb, arg, "what", allowed)
+            kw, prot, _ = self._keywords(a.get("keywords"), grant=True)
+            if prot:
+                self.fail("keywords: protection from an effect is not implemented yet")
             types = self._type_bits(a.get("types"))
-            self._row(op, a=self._int(a.get("power", 0), "power"),
-                      b=self._int(a.get("toughness", 0), "toughness"), c=kw, d=types,
+            subs = _list(a.get("subtypes"))
+            if len(subs) > 1:
+                self.fail("subtypes: one subtype an animation adds")
+            pw, tg = a.get("power", 0), a.get("toughness", 0)
+            fixed = isinstance(pw, int) and isinstance(tg, int) and not isinstance(pw, bool)
+            self._row(op, a=pw if fixed else 0, b=tg if fixed else 0, c=kw, d=types,
+                      amt=-1 if fixed else self.amount(pw), amt2=-1 if fixed else self.amount(tg),
+                      sub=self.db.subtype_id(subs[0]) if subs else -1,
+                      colors=self._colors(a["colors"], "colors") if "colors" in a else 0,
+                      sets_pt=1 if "power" in a or "toughness" in a or verb == "set_base_pt" else 0,
                       until=self._until(a, verb), **self._subject(a, "what", "target", verb))  # fmt: skip
+            if verb == "animate" and ("power" in a) != ("toughness" in a):
+                self.fail("animate: power and toughness together (or neither)")
         elif verb == "gain_control":
             a = self._args(verb, arg, "what", {"until"})
-            self._row(op, until=self._until(a, verb) if "until" in a else UNTIL_FOREVER,
-                      **self._subject(a, "what", "target", verb))  # fmt: skip
+            until = UNTIL_FOREVER
+            if a.get("until") == "you_control_source":  # "for as long as you control this"
+                until = UNTIL_WHILE_CONTROLLED
+            elif "until" in a:
+                until = self._until(a, verb)
+            self._row(op, until=until, **self._subject(a, "what", "target", verb))
         elif verb == "sacrifice":
             a = self._args(verb, arg, "who", {"filter", "amount"})
             self._row(op, d=self.filter(a.get("filter", "creature")), amt=self.amount(a.get("amount", 1)),
@@ -1300,8 +1669,11 @@ class Compiler:
             amt = self.amount(-1 if n == "all" else n)
             cols = self._subject(a, "to", "target", verb) if "to" in a else {"ref": K.R_NONE}
             self._row(op, amt=amt, b=1 if a.get("combat") else 0, **cols)
-        elif verb in ("life_becomes_lowest", "restart_game"):
+        elif verb == "life_becomes_lowest":
             self._row(op)
+        elif verb == "restart_game":  # 723 (Karn Liberated)
+            a = self._args(verb, arg, "return_exiled", set()) if arg else {}
+            self._row(op, a=1 if a.get("return_exiled") else 0)
         elif verb == "sacrifice_unless_life":
             a = self._args(verb, arg, "what", {"amount"})
             self._row(
@@ -1311,14 +1683,18 @@ class Compiler:
             a = self._args(verb, arg, "amount", set())
             self._row(op, amt=self.amount(a["amount"]))
         elif verb in ("put_land", "exile_from_hand", "choose"):
-            a = self._args(verb, arg, "filter", {"who", "amount", "up_to", "tapped"})
+            a = self._args(verb, arg, "filter", {"who", "amount", "up_to", "tapped", "attacking"})
+            if "attacking" in a:  # Kaalia: put onto the battlefield tapped and attacking
+                if verb != "put_land" or a["attacking"] not in ("event.player", "event.attacked"):
+                    self.fail("attacking: event.attacked (what the trigger's attacker attacks)")
+                op = K.OP_PUT_ATTACKING
             f = a.get("filter", "land" if verb == "put_land" else "card")
             fd = dict(FILTER_WORDS.get(f, {})) if isinstance(f, str) else dict(f)
             if verb != "choose":
                 fd["zone"] = "hand"
             self._row(op, refa=self.filter(fd), ref=self.simple(a.get("who", "you"), "who"),
                       amt=self.amount(a.get("amount", 1)), b=1 if a.get("up_to") else 0,
-                      c=1 if a.get("tapped") else 0)  # fmt: skip
+                      c=1 if a.get("tapped") or "attacking" in a else 0)  # fmt: skip
         elif verb in ("may", "unless"):
             a = self._args(verb, arg, "effects", {"who", "pay", "pay_life", "pays", "life"})
             pay = a.get("pay", a.get("pays", a.get("pay_life")))
@@ -1348,6 +1724,28 @@ class Compiler:
             self.effects(_list(arg["effects"]))
             n = self._row(K.OP_NEXT, jump=r)
             self.t.set("ep", r, K.E_JUMP, n + 1)
+        elif verb == "emblem":  # 114: an emblem in your command zone with these abilities
+            a = self._args(verb, arg, "abilities", set())
+            abilities = []
+            for item in _list(a["abilities"]):
+                if not isinstance(item, dict) or len(item) != 1:
+                    self.fail("emblem: abilities is a list of one-key mappings")
+                ((kind, body),) = item.items()
+                if kind not in ("static", "triggered") or not isinstance(body, dict):
+                    self.fail("emblem: static and triggered abilities only")
+                abilities.append({kind: {"zone": "command", **body}})
+            owner = self.current_name
+            rec = {"types": [], "abilities": abilities}
+            key = f"emblem:{owner}:{len(self.row_of)}"
+            r = self.t.new("ct")
+            self.row_of[key] = r
+            self.token_names[r] = f"Emblem ({owner})"
+            self._later(r, f"Emblem ({owner})", rec, Card(key, rec, real=False, token=True))
+            self._row(op, a=r, ref=K.R_YOU)
+        elif verb == "redistribute_life":  # Reverse the Sands (810.9f: one head per team)
+            if arg not in (True, None, {}):
+                self.fail("redistribute_life: true")
+            self._row(op)
         else:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
@@ -1364,11 +1762,57 @@ class Compiler:
             return self.row_of[key]
         r = self.t.new("ct")
         self.row_of[key] = r
-        saved = (self.where, getattr(self, "n_specs", 0))
-        self._fill_card(r, name, spec, Card(name, spec, real=False, token=True))
-        self.where, self.n_specs = saved
-        self.db.token_names[r] = name
+        self.token_names[r] = name
+        self._later(r, name, spec, Card(name, spec, real=False, token=True))
         return r
+
+
+def overloaded(body: dict) -> dict:
+    """702.96b: an overloaded spell's text with "target" changed to "each": the effects
+    act on every object its target specs would allow, and it has no targets."""
+    specs = []
+    for spec in _list(body.get("targets")):
+        if isinstance(spec, dict) and "filter" in spec:
+            spec = spec["filter"]
+        elif isinstance(spec, dict):
+            spec = {k: v for k, v in spec.items() if k not in ("count", "up_to", "different")}
+        specs.append(spec)
+
+    def swap(v: Any) -> Any:
+        if isinstance(v, str) and (v == "target" or re.fullmatch(r"target\.\d", v)):
+            k = 0 if v == "target" else int(v[-1])
+            if k >= len(specs):
+                raise CardError(f"overload: {v} names no target spec")
+            return {"each": specs[k]}
+        if isinstance(v, dict):
+            return {k: swap(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [swap(x) for x in v]
+        return v
+
+    return {"effects": swap(_list(body.get("effects")))}
+
+
+RECORD_KEYS = {
+    "cost", "types", "supertypes", "subtypes", "power", "toughness", "loyalty", "defense",
+    "keywords", "abilities", "colors", "identity", "enchant", "back", "name", "hand", "life",
+    "can_be_commander", "not_real", "token", "note",
+}  # fmt: skip
+
+
+def check_record_keys(name: str, rec: dict, where: str = "") -> None:
+    """A record's fields are the vocabulary's: anything else is refused by name (a typo
+    would otherwise be a card that silently does less)."""
+    for k in rec:
+        if k not in RECORD_KEYS:
+            raise CardError(
+                f"card {name!r}{where}: unknown field {k!r} (expected one of {sorted(RECORD_KEYS)})"
+            )
+    for k in ("not_real", "token", "can_be_commander"):
+        if k in rec and not isinstance(rec[k], bool):
+            raise CardError(f"card {name!r}{where}: {k} is true or false, not {rec[k]!r}")
+    if isinstance(rec.get("back"), dict):
+        check_record_keys(name, rec["back"], " (back face)")
 
 
 VERB_ALIASES = {
@@ -1384,13 +1828,12 @@ class CardDB:
     def __init__(self, records: dict[str, dict], sources: dict[str, str] | None = None):
         self.cards: dict[str, Card] = {}
         self.by_lower: dict[str, str] = {}
-        self.token_names: dict[int, str] = {}
         for name, rec in records.items():
             if not isinstance(name, str) or not isinstance(rec, dict):
                 raise CardError(f"card {name!r}: a record is a mapping of fields")
-            real = rec.get("real", True)
-            card = Card(name, rec, real=real is True, token=real == "token",
-                        source=(sources or {}).get(name, ""))  # fmt: skip
+            check_record_keys(name, rec)
+            card = Card(name, rec, real=not rec.get("not_real") and not rec.get("token"),
+                        token=bool(rec.get("token")), source=(sources or {}).get(name, ""))  # fmt: skip
             self.cards[name] = card
             self.by_lower[name.lower()] = name
         self._subtypes()
@@ -1455,7 +1898,9 @@ class CardDB:
         for name in names:
             comp.card(self.get(name).name)
         _deploy_ability(comp)
-        return Compiled(comp.t.arena(), dict(comp.row_of), comp.t, self, tuple(names))
+        return Compiled(
+            comp.t.arena(), dict(comp.row_of), comp.t, self, tuple(names), comp.token_names
+        )
 
     def compiled(self, names) -> Compiled:
         """:meth:`compile`, kept for the next game of the same cards (the result is
@@ -1481,7 +1926,8 @@ class CardDB:
         from ecs.card_text import render
 
         card = self.get(name)
-        return render(card.name, card.record)
+        tokens = {n: c.record for n, c in self.cards.items() if c.token}
+        return render(card.name, card.record, tokens)
 
 
 def _deploy_ability(comp: Compiler) -> None:
@@ -1513,15 +1959,18 @@ class Compiled:
     tables: Tables = field(repr=False)
     db: CardDB = field(repr=False)
     names: tuple[str, ...] = ()  # what was compiled (the same list compiles the same arena)
+    token_names: dict[int, str] = field(default_factory=dict, repr=False)
 
     def row(self, name: str) -> int:
         return self.row_of[self.db.get(name).name]
 
     def name_of(self, row: int) -> str:
+        if row in self.token_names:  # a token described inline, an emblem
+            return self.token_names[row]
         for n, r in self.row_of.items():
-            if r == row and not n.startswith("token:"):
+            if r == row and not n.startswith(("token:", "emblem:")):
                 return n
-        return self.db.token_names.get(row, f"card#{row}")
+        return self.token_names.get(row, f"card#{row}")
 
 
 def _read(path: Path) -> dict:
@@ -1554,3 +2003,31 @@ def load_pool(extra: list[str | Path] | None = None) -> CardDB:
     files = sorted(str(p) for p in DATA.glob("*.yaml"))
     files += [str(p) for p in (extra or [])]
     return _load(tuple(files))
+
+
+def cards_main(names: list[str], all_cards: bool) -> int:
+    """``melee cards NAME...`` / ``melee cards --all``: print the rules text the engine
+    plays for each card named (any case; a card invented for a rules example or a
+    token is shown when asked for by name), or for every real card of the pool.
+    Returns the exit status: 1 if a name is unknown (with "did you mean")."""
+    import sys
+
+    db = load_pool()
+    status = 0
+    texts = []
+    for name in names:
+        try:
+            card = db.get(name)
+        except CardError as e:
+            print(f"melee cards: {e}", file=sys.stderr)
+            status = 1
+            continue
+        texts.append(db.text(card.name))
+        why = db.check(card.name)
+        if why:
+            texts[-1] += f"\n(The engine can't play this card yet: {why})"
+    if all_cards:
+        texts += [db.text(n) for n in db.names()]
+    if texts:
+        print("\n\n".join(texts))
+    return status

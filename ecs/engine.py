@@ -200,6 +200,7 @@ def new_arena(
     life = starting_life(variant, n, nteams)
     for p in range(n):
         pl[p, PL.P_LIFE] = life
+        pl[p, PL.P_START_LIFE] = life
         pl[p, PL.P_LIFEPOOL] = p
         pl[p, PL.P_ALIVE] = 1
         pl[p, PL.P_TEAM] = team[p]
@@ -227,6 +228,33 @@ def needs(compiled: Compiled) -> int:
             bits |= G.NEED_COST_CHANGES
         if row[K.A_IF] >= 0:
             bits |= G.NEED_CONDITIONAL_STATICS
+    bits |= _pool_needs(compiled)
+    return bits
+
+
+def _pool_needs(compiled: Compiled) -> int:
+    """S_NEEDS bits of the card pool's words (issue 17): cycling from the hand, exile
+    until a source leaves, mana abilities with costs, extra land drops, triggers of a
+    card about itself in another zone."""
+    bits = 0
+    rows = compiled.tables.rows
+    for row in rows["ab"]:
+        if row[K.B_ZONE] == HAND and row[K.B_KIND] == K.AB_ACTIVATED:
+            bits |= G.NEED_HAND_ABILITIES
+        if row[K.B_KIND] == K.AB_TRIGGERED and row[K.B_ZONE] not in (BATTLEFIELD, COMMAND):
+            bits |= G.NEED_SELF_TRIGGERS
+        if row[K.B_KIND] == K.AB_MANA:
+            cost = any(row[K.B_COST + k] for k in range(7))
+            colors = sum(1 for k in range(6) if row[K.B_MANA_A + k])
+            if (row[K.B_TAP] != 1 or row[K.B_SAC] != -1 or row[K.B_LIFE] or row[K.B_RMCTR] >= 0
+                    or cost or (row[K.B_MANA] == K.MANA_FIXED and colors > 1)):  # fmt: skip
+                bits |= G.NEED_COSTED_MANA
+    for row in rows["ep"]:
+        if row[K.E_OP] == K.OP_EXILE and row[K.E_A] == 2:
+            bits |= G.NEED_EXILE_UNTIL
+    for row in rows["sa"]:
+        if row[K.A_KIND] == K.ST_EXTRA_LAND:
+            bits |= G.NEED_LAND_DROPS
     return bits
 
 

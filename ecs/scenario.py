@@ -43,7 +43,16 @@ import numpy as np
 from components import game as G
 from components import objects as O
 from components import players as PL
-from components.cards import AB_ACTIVATED, AB_EQUIP, AB_LOYALTY, B_INDEX, B_KIND, C_AB0, C_NAB
+from components.cards import (
+    AB_ACTIVATED,
+    AB_EQUIP,
+    AB_LOYALTY,
+    AB_MANA,
+    B_INDEX,
+    B_KIND,
+    C_AB0,
+    C_NAB,
+)
 from components.decisions import (
     A_ACTIVATE,
     A_ATTACK,
@@ -63,6 +72,7 @@ from components.decisions import (
     PEND_BLOCK,
     PEND_CHOOSE_OBJECT,
     PEND_CHOOSE_PLAYER,
+    PEND_COLOR,
     PEND_KICKER,
     PEND_MODE,
     PEND_MULLIGAN,
@@ -917,8 +927,9 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
     elif "cast" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])
+        option = 1 if (a.get("choices") or {}).get("overload") else 0  # 702.96: overloaded
         with _paying(g, sc, a):
-            _take(g, f"casting {a['cast']}", A_CAST, p, i, 0)
+            _take(g, f"casting {a['cast']}", A_CAST, p, i, option)
             _choices(sc, a)
     elif "activate" in a:
         _need_priority(g, p, a["player"])
@@ -1052,7 +1063,7 @@ def _ability_row(g: Game, i: int, index: int) -> int:
     c = int(g.v.o[i, O.F_CARD])
     ct = g.compiled.tables.rows["ct"][c]
     own = [a for a in range(ct[C_AB0], ct[C_AB0] + ct[C_NAB])
-           if rows[a][B_KIND] in (AB_ACTIVATED, AB_LOYALTY, AB_EQUIP)]  # fmt: skip
+           if rows[a][B_KIND] in (AB_ACTIVATED, AB_LOYALTY, AB_EQUIP, AB_MANA)]  # fmt: skip
     own.sort(key=lambda a: rows[a][B_INDEX])
     if index < len(own):
         return own[index]
@@ -1105,6 +1116,11 @@ def _choices(sc: Scenario, a: dict) -> None:
                 _take(g, "the sacrifice", obj=resolve_card(sc, ch.pop("sacrifice")))
             else:
                 g.step(0)
+        elif kind == PEND_COLOR:  # a mana ability's colour (106.1b)
+            if "color" in ch:
+                _take(g, f"colour {ch['color']}", arg=_color(ch.pop("color")))
+            else:
+                g.step(0)
         else:
             break
     if targets:
@@ -1114,8 +1130,32 @@ def _choices(sc: Scenario, a: dict) -> None:
             f"{ch['opponent']} can't be named to choose (801.5a: an opponent in range)"
         )
     for k in ch:
-        if k not in ("opponent", "kicked", "sacrifice"):
+        if k not in ("opponent", "kicked", "sacrifice", "color", "overload"):
             raise ScenarioFailure(f"choices: {k!r} is not implemented yet")
+    if "color" in ch:
+        raise IllegalAction(f"no colour to choose ({ch['color']})")
+
+
+def _color(val: Any) -> int:
+    if val not in ("W", "U", "B", "R", "G", "C"):
+        raise ScenarioFailure(f"color: expected W, U, B, R, G or C, not {val!r}")
+    return "WUBRGC".index(val)
+
+
+def _redistribute(sc: Scenario, val: Any) -> None:
+    """Reverse the Sands: {PLAYER: PLAYER, ...}, each key gets the life total the value
+    had. The players are chosen in the mapping's order, then each one's new total."""
+    g = sc.game
+    names = g.names
+    if not isinstance(val, dict) or not all(k in names and v in names for k, v in val.items()):
+        raise ScenarioFailure("choose.redistribute: expected {PLAYER: PLAYER, ...}")
+    for who in val:
+        _take(g, f"redistributing {who}'s life total", obj=-1 - names.index(who))
+    if _pend(g)[0] == PEND_CHOOSE_OBJECT and g.v.s[G.S_PB] == NO_TARGET:
+        _take(g, "no more players", obj=NO_TARGET)
+    while _pend(g)[0] == PEND_CHOOSE_OBJECT and NO_TARGET < g.v.s[G.S_PB] < 0:
+        who = names[-1 - int(g.v.s[G.S_PB])]
+        _take(g, f"{who} gets {val[who]}'s life total", obj=-1 - names.index(val[who]))
 
 
 def _choose(sc: Scenario, p: int, ch: Any) -> None:
@@ -1149,6 +1189,10 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
                 if card not in first and card not in second:
                     raise IllegalAction(f"{g.card_name(card)} is in neither pile")
                 _take(g, "a pile", arg=0 if card in first else 1)
+        elif key == "color":
+            _take(g, f"colour {val}", arg=_color(val))
+        elif key == "redistribute":
+            _redistribute(sc, val)
         elif key in ("may", "pay_life", "command_zone"):
             if not isinstance(val, bool):
                 raise ScenarioFailure(f"choose.{key}: expected true or false")

@@ -19,19 +19,27 @@ from components.cards import (
     A_AMT,
     A_ARG,
     A_KIND,
+    A_WHO,
     A_ZONE,
     AB_ALT_SPELL,
+    AB_MANA,
     AB_MUTATE,
     AB_SPELL,
     B_CHOOSE,
     B_CHOOSER,
     B_COST,
     B_DISCARD,
+    B_DISCARD_SELF,
     B_HASLOY,
+    B_HYB,
+    B_IF,
     B_INDEX,
     B_KIND,
     B_LIFE,
     B_LOY,
+    B_MANA,
+    B_MANA_A,
+    B_MANA_AMT,
     B_MODES0,
     B_NMODES,
     B_NTG,
@@ -44,23 +52,28 @@ from components.cards import (
     B_XS,
     C_ALT,
     C_COST,
+    C_HYB,
     C_KICKER,
     C_MUTATE,
     C_NSA,
     C_SA0,
+    C_SELF_COST,
     C_SPELL,
     C_XS,
+    EV_BECOMES_TARGET,
     EV_CAST,
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
     G_UP_TO,
+    MANA_FIXED,
     ST_COST_LESS,
     ST_COST_MORE,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
     PEND_CHOOSE_PLAYER,
+    PEND_COLOR,
     PEND_KICKER,
     PEND_MODE,
     PEND_NONE,
@@ -132,6 +145,7 @@ from components.rules import (
     COMMAND,
     CTR_LOYALTY,
     GRAVEYARD,
+    HAND,
     KW_HASTE,
     N_MANA,
     NO_TARGET,
@@ -184,18 +198,39 @@ def base_cost(st, cd, p, i, a, option, out):
         for k in range(N_MANA + 1):
             out[k] = ab[a, B_COST + k]
         xs = ab[a, B_XS]
+        if ab[a, B_HYB + 2]:
+            _hybrid(st, cd, p, out, ab[a, B_HYB], ab[a, B_HYB + 1], ab[a, B_HYB + 2])
     else:
         for k in range(N_MANA + 1):
             out[k] = ct[c, C_COST + k]
         xs = ct[c, C_XS]
+        if ct[c, C_HYB + 2]:
+            _hybrid(st, cd, p, out, ct[c, C_HYB], ct[c, C_HYB + 1], ct[c, C_HYB + 2])
     if spell and option >= 0:
         slot = o[i, F_COMMANDER]
         if slot > 0 and o[i, F_ZONE] == COMMAND:
             out[0] += 2 * st.pl[p, P_CMDCAST + slot - 1]
         out[0] += _cost_change(st, cd, p, i)
+        r = ct[c, C_SELF_COST]
+        if r >= 0:  # "this spell costs {1} less for each ..." (601.2f)
+            out[0] -= selectors.amount(st, cd, cd.sa[r, A_AMT], p, i, -1)
         if out[0] < 0:
             out[0] = 0
     return xs
+
+
+@kernel
+def _hybrid(st, cd, p, out, ca, cb, n):
+    """107.4e: n hybrid symbols, each paid with colour slot ca or cb: the split with the
+    most of ca that p can pay now (all of ca if none can)."""
+    for k in range(n + 1):
+        out[1 + ca] += n - k
+        out[1 + cb] += k
+        if mana.can_pay(st, cd, p, out, 0):
+            return
+        out[1 + ca] -= n - k
+        out[1 + cb] -= k
+    out[1 + ca] += n
 
 
 @kernel(inline="always")
@@ -233,8 +268,8 @@ def _changes_of(st, cd, src, p, i):
         k = sa[r, A_KIND]
         if (k != ST_COST_LESS and k != ST_COST_MORE) or sa[r, A_ZONE] != o[src, F_ZONE]:
             continue
-        # the filter names the spells affected; its controller relation is to ``you``
-        if k == ST_COST_LESS and you != p:
+        # whose spells (A_WHO: "spells you cast", "spells your opponents cast")
+        if not selectors.related(st, you, p, sa[r, A_WHO]):
             continue
         if not selectors.matches_card(st, cd, sa[r, A_ARG], i, you, src):
             continue
@@ -270,7 +305,8 @@ def ability_feasible(st, cd, a, you, src, item):
     if a < 0:
         return True
     if cd.ab[a, B_NMODES]:
-        return _modes_feasible(st, cd, a, you, src, item) >= cd.ab[a, B_CHOOSE]
+        need = cd.ab[a, B_CHOOSE] if cd.ab[a, B_CHOOSE] > 0 else 1  # (< 0: one or more)
+        return _modes_feasible(st, cd, a, you, src, item) >= need
     return _specs_feasible(st, cd, a, you, src, item)
 
 
@@ -316,6 +352,10 @@ def activatable(st, cd, p, i, a):
         return False
     if ab[a, B_DISCARD] > st.pl[p, P_HANDN]:
         return False
+    if ab[a, B_DISCARD_SELF] and o[i, F_ZONE] != HAND:
+        return False
+    if ab[a, B_IF] >= 0 and not selectors.holds(st, cd, ab[a, B_IF], p, i, -1):
+        return False  # "activate only if ..." (602.5b)
     if ab[a, B_RMCTR] >= 0 and o[i, F_CTR + ab[a, B_RMCTR]] < ab[a, B_RMN]:
         return False
     if not ability_feasible(st, cd, a, p, i, -1):
@@ -443,7 +483,7 @@ def advance(st, cd):
                 if _ask_chooser(st, cd, it, p):
                     return
         elif stage == CAST_MODES:
-            if a >= 0 and ab[a, B_NMODES] and s[S_CAST_MODE] < ab[a, B_CHOOSE]:
+            if a >= 0 and ab[a, B_NMODES] and _more_modes(st, cd, it, a):
                 decider = o[it, F_CHOOSER] if ab[a, B_CHOOSER] == 1 else p
                 _ask(st, PEND_MODE, decider)
                 return
@@ -491,6 +531,14 @@ def advance(st, cd):
         elif stage == CAST_SAC:
             if s[S_CAST_KIND] == CK_ABILITY and ab[a, B_SAC] >= 0 and o[it, F_EVO] < 0:
                 _ask(st, PEND_CHOOSE_OBJECT, p)
+                return
+            # a mana ability making mana of a colour to choose (106.1b): the colour
+            if (
+                ab[a, B_KIND] == AB_MANA
+                and o[it, F_MODES] == 0
+                and _popcount(mana_colors(st, cd, it)) > 1
+            ):
+                _ask(st, PEND_COLOR, p)
                 return
             s[S_CAST_STAGE] = CAST_PAY
         else:
@@ -545,6 +593,9 @@ def mode_options(st, cd, it, out):
     p = o[it, F_ICTL]
     src = zones.is_source_of(st, it)
     m = 0
+    if cd.ab[a, B_CHOOSE] < 0 and st.s[S_CAST_MODE] >= 1:  # "one or more": may stop
+        out[m] = MODES_DONE
+        m += 1
     for k in range(cd.ab[a, B_NMODES]):
         if (o[it, F_MODES] >> k) & 1:
             continue
@@ -552,6 +603,96 @@ def mode_options(st, cd, it, out):
             out[m] = k
             m += 1
     return m
+
+
+MODES_DONE = -1  # the PEND_MODE option that ends a "choose one or more"
+
+
+@kernel
+def mana_colors(st, cd, it):
+    """The colours (bits, W..C) the mana ability being activated as stack object it
+    can make."""
+    a = st.o[it, F_IAB]
+    bits, n = mana.ability_mana(st, cd, st.o[it, F_SRC], a)
+    return bits
+
+
+@kernel
+def color_options(st, cd, it, out):
+    """The colours to choose from for mana ability it (W U B R G C order)."""
+    bits = mana_colors(st, cd, it)
+    m = 0
+    for c in range(N_MANA):
+        if (bits >> c) & 1:
+            out[m] = c
+            m += 1
+    return m
+
+
+@kernel
+def _mana_ability(st, cd, it, p):
+    """Its costs are paid: the mana goes into the pool at once (605.3b) and the player
+    keeps priority; the object that stood for it while its costs were chosen is gone."""
+    s, o, ab = st.s, st.o, cd.ab
+    a = o[it, F_IAB]
+    src = o[it, F_SRC]
+    if ab[a, B_MANA] == MANA_FIXED and ab[a, B_MANA_AMT] < 0:
+        for c in range(N_MANA):
+            if ab[a, B_MANA_A + c]:
+                mana.add_mana(st, p, c, ab[a, B_MANA_A + c])
+    else:
+        bits, n = mana.ability_mana(st, cd, src, a)
+        c = o[it, F_MODES] - 1
+        if c < 0:
+            c = _lowest(bits)
+        mana.add_mana(st, p, c, n)
+    zones.cease(st, cd, it)
+    touch(st)
+    s[S_PASSES] = 0
+    s[S_PRIO] = p
+    s[S_TODO] = TODO_PRIORITY
+
+
+@kernel(inline="always")
+def _popcount(v):
+    n = 0
+    while v:
+        v &= v - 1
+        n += 1
+    return n
+
+
+@kernel(inline="always")
+def _lowest(v):
+    for c in range(N_MANA):
+        if (v >> c) & 1:
+            return c
+    return N_MANA - 1
+
+
+@kernel
+def _more_modes(st, cd, it, a):
+    """Are more modes to be chosen (700.2: exactly B_CHOOSE; B_CHOOSE < 0: one or more,
+    while the caster hasn't stopped and a mode with targets remains)?"""
+    n = cd.ab[a, B_CHOOSE]
+    k = st.s[S_CAST_MODE]
+    if n > 0:
+        return k < n
+    if k >= -n:
+        return False
+    buf = np.empty(cd.ab[a, B_NMODES] + 1, np.int64)
+    return mode_options(st, cd, it, buf) > (1 if k >= 1 else 0)
+
+
+@kernel
+def _became_targets(st, cd, it, p):
+    """ "Whenever this becomes the target of a spell or ability" (ward, 702.21): once
+    for each object it targets."""
+    o = st.o
+    for k in range(o[it, F_NT]):
+        t = o[it, F_T0 + k]
+        if t >= 0 and t != NO_TARGET and o[t, F_ZONE] == BATTLEFIELD:
+            triggers.event(st, cd, EV_BECOMES_TARGET, t, p, it, o[t, F_CTL])
 
 
 @kernel
@@ -686,8 +827,11 @@ def answer(st, cd, kind, x):
     if kind == PEND_CHOOSE_PLAYER:
         o[it, F_CHOOSER] = x
     elif kind == PEND_MODE:
-        o[it, F_MODES] |= 1 << x
-        s[S_CAST_MODE] += 1
+        if x == MODES_DONE:  # "one or more": no more modes
+            s[S_CAST_MODE] = 1 << 20
+        else:
+            o[it, F_MODES] |= 1 << x
+            s[S_CAST_MODE] += 1
     elif kind == PEND_KICKER:
         o[it, F_KICKED] = 1 if x else 0
     elif kind == PEND_X:
@@ -705,6 +849,8 @@ def answer(st, cd, kind, x):
             s[S_CAST_N] += 1
     elif kind == PEND_CHOOSE_OBJECT:
         o[it, F_EVO] = x
+    elif kind == PEND_COLOR:
+        o[it, F_MODES] = x + 1
     advance(st, cd)
 
 
@@ -720,6 +866,7 @@ def finish(st, cd):
     s[S_CASTING] = -1
     o[it, F_CASTING] = 0
     s[S_PEND] = PEND_NONE
+    _became_targets(st, cd, it, p)
     if kind == CK_TRIGGER:
         stack.triggers_continue(st, cd)
         return
@@ -745,10 +892,15 @@ def finish(st, cd):
             life = (players.life(st, p) + 1) // 2
         if life > 0:
             damage.pay_life(st, cd, p, life)
+        if ab[a, B_DISCARD_SELF] and o[i, F_ZONE] == HAND:  # cycling (702.29a)
+            zones.discard(st, cd, i)
         if ab[a, B_SAC] == SAC_SELF:
             zones.move(st, cd, i, GRAVEYARD, -1)
         elif ab[a, B_SAC] >= 0 and o[it, F_EVO] >= 0:
             zones.move(st, cd, o[it, F_EVO], GRAVEYARD, -1)
+        if ab[a, B_KIND] == AB_MANA:  # 605.3b: a mana ability doesn't use the stack
+            _mana_ability(st, cd, it, p)
+            return
     else:
         st.pl[p, P_SPELLS] += 1
         slot = o[it, F_COMMANDER]

@@ -242,6 +242,8 @@ def finish_attacks(st, cd):
         i = order[k]
         if o[i, F_ZONE] == BATTLEFIELD:
             triggers.event(st, cd, EV_ATTACKS, i, o[i, F_ATKP], m, o[i, F_CTL], 0)
+    if m > 0:  # "whenever one or more creatures attack": once per declaration
+        triggers.event(st, cd, EV_ATTACKS, -1, -1, m, -1, triggers.AUX_GROUP)
     touch(st)
 
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    A_AMT,
+    A_AMT2,
     A_IF,
     A_KIND,
     A_KW,
     A_P,
+    A_PROT,
     A_REF,
     A_REFA,
     A_T,
@@ -27,6 +30,7 @@ from components.cards import (
     C_KW,
     C_NSA,
     C_POW,
+    C_PROT,
     C_SA0,
     C_SUB,
     C_TOU,
@@ -37,29 +41,47 @@ from components.cards import (
     R_SELF,
     ST_CANT_ATTACK,
     ST_CANT_BLOCK,
+    ST_CHAR_PT,
     ST_COAT_OF_ARMS,
     ST_CONTROL,
     ST_GRANT,
+    ST_PT_PER,
     ST_PUMP,
     SUBTYPE_NONCREATURE,
 )
 from components.effects import (
+    UNTIL_LEAVES,
+    UNTIL_WHILE_CONTROLLED,
     X_ANIMATE,
     X_CANT_ATTACK,
     X_CANT_BLOCK,
+    X_COLORS,
     X_CONTROL,
+    X_CTL,
     X_KIND,
     X_KW,
     X_NEWCTL,
     X_OBJ,
     X_P,
     X_PUMP,
+    X_RETYPE,
     X_SET_PT,
+    X_SRC,
+    X_SUB,
     X_T,
     X_TS,
     X_TYPES,
+    X_UNTIL,
 )
-from components.game import S_LDIRTY, S_NBF, S_NEFF, S_SDIRTY, S_VERSION, S_WASPLAIN
+from components.game import (
+    S_LDIRTY,
+    S_NBF,
+    S_NCZ,
+    S_NEFF,
+    S_SDIRTY,
+    S_VERSION,
+    S_WASPLAIN,
+)
 from components.objects import (
     CANT_ATTACK,
     CANT_BLOCK,
@@ -72,15 +94,18 @@ from components.objects import (
     F_COLORS,
     F_CTL,
     F_CTR,
+    F_FACE_DOWN,
     F_KW,
     F_LCTL,
     F_POW,
+    F_PROT,
     F_RESTRICT,
     F_SICK,
     F_TOU,
     F_TRANSFORMED,
     F_TS,
     F_TYPES,
+    F_XSUB,
     F_ZONE,
 )
 from components.players import P_ALIVE, P_HELD0, P_NHELD
@@ -88,6 +113,9 @@ from components.rules import BATTLEFIELD, CTR_M1M1, CTR_P1P1, KW_CHANGELING, T_C
 from components.scratch import SCR_STATIC_SOURCES
 from systems import players, selectors, zones
 from systems.jit import kernel
+from systems.state import (
+    delete_row,
+)
 
 
 @kernel(inline="always")
@@ -125,29 +153,34 @@ def _recompute(st, cd):
     # abilities, by timestamp
     srcs = st.scr[SCR_STATIC_SOURCES]
     m = 0
+    if ne:
+        ne = _end_effects(st)
     for i in bf:
         c = face(st, cd, i)
         o[i, F_CTL] = o[i, F_BCTL]
         o[i, F_RESTRICT] = 0
         o[i, F_ANIMATED] = 0
+        o[i, F_XSUB] = -1
         if c < 0:
             o[i, F_TYPES] = 0
             o[i, F_KW] = 0
             o[i, F_POW] = 0
             o[i, F_TOU] = 0
+            o[i, F_PROT] = 0
             continue
         o[i, F_TYPES] = ct[c, C_TYPES]
         o[i, F_COLORS] = ct[c, C_COLORS]
         o[i, F_KW] = ct[c, C_KW]
         o[i, F_POW] = ct[c, C_POW]
         o[i, F_TOU] = ct[c, C_TOU]
+        o[i, F_PROT] = ct[c, C_PROT]
         if ct[c, C_NSA]:
-            j = m
-            while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
-                srcs[j] = srcs[j - 1]
-                j -= 1
-            srcs[j] = i
-            m += 1
+            m = _add_source(st, srcs, m, i)
+    for k in range(s[S_NCZ]):  # emblems' static abilities work from the command zone
+        i = st.cz[k]
+        c = o[i, F_CARD]
+        if c >= 0 and ct[c, C_NSA] and not o[i, F_FACE_DOWN]:
+            m = _add_source(st, srcs, m, i)
     plain = ne == 0 and m == 0
     if plain and s[S_WASPLAIN]:
         _counters(st, bf)
@@ -166,19 +199,25 @@ def _recompute(st, cd):
             k += 1
         if q < m:
             _statics(st, cd, srcs[q], ST_CONTROL)
-    # layer 4: types (animation)
+    # layer 4: types (animation: types and a subtype in addition); 5: colours added
     for k in range(ne):
-        if eff[k, X_KIND] == X_ANIMATE:
+        if eff[k, X_KIND] == X_ANIMATE or eff[k, X_KIND] == X_RETYPE:
             i = eff[k, X_OBJ]
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_TYPES] |= eff[k, X_TYPES]
                 o[i, F_ANIMATED] = 1
+                if eff[k, X_SUB] >= 0:
+                    o[i, F_XSUB] = eff[k, X_SUB]
+                o[i, F_COLORS] |= eff[k, X_COLORS]
     # layer 6: abilities
     for q in range(m):
         _statics(st, cd, srcs[q], ST_GRANT)
+    # layer 7a: characteristic-defining power and toughness (604.3)
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_CHAR_PT)
     for k in range(ne):
         kind = eff[k, X_KIND]
-        if kind == X_PUMP or kind == X_ANIMATE:
+        if kind == X_PUMP or kind == X_ANIMATE or kind == X_RETYPE:
             i = eff[k, X_OBJ]
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_KW] |= eff[k, X_KW]
@@ -193,6 +232,7 @@ def _recompute(st, cd):
     # layer 7c: modifications (statics, resolved effects, counters), restrictions
     for q in range(m):
         _statics(st, cd, srcs[q], ST_PUMP)
+        _statics(st, cd, srcs[q], ST_PT_PER)
         _statics(st, cd, srcs[q], ST_CANT_ATTACK)
         _statics(st, cd, srcs[q], ST_CANT_BLOCK)
     for k in range(ne):
@@ -220,6 +260,43 @@ def _recompute(st, cd):
             if o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0:
                 zones.reset_combat(o, i)
     _group_by_controller(st)
+
+
+@kernel(inline="always")
+def _add_source(st, srcs, m, i):
+    """Put static-ability source i among srcs[:m], kept in timestamp order."""
+    o = st.o
+    j = m
+    while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
+        srcs[j] = srcs[j - 1]
+        j -= 1
+    srcs[j] = i
+    return m + 1
+
+
+@kernel
+def _end_effects(st):
+    """Effects that no longer apply go: their object left the battlefield (a new
+    object, 400.7), "for as long as this is on the battlefield" ones once the source
+    left it (611.2b), "for as long as you control this" ones once its controller
+    changed. Returns how many are left."""
+    o, s, eff = st.o, st.s, st.eff
+    k = 0
+    while k < s[S_NEFF]:
+        i = eff[k, X_OBJ]
+        src = eff[k, X_SRC]
+        until = eff[k, X_UNTIL]
+        done = not _applies(o, eff[k, X_TS], i)
+        if until == UNTIL_LEAVES or until == UNTIL_WHILE_CONTROLLED:
+            if src < 0 or o[src, F_ZONE] != BATTLEFIELD:
+                done = True
+            elif until == UNTIL_WHILE_CONTROLLED and o[src, F_CTL] != eff[k, X_CTL]:
+                done = True
+        if done:
+            s[S_NEFF] = delete_row(eff, k, s[S_NEFF])
+        else:
+            k += 1
+    return s[S_NEFF]
 
 
 @kernel(inline="always")
@@ -252,21 +329,29 @@ def _statics(st, cd, src, kind):
                 if players.in_range(st, you, o[i, F_CTL]) and selectors.matches(
                     st, cd, sa[r, A_REFA], i, you, src, -1
                 ):
-                    _apply(st, cd, r, kind, i, you)
+                    _apply(st, cd, r, kind, i, you, src)
         else:
             i = src if ref == R_SELF else (o[src, F_ATT] if ref == R_ATTACHED else -1)
             if i >= 0 and o[i, F_ZONE] == BATTLEFIELD:
-                _apply(st, cd, r, kind, i, you)
+                _apply(st, cd, r, kind, i, you, src)
 
 
 @kernel(inline="always")
-def _apply(st, cd, r, kind, i, you):
+def _apply(st, cd, r, kind, i, you, src):
     o, sa = st.o, cd.sa
     if kind == ST_PUMP:
         o[i, F_POW] += sa[r, A_P]
         o[i, F_TOU] += sa[r, A_T]
     elif kind == ST_GRANT:
         o[i, F_KW] |= sa[r, A_KW]
+        o[i, F_PROT] |= sa[r, A_PROT]
+    elif kind == ST_CHAR_PT:  # (its own object's: R_SELF)
+        o[i, F_POW] = selectors.amount(st, cd, sa[r, A_AMT], you, src, -1)
+        o[i, F_TOU] = selectors.amount(st, cd, sa[r, A_AMT2], you, src, -1)
+    elif kind == ST_PT_PER:
+        n = selectors.amount(st, cd, sa[r, A_AMT], you, src, -1)
+        o[i, F_POW] += n * sa[r, A_P]
+        o[i, F_TOU] += n * sa[r, A_T]
     elif kind == ST_CONTROL:
         if st.pl[you, P_ALIVE] and players.in_range(st, you, o[i, F_CTL]):  # 801.8
             o[i, F_CTL] = you

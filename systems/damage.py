@@ -20,6 +20,7 @@ from components.cards import (
     C_NSA,
     C_SA0,
     EV_DEALS_DAMAGE,
+    EV_DEALT_DAMAGE,
     EV_GAINS_LIFE,
     EV_LOSES_LIFE,
     ST_CANT_GAIN_LIFE,
@@ -201,6 +202,12 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
     """``source`` (an object, or -1) controlled by ``src_ctl`` deals ``amount`` damage to
     ``target`` (an object id or -1 - p). Redirections add recipients to a work list
     (no recursion). Returns the damage dealt to the original recipient."""
+    return deal_damage_with(st, cd, source, src_ctl, target, amount, combat, False)
+
+
+@kernel
+def deal_damage_with(st, cd, source, src_ctl, target, amount, combat, unpreventable):
+    """deal_damage; ``unpreventable``: "this damage can't be prevented" (615.12)."""
     work = np.empty((8, 2), np.int64)
     work[0, 0], work[0, 1] = target, amount
     nw = 1
@@ -232,11 +239,12 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
                     nw += 1
         if a <= 0:
             continue
-        if _protected(st, source, t):
-            continue
-        a = prevent(st, cd, source, src_ctl, t, a, combat)
-        if a <= 0:
-            continue
+        if not unpreventable:
+            if _protected(st, source, t):
+                continue
+            a = prevent(st, cd, source, src_ctl, t, a, combat)
+            if a <= 0:
+                continue
         _results(st, cd, source, src_ctl, t, a, combat)
         if w == 1:
             dealt_first = a
@@ -280,8 +288,12 @@ def _results(st, cd, source, src_ctl, t, a, combat):
     if kw & KW_LIFELINK and src_ctl >= 0:  # 702.15b
         gain_life(st, cd, src_ctl, a)
     if source >= 0:
-        triggers.event(st, cd, EV_DEALS_DAMAGE, source, -1 - t if t < 0 else -1, a, src_ctl,
-                       1 if combat else 0)  # fmt: skip
+        aux = 1 if combat else 0
+        if t >= 0 and o[t, F_TYPES] & T_PLANESWALKER:
+            aux |= 2  # (triggers.AUX_TO_PLANESWALKER)
+        triggers.event(st, cd, EV_DEALS_DAMAGE, source, -1 - t if t < 0 else -1, a, src_ctl, aux)
+    if t >= 0:  # "whenever this is dealt damage"
+        triggers.event(st, cd, EV_DEALT_DAMAGE, t, -1, a, o[t, F_CTL], 1 if combat else 0)
 
 
 @kernel

@@ -21,20 +21,25 @@ from components.cards import (
     B_NMODES,
     E_A,
     E_AMT,
+    E_AMT2,
     E_B,
     E_C,
+    E_COLORS,
     E_D,
     E_JUMP,
     E_OP,
     E_REF,
     E_REF2,
     E_REFA,
+    E_SETS_PT,
+    E_SUB,
     E_UNTIL,
     OP_ADD_MANA,
     OP_ANIMATE,
     OP_ATTACH,
     OP_BOUNCE,
     OP_CANT_BLOCK,
+    OP_CANT_REGENERATE,
     OP_CHOOSE,
     OP_COUNTER,
     OP_COUNTERS,
@@ -46,6 +51,7 @@ from components.cards import (
     OP_DOUBLE_LIFE,
     OP_DRAW,
     OP_DRAW_GAME,
+    OP_EMBLEM,
     OP_EXCHANGE_LIFE,
     OP_EXILE,
     OP_EXILE_FROM_HAND,
@@ -69,9 +75,12 @@ from components.cards import (
     OP_PREVENT,
     OP_PROLIFERATE,
     OP_PUMP,
+    OP_PUT_ATTACKING,
     OP_PUT_LAND,
     OP_REDIRECT,
+    OP_REDISTRIBUTE_LIFE,
     OP_REGENERATE,
+    OP_RESTART,
     OP_RETURN,
     OP_REVEAL_TOP,
     OP_SAC_UNLESS_LIFE,
@@ -92,6 +101,7 @@ from components.cards import (
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
+    PEND_COLOR,
     PEND_DISCARD,
     PEND_NONE,
     PEND_PILE,
@@ -110,6 +120,7 @@ from components.effects import (
     H_REDIRECT,
     X_ANIMATE,
     X_CANT_BLOCK,
+    X_COLORS,
     X_CONTROL,
     X_CTL,
     X_KIND,
@@ -118,8 +129,10 @@ from components.effects import (
     X_OBJ,
     X_P,
     X_PUMP,
+    X_RETYPE,
     X_SET_PT,
     X_SRC,
+    X_SUB,
     X_T,
     X_TS,
     X_TYPES,
@@ -129,12 +142,17 @@ from components.game import (
     S_ACTIVE,
     S_ANSWER,
     S_ANSWERED,
+    S_DAY_NIGHT,
+    S_LAST,
     S_LOOPK,
+    S_MONARCH,
     S_N,
     S_NCHOSEN,
+    S_NDL,
     S_NEFF,
     S_NLOOP,
     S_NSH,
+    S_NTRG,
     S_NXT,
     S_OVER,
     S_PA,
@@ -149,28 +167,54 @@ from components.game import (
     S_RES_MODE,
     S_RES_PC,
     S_RES_SUB,
+    S_RESTARTED,
+    S_STARTING,
+    S_TURN,
 )
 from components.objects import (
+    F_ATKO,
+    F_ATKP,
     F_ATT,
+    F_BCTL,
+    F_CARD,
     F_CHOOSER,
+    F_COMMANDER,
     F_CTL,
     F_CTR,
+    F_EVO,
     F_EXILED_BY,
     F_IAB,
     F_ICTL,
+    F_IKIND,
     F_MODES,
+    F_NOREGEN,
     F_OWNER,
     F_POW,
     F_REGEN,
     F_TAPPED,
     F_TOKEN,
     F_TRANSFORMED,
+    F_TYPES,
     F_UNEARTHED,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL
+from components.players import (
+    P_ALIVE,
+    P_CMDCAST,
+    P_CTR,
+    P_DREW_EMPTY,
+    P_HANDN,
+    P_LIBN,
+    P_LIFE,
+    P_LIFEPOOL,
+    P_MANA,
+    P_POISON,
+    P_START_HAND,
+    P_START_LIFE,
+)
 from components.rules import (
     BATTLEFIELD,
+    COMMAND,
     CTR_POISON,
     EXILE,
     GONE,
@@ -181,6 +225,10 @@ from components.rules import (
     N_MANA,
     NO_TARGET,
     STACK,
+    T_CREATURE,
+)
+from components.stack import (
+    I_SPELL,
 )
 from systems import (
     continuous_effects,
@@ -191,6 +239,7 @@ from systems import (
     players,
     selectors,
     stack,
+    turn_structure,
     zones,
 )
 from systems.jit import kernel
@@ -202,6 +251,9 @@ NONE = NO_TARGET  # the "none" / "no more" option of a choice
 TO_HAND, TO_BATTLEFIELD, TO_LIBRARY_TOP, TO_GRAVEYARD, TO_LIBRARY_BOTTOM = range(5)
 # discard modes (E_A of OP_DISCARD)
 DISCARD_CHOOSE, DISCARD_RANDOM, DISCARD_ALL = range(3)
+EMBLEM = 3  # F_TOKEN of an emblem (114): not a card, ceases to exist on a restart
+# exile modes (E_A of OP_EXILE)
+EXILE_PLAIN, EXILE_WITH_SOURCE, EXILE_UNTIL_LEAVES = range(3)
 
 
 # ----------------------------------------------------------------- running a program
@@ -364,7 +416,7 @@ def step(st, cd, r):
         return _search(st, cd, r, you, src, item)
     if op == OP_SACRIFICE:
         return _sacrifice(st, cd, r, you, src, item)
-    if op == OP_CHOOSE or op == OP_PUT_LAND or op == OP_EXILE_FROM_HAND:
+    if op == OP_CHOOSE or op == OP_PUT_LAND or op == OP_EXILE_FROM_HAND or op == OP_PUT_ATTACKING:
         return _choose(st, cd, r, you, src, item)
     if op == OP_PROLIFERATE:
         return _proliferate(st, cd, r, you, src, item)
@@ -374,8 +426,47 @@ def step(st, cd, r):
         return _sac_unless_life(st, cd, r, you, src, item)
     if op == OP_FACT_OR_FICTION:
         return _piles(st, cd, r, you, src, item)
+    if op == OP_ADD_MANA and cd.ep[r, E_B] < 0:
+        return _add_mana_choice(st, cd, r, you, src, item)
+    if op == OP_REDISTRIBUTE_LIFE:
+        return _redistribute(st, cd, r, you, src, item)
+    if op == OP_RESTART:
+        return _restart(st, cd, r, you, src, item)
+    if op == OP_LOSE_LIFE:
+        s[S_LAST] = 0
     _simple(st, cd, r, you, src, item)
     return NEXT
+
+
+@kernel
+def _add_mana_choice(st, cd, r, you, src, item):
+    """ "Add N mana of any one colour" (106.1b) or of one of some colours: the player
+    chooses the colour as it resolves (one choice for all N)."""
+    ep = cd.ep
+    p = _who(st, cd, r, you, src, item)
+    bits = ep[r, E_C]
+    if _answered(st):
+        c = st.s[S_ANSWER]
+    elif _popcount(bits) == 1:
+        c = 0
+        while not (bits >> c) & 1:
+            c += 1
+    else:
+        if not st.pl[p, P_ALIVE]:
+            return NEXT
+        return _ask(st, PEND_COLOR, p, -1)
+    if st.pl[p, P_ALIVE]:
+        mana.add_mana(st, p, c, selectors.amount(st, cd, ep[r, E_AMT], you, src, item))
+    return NEXT
+
+
+@kernel(inline="always")
+def _popcount(v):
+    n = 0
+    while v:
+        v &= v - 1
+        n += 1
+    return n
 
 
 @kernel
@@ -393,7 +484,7 @@ def _simple(st, cd, r, you, src, item):
             source = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
         for k in range(m):
             if _reach(st, you, buf[k]):
-                damage.deal_damage(st, cd, source, you, buf[k], amt, False)
+                damage.deal_damage_with(st, cd, source, you, buf[k], amt, False, ep[r, E_A] == 1)
     elif op == OP_FIGHT:
         other = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
         if m >= 1 and other >= 0 and buf[0] >= 0:
@@ -413,7 +504,9 @@ def _simple(st, cd, r, you, src, item):
             if op == OP_GAIN_LIFE:
                 damage.gain_life(st, cd, p, amt)
             elif op == OP_LOSE_LIFE:
+                before = players.life(st, p)
                 damage.lose_life(st, cd, p, amt)
+                s[S_LAST] += before - players.life(st, p)  # "the life lost this way"
             elif op == OP_DRAW:
                 zones.draw(st, cd, p, amt)
             elif op == OP_MILL:
@@ -453,18 +546,35 @@ def _simple(st, cd, r, you, src, item):
                     s[S_RES_IT] = t
             elif op == OP_ADD_MANA:
                 mana.add_mana(st, p, ep[r, E_B], amt)
+            elif op == OP_EMBLEM:  # 114.2: it goes to the command zone
+                e = zones.new_object(st, cd, ep[r, E_A], p, COMMAND)
+                if e >= 0:
+                    o[e, F_CTL] = p
+                    o[e, F_BCTL] = p
+                    o[e, F_TOKEN] = EMBLEM
             elif op == OP_PREVENT:
                 _shield(st, you, 1, x, amt, ep[r, E_B], NONE)
+            elif op == OP_REDIRECT:
+                to = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                if to != NONE:
+                    _shield(st, you, 1, x, amt, 0, to)
             continue
         # an object
         z = o[x, F_ZONE]
         if op == OP_DESTROY:
-            zones.destroy(st, cd, x)
+            zones.destroy_with(st, cd, x, ep[r, E_B] == 1)
+        elif op == OP_CANT_REGENERATE:
+            if z == BATTLEFIELD:
+                o[x, F_NOREGEN] = 1
         elif op == OP_EXILE:
+            if ep[r, E_A] == EXILE_UNTIL_LEAVES and o[src, F_ZONE] != BATTLEFIELD:
+                continue  # 610.3c: the source already left: nothing is exiled
             if z != EXILE:
                 zones.move(st, cd, x, EXILE, -1)
-                if ep[r, E_A]:
+                if ep[r, E_A] == EXILE_WITH_SOURCE:
                     o[x, F_EXILED_BY] = src
+                elif ep[r, E_A] == EXILE_UNTIL_LEAVES:
+                    o[x, F_EXILED_BY] = -2 - src  # (returns when src leaves: zones)
         elif op == OP_BOUNCE:
             if z == BATTLEFIELD or z == STACK or z == GRAVEYARD or z == EXILE:
                 zones.move(st, cd, x, HAND, -1)
@@ -520,7 +630,7 @@ def _simple(st, cd, r, you, src, item):
             elif op == OP_SET_BASE_PT:
                 kind = X_SET_PT
             elif op == OP_ANIMATE:
-                kind = X_ANIMATE
+                kind = X_ANIMATE if ep[r, E_SETS_PT] else X_RETYPE
             elif op == OP_CANT_BLOCK:
                 kind = X_CANT_BLOCK
             elif op == OP_GAIN_CONTROL:
@@ -534,7 +644,11 @@ def _simple(st, cd, r, you, src, item):
                     if y == NONE or y >= 0:
                         continue
                     newctl = -1 - y
-                _effect(st, cd, r, kind, x, you, src, ts, newctl)
+                pw, tg = ep[r, E_A], ep[r, E_B]
+                if ep[r, E_AMT] >= 0:  # "+X/+X": the amounts, counted as it resolves
+                    pw = amt
+                    tg = selectors.amount(st, cd, ep[r, E_AMT2], you, src, item)
+                _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg)
     if op == OP_PREVENT and ep[r, E_REF] == R_NONE:
         _shield(st, you, 0, 0, amt, ep[r, E_B], NONE)  # no recipient named (801.13b)
     elif op == OP_LIFE_LOWEST:
@@ -584,7 +698,7 @@ def _shield(st, you, has_recip, recip, amt, combat, redirect):
 
 
 @kernel
-def _effect(st, cd, r, kind, x, you, src, ts, newctl):
+def _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg):
     """A continuous effect of a resolved spell or ability (611.2), with its duration."""
     k = new_row(st, st.eff, S_NEFF)
     if k < 0:
@@ -594,8 +708,10 @@ def _effect(st, cd, r, kind, x, you, src, ts, newctl):
     e[k, X_OBJ] = x
     e[k, X_CTL] = you
     e[k, X_TS] = ts
-    e[k, X_P] = ep[r, E_A]
-    e[k, X_T] = ep[r, E_B]
+    e[k, X_P] = pw
+    e[k, X_T] = tg
+    e[k, X_SUB] = ep[r, E_SUB]
+    e[k, X_COLORS] = ep[r, E_COLORS]
     e[k, X_KW] = ep[r, E_C]
     e[k, X_TYPES] = ep[r, E_D]
     e[k, X_NEWCTL] = newctl
@@ -780,36 +896,66 @@ def _look_top(st, p, n):
     st.s[S_NCHOSEN] = k
 
 
+# look_at_top / reveal_top: how many to pick (E_D)
+PICK_UP_TO, PICK_EXACTLY, PICK_ALL = range(3)
+REST_TOP_ANY_ORDER = 5  # E_A: the rest go back on top in the order the player chooses
+
+
 @kernel
 def _look(st, cd, r, you, src, item):
-    """Look at (or reveal) the top N: the player picks up to E_B of them matching the
-    filter for their hand (E_C = 1: the battlefield), the rest go to E_A's place
-    (bottom in order, graveyard, or back on top)."""
+    """Look at (or reveal) the top N of a player's library (E_REF: "their"; you by
+    default): the player picks up to E_B of them matching the filter (E_D: exactly that
+    many of those matching, or all of them, unasked) for their hand (E_C & 7: 1 the
+    battlefield, tapped with E_C & 8; 3 the graveyard), the rest go to E_A's place: the
+    bottom in order, the graveyard, back on top as they were, or back on top in an order
+    the player chooses, one card at a time (each on top of the last: the last is the
+    top card)."""
     s, ep = st.s, cd.ep
+    p = _who(st, cd, r, you, src, item)
     if s[S_RES_SUB] == 0:
         amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
-        _look_top(st, you, amt)
+        _look_top(st, p, amt)
         s[S_RES_SUB] = 1
         s[S_RES_AUX] = 0
+        s[S_LAST] = 0
+        if ep[r, E_D] == PICK_ALL:
+            for k in range(s[S_NCHOSEN]):
+                if selectors.matches_card(st, cd, ep[r, E_REFA], st.chosen[k], p, src):
+                    st.marks[k] = 1
+            s[S_RES_AUX] = 1 << 20
     if _answered(st):
         x = s[S_ANSWER]
-        if x == NONE:
+        if s[S_RES_SUB] == 2:  # putting the rest back in order
+            zones.to_library(st, cd, x, True)
+            for k in range(s[S_NCHOSEN]):
+                if st.chosen[k] == x:
+                    st.marks[k] = 3
+        elif x == NONE:
             s[S_RES_AUX] = 1 << 20  # done picking
         else:
             for k in range(s[S_NCHOSEN]):
                 if st.chosen[k] == x:
                     st.marks[k] = 1
             s[S_RES_AUX] += 1
-    if s[S_RES_AUX] < ep[r, E_B] and _look_count(st, cd, r, you, src, item) > 0:
-        return _ask(st, PEND_CHOOSE_OBJECT, you, -1)
-    for k in range(s[S_NCHOSEN]):
-        i = st.chosen[k]
-        if st.marks[k] == 1:
-            if ep[r, E_C] == 1:
-                zones.enter_battlefield(st, cd, i, you, -1, 0)
-            else:
-                zones.move(st, cd, i, HAND, -1)
-            s[S_RES_IT] = i
+    if s[S_RES_SUB] == 1:
+        if s[S_RES_AUX] < ep[r, E_B] and _look_count(st, cd, r, p, src, item) > 0:
+            return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
+        to = ep[r, E_C] & 7
+        for k in range(s[S_NCHOSEN]):
+            i = st.chosen[k]
+            if st.marks[k] == 1:
+                if to == TO_BATTLEFIELD:
+                    zones.enter_battlefield(st, cd, i, p, -1, 1 if ep[r, E_C] & 8 else 0)
+                elif to == TO_GRAVEYARD:
+                    zones.move(st, cd, i, GRAVEYARD, -1)
+                else:
+                    zones.move(st, cd, i, HAND, -1)
+                s[S_RES_IT] = i
+                s[S_LAST] += 1
+        s[S_RES_SUB] = 2
+    if ep[r, E_A] == REST_TOP_ANY_ORDER:
+        if _unplaced(st) > 1:
+            return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
     for k in range(s[S_NCHOSEN]):
         i = st.chosen[k]
         if st.marks[k] == 0 and st.o[i, F_ZONE] == LIBRARY:
@@ -818,16 +964,28 @@ def _look(st, cd, r, you, src, item):
                 zones.move(st, cd, i, GRAVEYARD, -1)
             elif where == TO_LIBRARY_BOTTOM:
                 zones.to_library(st, cd, i, False)
+            elif where == REST_TOP_ANY_ORDER:
+                zones.to_library(st, cd, i, True)
     s[S_NCHOSEN] = 0
     return NEXT
 
 
+@kernel(inline="always")
+def _unplaced(st):
+    """Cards looked at, not picked and not put back yet (still in the library)."""
+    n = 0
+    for k in range(st.s[S_NCHOSEN]):
+        if st.marks[k] == 0 and st.o[st.chosen[k], F_ZONE] == LIBRARY:
+            n += 1
+    return n
+
+
 @kernel
-def _look_count(st, cd, r, you, src, item):
+def _look_count(st, cd, r, p, src, item):
     n = 0
     for k in range(st.s[S_NCHOSEN]):
         if st.marks[k] == 0 and selectors.matches_card(
-            st, cd, cd.ep[r, E_REFA], st.chosen[k], you, src
+            st, cd, cd.ep[r, E_REFA], st.chosen[k], p, src
         ):
             n += 1
     return n
@@ -850,6 +1008,7 @@ def _search(st, cd, r, you, src, item):
             dest = ep[r, E_A] if s[S_RES_AUX] == 0 or ep[r, E_D] < 0 else ep[r, E_D]
             _put(st, cd, x, dest, ep[r, E_B], p)
             s[S_RES_AUX] += 1
+            s[S_LAST] = s[S_RES_AUX]
     if s[S_RES_AUX] < amt and st.pl[p, P_ALIVE] and _search_count(st, cd, r, p, src, item) > 0:
         return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
     if st.pl[p, P_ALIVE]:
@@ -884,8 +1043,13 @@ def _put(st, cd, x, dest, tapped, p):
 def _search_count(st, cd, r, p, src, item):
     n = 0
     for k in range(st.pl[p, P_LIBN]):
-        if selectors.matches_card(st, cd, cd.ep[r, E_REFA], st.lib[p, k], p, src):
+        if selectors.matches_card_in(st, cd, cd.ep[r, E_REFA], st.lib[p, k], p, src, item):
             n += 1
+    if cd.ep[r, E_C] == 1:  # "your library and/or graveyard"
+        for i in range(st.s[S_N]):
+            if st.o[i, F_ZONE] == GRAVEYARD and st.o[i, F_OWNER] == p:
+                if selectors.matches_card_in(st, cd, cd.ep[r, E_REFA], i, p, src, item):
+                    n += 1
     return n
 
 
@@ -936,6 +1100,7 @@ def _choose(st, cd, r, you, src, item):
         amt = 1
     if s[S_RES_SUB] == 0:
         s[S_RES_SUB] = 1
+        s[S_LAST] = 0
         if op == OP_CHOOSE:
             s[S_NCHOSEN] = 0
     if _answered(st):
@@ -945,8 +1110,14 @@ def _choose(st, cd, r, you, src, item):
         else:
             s[S_RES_AUX] += 1
             s[S_RES_IT] = x
-            if op == OP_PUT_LAND:
+            if op == OP_PUT_LAND or op == OP_PUT_ATTACKING:
                 zones.enter_battlefield(st, cd, x, p, -1, ep[r, E_C])
+                s[S_LAST] = s[S_RES_AUX]
+                a = o[item, F_EVO]  # Kaalia: attacking what the trigger's attacker attacks
+                if op == OP_PUT_ATTACKING and a >= 0 and o[a, F_ATKP] >= 0:
+                    if o[x, F_ZONE] == BATTLEFIELD and o[x, F_TYPES] & T_CREATURE:
+                        o[x, F_ATKP] = o[a, F_ATKP]  # (508.4: it was never declared)
+                        o[x, F_ATKO] = o[a, F_ATKO]
             elif op == OP_EXILE_FROM_HAND:
                 zones.move(st, cd, x, EXILE, -1)
                 o[x, F_EXILED_BY] = src
@@ -970,7 +1141,7 @@ def choose_options(st, cd, r, p, you, src, item, out):
     f = ep[r, E_REFA]
     op = ep[r, E_OP]
     m = 0
-    if op == OP_PUT_LAND or op == OP_EXILE_FROM_HAND:
+    if op == OP_PUT_LAND or op == OP_EXILE_FROM_HAND or op == OP_PUT_ATTACKING:
         for j in range(st.pl[p, P_HANDN]):
             i = st.hand[p, j]
             if selectors.matches_card(st, cd, f, i, p, src):
@@ -1186,6 +1357,150 @@ def _separator(st, item, you):
     return q if q >= 0 and q != you else you
 
 
+@kernel
+def _redistribute(st, cd, r, you, src, item):
+    """Reverse the Sands: the controller chooses players in range (810.9f: with shared
+    life, one player of each team), one at a time, then for each of them in that order
+    whose life total (as it was) they get; each total is given once (`loop` holds who
+    gets whose: it can't be used inside a "for each", which the compiler refuses).
+    Setting a total is gaining or losing the difference (119.5, 810.9c)."""
+    s = st.s
+    if s[S_RES_SUB] == 0:
+        s[S_RES_SUB] = 1
+        s[S_NCHOSEN] = 0
+    if _answered(st):
+        x = s[S_ANSWER]
+        if s[S_RES_SUB] == 1:
+            if x == NONE:
+                s[S_RES_SUB] = 2
+                s[S_RES_AUX] = 0
+            else:
+                n = s[S_NCHOSEN]
+                st.chosen[n] = x
+                st.marks[n] = players.life(st, -1 - x)
+                st.loop[n] = NONE
+                s[S_NCHOSEN] = n + 1
+        else:
+            st.loop[s[S_RES_AUX]] = x
+            s[S_RES_AUX] += 1
+    if s[S_RES_SUB] == 1:
+        buf = _buf(st)
+        if _redistribute_options(st, you, buf) > 0:
+            return _ask(st, PEND_CHOOSE_OBJECT, you, NONE)  # (S_PB NONE: choosing players)
+        s[S_RES_SUB] = 2
+        s[S_RES_AUX] = 0
+    if s[S_RES_AUX] < s[S_NCHOSEN]:
+        return _ask(st, PEND_CHOOSE_OBJECT, you, st.chosen[s[S_RES_AUX]])
+    for k in range(s[S_NCHOSEN]):
+        x = st.loop[k]
+        for j in range(s[S_NCHOSEN]):
+            if st.chosen[j] == x:
+                damage.set_life(st, cd, -1 - st.chosen[k], st.marks[j])
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
+def _redistribute_options(st, you, out):
+    """Players not chosen yet: in ``you``'s range (801.10), alive, no teammate sharing a
+    life total with one chosen already (810.9f); in turn order from ``you``."""
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, you, buf)
+    m = 0
+    for j in range(k):
+        q = buf[j]
+        if not st.pl[q, P_ALIVE] or not players.in_range(st, you, q):
+            continue
+        ok = True
+        for c in range(st.s[S_NCHOSEN]):
+            if players.shares_life(st, q, -1 - st.chosen[c]):
+                ok = False
+        if ok:
+            out[m] = -1 - q
+            m += 1
+    return m
+
+
+@kernel
+def _givable(st, x):
+    """Is chosen player x's total still to be given (in the second part)?"""
+    for k in range(st.s[S_RES_AUX]):
+        if st.loop[k] == x:
+            return False
+    return True
+
+
+@kernel
+def _restart(st, cd, r, you, src, item):
+    """723 (Karn Liberated): the game restarts. Every player still in the game is in the
+    new one (801.17: range of influence doesn't limit it); every card goes to its
+    owner's library (a commander to the command zone) but, with E_A, those exiled
+    with this source, which wait in exile; tokens, copies, emblems, spells and
+    abilities cease to exist; life totals begin again, counters on players and every
+    continuous effect, shield, delayed or waiting trigger are gone. Libraries are
+    shuffled and opening hands drawn (no mulligans in a restarted game: a documented
+    simplification); the cards set aside are then put onto the battlefield under the
+    ability's controller, whose first turn begins (723.1: they start the new game)."""
+    s, o, ep = st.s, st.o, cd.ep
+    keep = ep[r, E_A] == 1
+    n = s[S_N]
+    for i in range(n):
+        z = o[i, F_ZONE]
+        if z == GONE:
+            continue
+        if keep and z == EXILE and o[i, F_EXILED_BY] == src and src >= 0:
+            continue
+        if o[i, F_TOKEN] or o[i, F_CARD] < 0 or (z == STACK and o[i, F_IKIND] != I_SPELL):
+            zones.cease(st, cd, i)  # (emblems are F_TOKEN 3)
+        elif z == COMMAND and o[i, F_COMMANDER] == 0:
+            continue  # planes, schemes, vanguards stay where they are
+        elif o[i, F_COMMANDER]:
+            if z != COMMAND:
+                zones.move(st, cd, i, COMMAND, -1)
+        elif z != LIBRARY:
+            zones.move(st, cd, i, LIBRARY, -1)
+    s[S_NTRG] = 0
+    s[S_NEFF] = 0
+    s[S_NSH] = 0
+    s[S_NDL] = 0
+    s[S_NXT] = 0
+    s[S_MONARCH] = -1
+    s[S_DAY_NIGHT] = 0
+    for p in range(st.pl.shape[0]):
+        if not st.pl[p, P_ALIVE]:
+            continue
+        if st.pl[p, P_LIFEPOOL] == p:
+            st.pl[p, P_LIFE] = st.pl[p, P_START_LIFE]
+            st.pl[p, P_POISON] = 0
+        for k in range(N_COUNTERS):
+            st.pl[p, P_CTR + k] = 0
+        for c in range(N_MANA):
+            st.pl[p, P_MANA + c] = 0
+        st.pl[p, P_CMDCAST] = 0
+        st.pl[p, P_CMDCAST + 1] = 0
+        st.pl[p, P_DREW_EMPTY] = 0
+        for q in range(st.cdmg.shape[1]):
+            st.cdmg[p, q] = 0
+    s[S_STARTING] = you
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, you, buf)
+    for j in range(k):
+        zones.shuffle(st, buf[j])
+    for j in range(k):
+        zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
+    s[S_NTRG] = 0  # (what triggered as the old game ended triggered in no game)
+    if keep:
+        for i in range(n):
+            if o[i, F_ZONE] == EXILE and o[i, F_EXILED_BY] == src:
+                zones.enter_battlefield(st, cd, i, you, -1, 0)
+    s[S_TURN] = 0
+    s[S_RES_END] = s[S_RES_PC] + 1  # (nothing of the old game's effect goes on)
+    s[S_RESTARTED] = 1
+    turn_structure.begin_turn(st, cd, you)
+    touch(st)
+    return NEXT
+
+
 # ----------------------------------------------------------------- the options
 @kernel
 def options(st, cd, out_obj, out_arg):
@@ -1213,6 +1528,12 @@ def options(st, cd, out_obj, out_arg):
             m += 1
         out_obj[m], out_arg[m] = s[S_PB], 0
         return m + 1
+    if kind == PEND_COLOR:  # the colours it may be, W U B R G
+        for c in range(5):
+            if (ep[r, E_C] >> c) & 1:
+                out_obj[m], out_arg[m] = -1, c
+                m += 1
+        return m
     if kind == PEND_SCRY or kind == PEND_PILE_SPLIT or kind == PEND_PILE:
         first = 1 if kind == PEND_SCRY else 0
         out_obj[0], out_arg[0] = s[S_PB], first
@@ -1228,14 +1549,23 @@ def options(st, cd, out_obj, out_arg):
     none_ok = True
     if op == OP_SEARCH:
         for i in range(s[S_N]):
-            if o[i, F_ZONE] == LIBRARY and o[i, F_OWNER] == p:
-                if selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
+            z = o[i, F_ZONE]
+            if (z == LIBRARY or (z == GRAVEYARD and ep[r, E_C] == 1)) and o[i, F_OWNER] == p:
+                if selectors.matches_card_in(st, cd, ep[r, E_REFA], i, p, src, item):
                     out_obj[m], out_arg[m] = i, 0
                     m += 1
     elif op == OP_LOOK_AT_TOP or op == OP_REVEAL_TOP:
+        ordering = s[S_RES_SUB] == 2
+        none_ok = not ordering and ep[r, E_D] == PICK_UP_TO
         for k in range(s[S_NCHOSEN]):
             i = st.chosen[k]
-            if st.marks[k] == 0 and selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+            if st.marks[k] != 0:
+                continue
+            if ordering:
+                if o[i, F_ZONE] == LIBRARY:
+                    out_obj[m], out_arg[m] = i, 0
+                    m += 1
+            elif selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
                 out_obj[m], out_arg[m] = i, 0
                 m += 1
     elif op == OP_SACRIFICE:
@@ -1244,8 +1574,21 @@ def options(st, cd, out_obj, out_arg):
             if selectors.matches(st, cd, ep[r, E_D], j, p, src, -1):
                 out_obj[m], out_arg[m] = j, 0
                 m += 1
+    elif op == OP_REDISTRIBUTE_LIFE:
+        if s[S_RES_SUB] == 1:
+            buf = _buf(st)
+            n = _redistribute_options(st, p, buf)
+            for k in range(n):
+                out_obj[m], out_arg[m] = buf[k], 0
+                m += 1
+        else:
+            none_ok = False
+            for k in range(s[S_NCHOSEN]):
+                if _givable(st, st.chosen[k]):
+                    out_obj[m], out_arg[m] = st.chosen[k], 0
+                    m += 1
     else:
-        none_ok = op == OP_PUT_LAND or ep[r, E_B] == 1
+        none_ok = op == OP_PUT_LAND or op == OP_PUT_ATTACKING or ep[r, E_B] == 1
         buf = _buf(st)
         n = choose_options(st, cd, r, p, you, src, item, buf)
         for k in range(n):

@@ -14,16 +14,24 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    A_KIND,
+    A_P,
+    A_ZONE,
     AB_ACTIVATED,
     AB_EQUIP,
     AB_LOYALTY,
+    AB_MANA,
     B_KIND,
     B_SORC,
     B_ZONE,
     C_AB0,
     C_ALT,
     C_NAB,
+    C_NSA,
+    C_SA0,
     G_UP_TO,
+    ST_EXTRA_LAND,
+    ST_LOYALTY_INSTANT,
 )
 from components.decisions import (
     A_ACTIVATE,
@@ -49,6 +57,7 @@ from components.decisions import (
     PEND_BOTTOM,
     PEND_CHOOSE_OBJECT,
     PEND_CHOOSE_PLAYER,
+    PEND_COLOR,
     PEND_DISCARD,
     PEND_KICKER,
     PEND_MODE,
@@ -60,7 +69,10 @@ from components.decisions import (
 )
 from components.game import (
     ERR_FULL,
+    NEED_COSTED_MANA,
     NEED_GRAVEYARD_ABILITIES,
+    NEED_HAND_ABILITIES,
+    NEED_LAND_DROPS,
     S_ACTIVE,
     S_CASTING,
     S_DEPLOY,
@@ -123,6 +135,7 @@ from systems import (
     effects,
     game_loop,
     loops,
+    mana,
     mulligan,
     players,
     priority,
@@ -170,7 +183,7 @@ def priority_actions(st, cd, p, acts, first_only):
         q = buf[j]
         if not players.same_side(st, p, q):
             continue
-        if sorcery_timing(st, q) and st.pl[q, P_LANDS] < st.pl[q, P_LAND_DROPS]:
+        if sorcery_timing(st, q) and st.pl[q, P_LANDS] < land_drops(st, cd, q):
             for i in zones.hand_of(st, q):
                 if o[i, F_TYPES] & T_LAND:
                     m = _add(acts, m, A_LAND, q, i, 0, 0)
@@ -218,7 +231,44 @@ def priority_actions(st, cd, p, acts, first_only):
                     m = _ability_options(st, cd, q, i, sorc, acts, m)
                     if first_only and m > m0:
                         return m
+        if st.s[S_NEEDS] & NEED_HAND_ABILITIES:  # (cycling: 702.29)
+            for i in zones.hand_of(st, q):
+                m0 = m
+                m = _ability_options(st, cd, q, i, sorc, acts, m)
+                if first_only and m > m0:
+                    return m
     return m
+
+
+@kernel
+def land_drops(st, cd, p):
+    """305.2: lands p may play this turn: one, plus "you may play an additional land"
+    static abilities of permanents p controls (Exploration, Azusa)."""
+    n = st.pl[p, P_LAND_DROPS]
+    if st.s[S_NEEDS] & NEED_LAND_DROPS:
+        for i in continuous_effects.held_by(st, p):
+            c = continuous_effects.face(st, cd, i)
+            if c < 0:
+                continue
+            for r in range(cd.ct[c, C_SA0], cd.ct[c, C_SA0] + cd.ct[c, C_NSA]):
+                if cd.sa[r, A_KIND] == ST_EXTRA_LAND and cd.sa[r, A_ZONE] == BATTLEFIELD:
+                    n += cd.sa[r, A_P]
+    return n
+
+
+@kernel
+def loyalty_any_time(st, cd, p):
+    """Teferi's emblem: p may activate loyalty abilities any time they could cast an
+    instant (an emblem p controls in the command zone)."""
+    for k in range(st.s[S_NCZ]):
+        i = st.cz[k]
+        c = st.o[i, F_CARD]
+        if c < 0 or st.o[i, F_CTL] != p:
+            continue
+        for r in range(cd.ct[c, C_SA0], cd.ct[c, C_SA0] + cd.ct[c, C_NSA]):
+            if cd.sa[r, A_KIND] == ST_LOYALTY_INSTANT:
+                return True
+    return False
 
 
 @kernel
@@ -245,11 +295,20 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
         return m
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
         kind = ab[a, B_KIND]
-        if kind != AB_ACTIVATED and kind != AB_LOYALTY and kind != AB_EQUIP:
+        if kind == AB_MANA:  # a mana ability the automatic payment doesn't use (605.3a)
+            if not (st.s[S_NEEDS] & NEED_COSTED_MANA) or not mana.manual(cd, a):
+                continue
+        elif kind != AB_ACTIVATED and kind != AB_LOYALTY and kind != AB_EQUIP:
             continue
         if ab[a, B_ZONE] != o[i, F_ZONE]:
             continue
-        if (ab[a, B_SORC] or kind == AB_LOYALTY or kind == AB_EQUIP) and not sorc:
+        if kind == AB_LOYALTY:  # 606.3 (Teferi's emblem: any time they could cast an instant)
+            if not sorc and not loyalty_any_time(st, cd, q):
+                continue
+        elif ab[a, B_SORC] == 2:  # "activate only during your turn"
+            if not players.is_active(st, q):
+                continue
+        elif (ab[a, B_SORC] or kind == AB_EQUIP) and not sorc:
             continue
         if o[i, F_ZONE] == BATTLEFIELD and not players.in_range(st, q, o[i, F_CTL]):  # 801.6
             continue
@@ -359,6 +418,10 @@ def _casting_options(st, cd, kind, p, acts):
         k = casting.sacrifice_options(st, cd, it, buf)
         for j in range(k):
             m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
+    elif kind == PEND_COLOR:
+        k = casting.color_options(st, cd, it, buf)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, -1, buf[j], 0)
     return m
 
 

@@ -16,9 +16,12 @@ from components.cards import (
     AB_MANA,
     B_COST,
     B_KIND,
+    B_LIFE,
     B_MANA,
     B_MANA_A,
+    B_MANA_AMT,
     B_MANA_N,
+    B_RMCTR,
     B_SAC,
     B_TAP,
     C_AB0,
@@ -44,7 +47,12 @@ from components.scratch import (
     SCR_MANA_TAKEN,
     SCR_MANA_USED,
 )
-from systems import continuous_effects, players, zones
+from systems import (
+    continuous_effects,
+    players,
+    selectors,
+    zones,
+)
 from systems.jit import kernel
 from systems.state import bump
 
@@ -57,6 +65,8 @@ def ability_mana(st, cd, i, a):
     ab = cd.ab
     kind = ab[a, B_MANA]
     n = ab[a, B_MANA_N]
+    if ab[a, B_MANA_AMT] >= 0:  # "add {G} for each ...": counted now
+        n = selectors.amount(st, cd, ab[a, B_MANA_AMT], st.o[i, F_CTL], i, -1)
     if kind == MANA_FIXED:
         bits = 0
         tot = 0
@@ -64,6 +74,8 @@ def ability_mana(st, cd, i, a):
             if ab[a, B_MANA_A + c]:
                 bits |= 1 << c
                 tot += ab[a, B_MANA_A + c]
+        if ab[a, B_MANA_AMT] >= 0:
+            tot = n
         return bits, tot
     if kind == MANA_ANY:
         return 31, n
@@ -106,12 +118,7 @@ def source_of(st, cd, i):
     amt = 0
     first = -1
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
-        if ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1 or ab[a, B_SAC] != -1:
-            continue
-        mana_cost = 0
-        for k in range(N_MANA + 1):
-            mana_cost += ab[a, B_COST + k]
-        if mana_cost:
+        if ab[a, B_KIND] != AB_MANA or manual(cd, a):
             continue
         b, n = ability_mana(st, cd, i, a)
         bits |= b
@@ -120,6 +127,26 @@ def source_of(st, cd, i):
         if first < 0:
             first = a
     return bits, amt, first
+
+
+@kernel(inline="always")
+def manual(cd, a):
+    """A mana ability the automatic payment doesn't use, activated by the player as an
+    action (605.3a): one with a cost besides {T} (mana, sacrifice, life, counters), or
+    making mana of two colours at once (a Signet's {W}{B})."""
+    ab = cd.ab
+    if ab[a, B_TAP] != 1 or ab[a, B_SAC] != -1 or ab[a, B_LIFE] != 0 or ab[a, B_RMCTR] >= 0:
+        return True
+    for k in range(N_MANA + 1):
+        if ab[a, B_COST + k]:
+            return True
+    if ab[a, B_MANA] == MANA_FIXED:
+        colors = 0
+        for c in range(N_MANA):
+            if ab[a, B_MANA_A + c]:
+                colors += 1
+        return colors > 1
+    return False
 
 
 @kernel

@@ -21,16 +21,21 @@ from components.cards import (
     AM_EVENT,
     AM_HALF_LIFE,
     AM_HAND,
+    AM_LAST,
     AM_LIFE,
+    AM_MANA_POOL,
     AM_MANA_SPENT,
     AM_MV,
+    AM_OPP_DAMAGED,
     AM_POWER,
+    AM_TOTAL_POWER,
     AM_TOUGHNESS,
     AM_X,
     B_TG0,
     C_MV,
     C_SUB,
     C_SUPER,
+    C_XS,
     CMP_EQ,
     CMP_GE,
     CMP_LE,
@@ -39,6 +44,8 @@ from components.cards import (
     CO_COMPARE,
     CO_COUNT_AT_LEAST,
     CO_DAY,
+    CO_IN_ZONE,
+    CO_IS,
     CO_KICKED,
     CO_LIFE_AT_LEAST,
     CO_MONARCH,
@@ -52,13 +59,17 @@ from components.cards import (
     L_COLORLESS,
     L_COMMANDER,
     L_CTL,
+    L_CTL_REF,
+    L_KW,
     L_MV,
     L_NAME,
     L_NOT_COLOR,
     L_NOT_SUB,
     L_NOT_SUPER,
     L_NOT_TYPE,
+    L_OR,
     L_OWNER,
+    L_OWNER_REF,
     L_PLAYER,
     L_POW,
     L_SUB,
@@ -79,6 +90,7 @@ from components.cards import (
     N_B,
     N_C,
     N_KIND,
+    NFSUB,
     NSUB,
     R_ACTIVE,
     R_ALL_CHOSEN,
@@ -91,7 +103,9 @@ from components.cards import (
     R_EACH_OTHER,
     R_EACH_PLAYER,
     R_EACH_TEAMMATE,
+    R_EVENT_ATTACKED,
     R_EVENT_CONTROLLER,
+    R_EVENT_ITEM,
     R_EVENT_OBJECT,
     R_EVENT_PLAYER,
     R_EVENT_SOURCE,
@@ -116,6 +130,7 @@ from components.cards import (
 from components.game import (
     S_ACTIVE,
     S_DAY_NIGHT,
+    S_LAST,
     S_MONARCH,
     S_N,
     S_NBF,
@@ -124,6 +139,7 @@ from components.game import (
     S_RES_IT,
 )
 from components.objects import (
+    F_ATKO,
     F_ATKP,
     F_ATT,
     F_BLOCKING,
@@ -140,6 +156,7 @@ from components.objects import (
     F_KICKED,
     F_KW,
     F_LKI_CTL,
+    F_LKI_CTR,
     F_LKI_POW,
     F_NT,
     F_OWNER,
@@ -153,10 +170,20 @@ from components.objects import (
     F_TSPEC,
     F_TYPES,
     F_X,
+    F_XSUB,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_HANDN
-from components.rules import BATTLEFIELD, KW_CHANGELING, NO_TARGET, STACK, T_CREATURE, T_KINDRED
+from components.players import P_ALIVE, P_CTR, P_HANDN, P_MANA, P_OPP_DAMAGED
+from components.rules import (
+    BATTLEFIELD,
+    CTR_M1M1,
+    CTR_P1P1,
+    KW_CHANGELING,
+    NO_TARGET,
+    STACK,
+    T_CREATURE,
+    T_KINDRED,
+)
 from systems import players
 from systems.jit import kernel
 
@@ -190,6 +217,8 @@ def has_subtype(st, cd, i, sub):
         return False
     if o[i, F_KW] & KW_CHANGELING and (o[i, F_TYPES] & (T_CREATURE | T_KINDRED)):
         return sub >= 0 and sub < SUBTYPE_NONCREATURE
+    if o[i, F_XSUB] == sub and o[i, F_ZONE] == BATTLEFIELD:  # an animation's subtype (layer 4)
+        return True
     for k in range(NSUB):
         if cd.ct[c, C_SUB + k] == sub:
             return True
@@ -209,10 +238,20 @@ def _compare(v, op, w):
 
 @kernel
 def matches(st, cd, f, x, you, src, item):
-    """Does x (an object id, or -1 - p for a player) match filter row f?"""
-    fl = cd.fl
+    """Does x (an object id, or -1 - p for a player) match filter row f (or the filter
+    row it names as its alternative, L_OR: "artifact, enchantment, or creature with
+    flying")?"""
     if f < 0:
         return True
+    if _matches(st, cd, f, x, you, src, item):
+        return True
+    g = cd.fl[f, L_OR]
+    return g >= 0 and _matches(st, cd, g, x, you, src, item)
+
+
+@kernel
+def _matches(st, cd, f, x, you, src, item):
+    fl = cd.fl
     if x < 0:
         if not (fl[f, L_WHAT] & W_PLAYERS):
             return False
@@ -236,7 +275,7 @@ def matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_SUB] >= 0:
         ok = False
-        for k in range(3):
+        for k in range(NFSUB):
             s = fl[f, L_SUB + k]
             if s >= 0 and has_subtype(st, cd, x, s):
                 ok = True
@@ -255,6 +294,13 @@ def matches(st, cd, f, x, you, src, item):
     if not related(st, you, ctl, fl[f, L_CTL]):
         return False
     if not related(st, you, o[x, F_OWNER], fl[f, L_OWNER]):
+        return False
+    if fl[f, L_CTL_REF] != R_NONE or fl[f, L_OWNER_REF] != R_NONE:  # "target player controls"
+        if not _player_ref_is(st, cd, fl[f, L_CTL_REF], ctl, you, src, item):
+            return False
+        if not _player_ref_is(st, cd, fl[f, L_OWNER_REF], o[x, F_OWNER], you, src, item):
+            return False
+    if fl[f, L_KW] and (o[x, F_KW] & fl[f, L_KW]) != fl[f, L_KW]:
         return False
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
@@ -291,7 +337,7 @@ def matches(st, cd, f, x, you, src, item):
     ):
         return False
     if fl[f, L_MV] and not _compare(
-        cd.ct[c, C_MV], fl[f, L_MV], base_amount(st, cd, fl[f, L_MV + 1], you, src, item)
+        mana_value(st, cd, x), fl[f, L_MV], base_amount(st, cd, fl[f, L_MV + 1], you, src, item)
     ):
         return False
     if fl[f, L_NAME] >= 0 and c != fl[f, L_NAME]:
@@ -299,6 +345,25 @@ def matches(st, cd, f, x, you, src, item):
     if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0:
         return False
     return True
+
+
+@kernel(inline="always")
+def mana_value(st, cd, x):
+    """202.3: the mana value; on the stack X counts (202.3e)."""
+    c = st.o[x, F_CARD]
+    v = cd.ct[c, C_MV]
+    if st.o[x, F_ZONE] == STACK:
+        v += cd.ct[c, C_XS] * st.o[x, F_X]
+    return v
+
+
+@kernel
+def _player_ref_is(st, cd, ref, p, you, src, item):
+    """Is player p the one reference ``ref`` names (R_NONE: any player)?"""
+    if ref == R_NONE:
+        return True
+    y = simple_ref(st, cd, ref, you, src, item)
+    return y != NO_TARGET and y < 0 and -1 - y == p
 
 
 @kernel
@@ -399,6 +464,16 @@ def _base_ref(st, cd, ref, you, src, item):
         for k in range(st.s[S_NCHOSEN]):
             if st.chosen[k] < 0:
                 return st.chosen[k]
+    if ref == R_EVENT_ATTACKED:  # what the event's attacking creature attacks
+        a = o[item, F_EVO] if item >= 0 else -1
+        if a < 0:
+            return NO_TARGET
+        if o[a, F_ATKO] >= 0:
+            return o[a, F_ATKO]
+        return -1 - o[a, F_ATKP] if o[a, F_ATKP] >= 0 else NO_TARGET
+    if ref == R_EVENT_ITEM:  # the spell or ability the event is about (ward)
+        j = o[item, F_EVA] if item >= 0 else -1
+        return j if j >= 0 and o[j, F_ZONE] == STACK else NO_TARGET
     return NO_TARGET
 
 
@@ -484,6 +559,12 @@ def amount(st, cd, m, you, src, item):
     if m >= 0 and cd.am[m, M_KIND] == AM_COUNT:
         v = count_matching(st, cd, cd.am[m, M_ARG], you, src, item)
         return v * cd.am[m, M_TIMES] + cd.am[m, M_PLUS]
+    if m >= 0 and cd.am[m, M_KIND] == AM_TOTAL_POWER:
+        v = 0
+        for i in st.bf[: st.s[S_NBF]]:
+            if matches(st, cd, cd.am[m, M_ARG], i, you, src, item) and st.o[i, F_POW] > 0:
+                v += st.o[i, F_POW]
+        return v * cd.am[m, M_TIMES] + cd.am[m, M_PLUS]
     return base_amount(st, cd, m, you, src, item)
 
 
@@ -506,7 +587,11 @@ def base_amount(st, cd, m, you, src, item):
         v = o[src, F_SPENT] if src >= 0 else 0
     elif kind == AM_CHOSEN:
         v = st.s[S_NCHOSEN]
-    elif kind != AM_COUNT:
+    elif kind == AM_MANA_POOL:
+        v = st.pl[you, P_MANA + arg]
+    elif kind == AM_LAST:
+        v = st.s[S_LAST]
+    elif kind != AM_COUNT and kind != AM_TOTAL_POWER:
         x = simple_ref(st, cd, arg, you, src, item)
         if x == NO_TARGET:
             v = 0
@@ -521,10 +606,28 @@ def base_amount(st, cd, m, you, src, item):
         elif kind == AM_HALF_LIFE:
             v = (players.life(st, -1 - x) + 1) // 2 if x < 0 else 0
         elif kind == AM_COUNTERS:
-            v = o[x, F_CTR + am[m, M_ARG2]] if x >= 0 else 0
+            v = _counters_on(st, x, am[m, M_ARG2])
         elif kind == AM_HAND:
             v = st.pl[-1 - x, P_HANDN] if x < 0 else 0
+        elif kind == AM_OPP_DAMAGED:
+            v = st.pl[-1 - x, P_OPP_DAMAGED] if x < 0 else 0
     return v * am[m, M_TIMES] + am[m, M_PLUS]
+
+
+@kernel(inline="always")
+def _counters_on(st, x, kind):
+    """Counters of a kind on an object (last known, 608.2h, once it has left the
+    battlefield: +1/+1 and -1/-1 counters) or on a player (experience...)."""
+    o = st.o
+    if x < 0:
+        return st.pl[-1 - x, P_CTR + kind]
+    if o[x, F_ZONE] == BATTLEFIELD:
+        return o[x, F_CTR + kind]
+    if kind == CTR_P1P1:
+        return o[x, F_LKI_CTR]
+    if kind == CTR_M1M1:
+        return o[x, F_LKI_CTR + 1]
+    return 0
 
 
 # ----------------------------------------------------------------- conditions
@@ -572,6 +675,13 @@ def _leaf(st, cd, c, you, src, item):
         return _compare(
             amount(st, cd, a, you, src, item), cn[c, N_C], amount(st, cd, b, you, src, item)
         )
+    if k == CO_IS or k == CO_IN_ZONE:
+        x = simple_ref(st, cd, a, you, src, item)
+        if x == NO_TARGET:
+            return False
+        if k == CO_IN_ZONE:
+            return x >= 0 and o[x, F_ZONE] == b
+        return matches(st, cd, b, x, you, src, item)
     return True
 
 
@@ -587,10 +697,16 @@ def context_of(st, item):
 def matches_card(st, cd, f, x, you, src):
     """Does card x match filter f wherever it is (a spell about to be cast, for cost
     changes and "whenever you cast": the filter's zone is not asked)?"""
+    return matches_card_in(st, cd, f, x, you, src, -1)
+
+
+@kernel
+def matches_card_in(st, cd, f, x, you, src, item):
+    """matches_card, for the spell or ability ``item`` (its X: "mana value X or less")."""
     o = st.o
     zone = o[x, F_ZONE]
     if f >= 0 and cd.fl[f, L_ZONE] >= 0:
         o[x, F_ZONE] = cd.fl[f, L_ZONE]
-    ok = matches(st, cd, f, x, you, src, -1)
+    ok = matches(st, cd, f, x, you, src, item)
     o[x, F_ZONE] = zone
     return ok

@@ -9,11 +9,17 @@ the game's scalars; ``systems/effects.py`` continues once the answer is in, and
 from __future__ import annotations
 
 from components.cards import (
+    A_IF,
+    A_KIND,
+    A_ZONE,
     AB_EQUIP,
     B_IF,
     B_KIND,
     B_NTG,
+    C_NSA,
+    C_SA0,
     C_TYPES,
+    ST_CANT_BE_COUNTERED,
 )
 from components.decisions import PEND_NONE
 from components.game import (
@@ -27,6 +33,7 @@ from components.game import (
     S_PEND,
     S_PRIO,
     S_RES,
+    S_RESTARTED,
     S_TODO,
     TODO_PRIORITY,
 )
@@ -240,6 +247,9 @@ def finish_resolution(st, cd):
 def after_resolution(st, cd):
     """117.3b: the active player receives priority after a spell or ability resolves."""
     s = st.s
+    if s[S_RESTARTED]:  # the game restarted (723): its first turn has begun
+        s[S_RESTARTED] = 0
+        return
     s[S_PASSES] = 0
     s[S_PRIO] = s[S_ACTIVE]
     s[S_TODO] = TODO_PRIORITY
@@ -247,9 +257,13 @@ def after_resolution(st, cd):
 
 @kernel
 def counter(st, cd, i):
-    """701.6: a countered spell goes to its owner's graveyard; an ability ceases."""
+    """701.6: a countered spell goes to its owner's graveyard; an ability ceases. A spell
+    that can't be countered (its static ability working on the stack, whose condition
+    holds: Banefire with X 5 or more) stays."""
     o = st.o
     if o[i, F_ZONE] != STACK:
+        return
+    if uncounterable(st, cd, i):
         return
     if o[i, F_IKIND] == I_SPELL:
         zones.move(st, cd, i, GRAVEYARD, -1)
@@ -270,3 +284,17 @@ def resume(st, cd):
     elif s[S_RES] >= 0:
         if effects.run(st, cd):
             finish_resolution(st, cd)
+
+
+@kernel
+def uncounterable(st, cd, i):
+    """Has spell i a "can't be countered" ability that applies now?"""
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = o[i, F_CARD]
+    if c < 0 or o[i, F_IKIND] != I_SPELL:
+        return False
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        if sa[r, A_KIND] == ST_CANT_BE_COUNTERED and sa[r, A_ZONE] == STACK:
+            if selectors.holds(st, cd, sa[r, A_IF], o[i, F_ICTL], i, i):
+                return True
+    return False

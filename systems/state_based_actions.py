@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from components.cards import C_ENCHANT, C_FLAGS, C_SUPER, CF_AURA, CF_EQUIPMENT, ST_NO_LOSS_ZERO
 from components.game import (
+    NEED_EXILE_UNTIL,
     S_COMMANDER_DAMAGE,
     S_N,
     S_NBF,
+    S_NEEDS,
     S_NSTK,
     S_NTRG,
     S_POISON_LIMIT,
@@ -25,7 +27,9 @@ from components.objects import (
     F_CTR,
     F_DMG,
     F_DTHIT,
+    F_EXILED_BY,
     F_IKIND,
+    F_OWNER,
     F_SRC,
     F_TOKEN,
     F_TOU,
@@ -49,6 +53,7 @@ from components.rules import (
     CTR_LOYALTY,
     CTR_M1M1,
     CTR_P1P1,
+    EXILE,
     GONE,
     GRAVEYARD,
     S_LEGENDARY,
@@ -194,6 +199,8 @@ def _check(st, cd):
             acted = True
     if variants.state_based_actions(st, cd):  # the casual variants' own (903.9a, 704.6f, 904.10)
         acted = True
+    if s[S_NEEDS] & NEED_EXILE_UNTIL and return_exiled(st, cd):
+        acted = True
     m = 0
     for k in range(nl):
         if not leaving_game.cant_lose(st, cd, losers[k]):
@@ -234,3 +241,20 @@ def _source_of_trigger(st, i):
         if st.o[j, F_IKIND] == I_TRIGGERED and st.o[j, F_SRC] == i:
             return True
     return False
+
+
+@kernel
+def return_exiled(st, cd):
+    """610.3c: a card exiled "until this leaves the battlefield" returns to the battlefield
+    under its owner's control once its source has left (done here, before anyone gets
+    priority: not a state-based action, but nothing can happen in between)."""
+    o = st.o
+    back = False
+    for j in range(st.s[S_N]):
+        e = o[j, F_EXILED_BY]
+        if e <= -2 and o[j, F_ZONE] == EXILE and o[-2 - e, F_ZONE] != BATTLEFIELD:
+            o[j, F_EXILED_BY] = -1
+            if o[j, F_TOKEN] == 0:
+                zones.enter_battlefield(st, cd, j, o[j, F_OWNER], -1, 0)
+            back = True
+    return back

@@ -15,9 +15,11 @@ from __future__ import annotations
 from components.cards import (
     AB_TRIGGERED,
     B_ARG,
+    B_GROUP,
     B_IF,
     B_KIND,
     B_STEP,
+    B_TRIG_INDEX,
     B_WHAT,
     B_WHEN,
     B_WHO,
@@ -28,16 +30,21 @@ from components.cards import (
     EV_ATTACKS,
     EV_BECOMES_BLOCKED,
     EV_BEGINNING_OF,
+    EV_CAST,
+    EV_DAY_NIGHT,
     EV_DEALS_DAMAGE,
     EV_DIES,
     EV_DRAWS,
     EV_LEAVES,
     EV_LIFE_AT_LEAST,
+    EV_PUT_INTO_GRAVEYARD,
 )
 from components.game import (
+    NEED_SELF_TRIGGERS,
     S_CUR,
     S_NBF,
     S_NCZ,
+    S_NEEDS,
     S_NLEFT,
     S_NSTK,
     S_NTRG,
@@ -47,18 +54,22 @@ from components.game import (
     S_VERSION,
 )
 from components.objects import (
+    F_ACTUSED,
+    F_ATKP,
     F_ATT,
     F_CARD,
     F_CTL,
     F_FACE_DOWN,
     F_IAB,
+    F_ICTL,
     F_IKIND,
     F_LKI_CTL,
+    F_OWNER,
     F_SRC,
     F_ZONE,
 )
 from components.players import P_ALIVE
-from components.rules import BATTLEFIELD, COMMAND
+from components.rules import BATTLEFIELD, GRAVEYARD, STACK
 from components.stack import I_TRIGGERED, Q_AB, Q_CTL, Q_EVA, Q_EVC, Q_EVO, Q_EVP, Q_SRC
 from systems import continuous_effects, players, selectors
 from systems.jit import kernel
@@ -66,6 +77,13 @@ from systems.state import new_row, touch
 
 # B_ARG bits of "deals damage" triggers
 DMG_COMBAT, DMG_TO_PLAYER, DMG_TO_OPPONENT, DMG_TO_CREATURE = 1, 2, 4, 8
+DMG_TO_PLAYER_OR_PW = 16
+AUX_TO_PLANESWALKER = 2  # aux bit of a damage event: the recipient is a planeswalker
+AUX_GROUP = 2  # aux of the attack event raised once per declaration ("one or more attack")
+# how _check looks at a source: on the battlefield or in the command zone; looking back
+# at an object that just left the battlefield (603.10a); at the event's own object in
+# its new zone ("when you cast this spell", "is put into a graveyard from anywhere")
+LOOK_HERE, LOOK_BACK, LOOK_SELF = 0, 1, 2
 WHAT_SELF = -2  # B_WHAT: the source itself
 WHAT_ATTACHED = -3  # B_WHAT: the object the source is attached to ("enchanted creature")
 
@@ -97,28 +115,38 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     if not (st.s[S_TRIGMASK] >> ev) & 1:
         return  # no card of this game waits for this kind of event
     continuous_effects.recompute(st, cd)
+    if ev == EV_PUT_INTO_GRAVEYARD:  # only the card itself waits for this (in its graveyard)
+        if obj >= 0 and st.o[obj, F_ZONE] == GRAVEYARD:
+            _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
+        return
     for src in st.bf[: st.s[S_NBF]]:
-        _check(st, cd, src, ev, obj, player, amount, evc, aux)
+        _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
     for k in range(st.s[S_NCZ]):
         src = st.cz[k]
         if st.o[src, F_FACE_DOWN] == 0:
-            _check(st, cd, src, ev, obj, player, amount, evc, aux)
+            _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
     if ev == EV_LEAVES or ev == EV_DIES:
         for k in range(st.s[S_NLEFT]):
             src = st.left[k]
             if st.o[src, F_ZONE] != BATTLEFIELD:
-                _check(st, cd, src, ev, obj, player, amount, evc, aux)
+                _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_BACK)
+    if ev == EV_CAST and st.s[S_NEEDS] & NEED_SELF_TRIGGERS and obj >= 0:
+        if st.o[obj, F_ZONE] == STACK:  # "when you cast this spell" (603.2, from the stack)
+            _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
 
 
 @kernel
-def _check(st, cd, src, ev, obj, player, amount, evc, aux):
+def _check(st, cd, src, ev, obj, player, amount, evc, aux, look):
     o, ct, ab = st.o, cd.ct, cd.ab
     c = continuous_effects.face(st, cd, src)
     if c < 0 or not (ct[c, C_TRIGMASK] >> ev) & 1:
         return
     zone = o[src, F_ZONE]
-    looking_back = zone != BATTLEFIELD and zone != COMMAND
-    you = o[src, F_LKI_CTL] if looking_back else o[src, F_CTL]
+    looking_back = look == LOOK_BACK
+    if look == LOOK_SELF:
+        you = o[src, F_ICTL] if zone == STACK else o[src, F_OWNER]
+    else:
+        you = o[src, F_LKI_CTL] if looking_back else o[src, F_CTL]
     if not st.pl[you, P_ALIVE]:
         return
     # 801.7: the event must happen entirely within the controller's range
@@ -135,11 +163,33 @@ def _check(st, cd, src, ev, obj, player, amount, evc, aux):
                 continue
         elif wz != zone:
             continue
-        if not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+        n = amount
+        if ab[a, B_GROUP]:  # "whenever one or more ... attack": once, counting them
+            if ev != EV_ATTACKS or aux != AUX_GROUP:
+                continue
+            n = _attackers(st, cd, ab[a, B_WHAT], you, src)
+            if n == 0:
+                continue
+        elif not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
             continue
         if not selectors.holds(st, cd, ab[a, B_IF], you, src, -1):
             continue
-        queue(st, src, a, you, player, amount, obj, evc)
+        k = ab[a, B_TRIG_INDEX]
+        if k >= 0:  # "this ability triggers only once each turn"
+            if (o[src, F_ACTUSED] >> k) & 1:
+                continue
+            o[src, F_ACTUSED] |= 1 << k
+        queue(st, src, a, you, player, n, obj, evc)
+
+
+@kernel
+def _attackers(st, cd, what, you, src):
+    """How many attacking creatures match (a group attack trigger's filter)."""
+    n = 0
+    for i in st.bf[: st.s[S_NBF]]:
+        if st.o[i, F_ATKP] >= 0 and (what < 0 or selectors.matches(st, cd, what, i, you, src, -1)):
+            n += 1
+    return n
 
 
 @kernel
@@ -172,8 +222,12 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         return arg <= 0 or arg == amount
     if ev == EV_BECOMES_BLOCKED or ev == EV_ATTACKS:
         return arg == aux or arg < 0
+    if ev == EV_DAY_NIGHT:
+        return arg < 0 or arg == amount
     if ev == EV_DEALS_DAMAGE:
         if arg & DMG_COMBAT and not aux & 1:
+            return False
+        if arg & DMG_TO_PLAYER_OR_PW and player < 0 and not aux & AUX_TO_PLANESWALKER:
             return False
         if arg & DMG_TO_PLAYER and player < 0:
             return False

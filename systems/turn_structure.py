@@ -59,6 +59,7 @@ from components.objects import (
     F_DMG,
     F_DTHIT,
     F_LOYUSED,
+    F_NOREGEN,
     F_REGEN,
     F_SICK,
     F_TAPPED,
@@ -277,6 +278,7 @@ def cleanup(st, cd):
             o[i, F_DMG] = 0
             o[i, F_DTHIT] = 0
             o[i, F_REGEN] = 0
+            o[i, F_NOREGEN] = 0
     _end_effects(st, UNTIL_END_OF_TURN, -1)
     k = 0
     while k < s[S_NSH]:

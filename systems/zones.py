@@ -25,9 +25,19 @@ from components.cards import (
     EV_ENTERS,
     EV_LAST_COUNTER,
     EV_LEAVES,
+    EV_PUT_INTO_GRAVEYARD,
 )
 from components.decisions import T_SHUFFLE
-from components.game import ERR_FULL, S_N, S_NBF, S_NCZ, S_NSTK, S_TOKENS
+from components.game import (
+    ERR_FULL,
+    NEED_SELF_TRIGGERS,
+    S_N,
+    S_NBF,
+    S_NCZ,
+    S_NEEDS,
+    S_NSTK,
+    S_TOKENS,
+)
 from components.objects import (
     F_ACTUSED,
     F_ANIMATED,
@@ -50,14 +60,17 @@ from components.objects import (
     F_FACE_DOWN,
     F_FSD,
     F_IAB,
+    F_ICTL,
     F_KW,
     F_LCTL,
     F_LKI_CTL,
+    F_LKI_CTR,
     F_LKI_POW,
     F_LOYUSED,
     F_MERGED,
     F_MERGED_IN,
     F_NAMED,
+    F_NOREGEN,
     F_OWNER,
     F_POW,
     F_PROT,
@@ -74,6 +87,8 @@ from components.objects import (
     F_TYPES,
     F_UNEARTHED,
     F_WARD,
+    F_X,
+    F_XSUB,
     F_ZONE,
 )
 from components.players import P_DRAWS, P_DREW_EMPTY, P_HANDN, P_LIBN, P_NINSTANT
@@ -82,6 +97,8 @@ from components.rules import (
     COMMAND,
     CTR_DEFENSE,
     CTR_LOYALTY,
+    CTR_M1M1,
+    CTR_P1P1,
     EXILE,
     GONE,
     GRAVEYARD,
@@ -173,6 +190,7 @@ def printed(st, cd, i):
     o[i, F_WARD] = 0
     o[i, F_RESTRICT] = 0
     o[i, F_ANIMATED] = 0
+    o[i, F_XSUB] = -1
 
 
 @kernel(inline="always")
@@ -238,6 +256,8 @@ def _move(st, cd, i, zone, controller):
     if old == BATTLEFIELD:
         o[i, F_LKI_POW] = o[i, F_POW]
         o[i, F_LKI_CTL] = o[i, F_CTL]
+        o[i, F_LKI_CTR] = o[i, F_CTR + CTR_P1P1]
+        o[i, F_LKI_CTR + 1] = o[i, F_CTR + CTR_M1M1]
         s[S_NBF] = remove_value(st.bf, s[S_NBF], i)
         triggers.left_battlefield(st, cd, i)
     if zone == BATTLEFIELD and old != BATTLEFIELD:
@@ -250,6 +270,7 @@ def _move(st, cd, i, zone, controller):
         _hand_add(st, cd, owner, i)
     if old == STACK:
         s[S_NSTK] = remove_value(st.stk, s[S_NSTK], i)
+        o[i, F_LKI_CTL] = o[i, F_ICTL]  # (608.2h: "its controller" of a countered spell)
     if old == COMMAND and zone != COMMAND:
         s[S_NCZ] = remove_value(st.cz, s[S_NCZ], i)
     elif zone == COMMAND and old != COMMAND:
@@ -273,6 +294,9 @@ def _move(st, cd, i, zone, controller):
         o[i, F_EXILED_BY] = -1
     o[i, F_TRANSFORMED] = 0
     o[i, F_FACE_DOWN] = 0
+    o[i, F_NOREGEN] = 0
+    if old != STACK:  # X is the spell's (107.3m: it enters with X counters from the stack)
+        o[i, F_X] = 0
     reset_combat(o, i)
     o[i, F_TS] = stamp(st)
     o[i, F_BCTL] = owner if controller < 0 else controller
@@ -282,15 +306,19 @@ def _move(st, cd, i, zone, controller):
     if zone == LIBRARY:
         put_on_library(st, owner, i, True)
     if old == BATTLEFIELD:
+        o[i, F_MERGED] = -1
+        # the events first: abilities that look back see what was attached to it
+        # (603.10a: Skullclamp's "whenever equipped creature dies")
+        if zone == GRAVEYARD:
+            triggers.event(st, cd, EV_DIES, i, -1, 0, o[i, F_LKI_CTL])
+        triggers.event(st, cd, EV_LEAVES, i, -1, zone, o[i, F_LKI_CTL])
         for j in st.bf[: s[S_NBF]]:  # what was attached to it or fought it stays, unattached
             if o[j, F_ATT] == i:
                 o[j, F_ATT] = -1
             if o[j, F_BLOCKING] == i:
                 o[j, F_BLOCKING] = -1
-        o[i, F_MERGED] = -1
-        if zone == GRAVEYARD:
-            triggers.event(st, cd, EV_DIES, i, -1, 0, o[i, F_LKI_CTL])
-        triggers.event(st, cd, EV_LEAVES, i, -1, zone, o[i, F_LKI_CTL])
+    if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS:  # "... from anywhere"
+        triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
 
 
 @kernel
@@ -319,6 +347,8 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
         k = cd.ct[c, C_ENTERS_CTR]
         if k >= 0 and cd.ct[c, C_ENTERS_N] > 0:
             o[i, F_CTR + k] += cd.ct[c, C_ENTERS_N]
+        elif k >= 0 and cd.ct[c, C_ENTERS_N] < 0:  # "enters with X counters" (107.3m)
+            o[i, F_CTR + k] += o[i, F_X]
     o[i, F_TAPPED] = 1 if tapped else 0
     if attach_to >= 0:
         o[i, F_ATT] = attach_to
@@ -469,10 +499,16 @@ def destroy(st, cd, i):
     """701.8: a destroyed permanent goes to its owner's graveyard, unless it is
     indestructible (702.12b) or a regeneration shield replaces it (701.19c: tapped,
     damage removed, out of combat). Returns whether it was destroyed."""
+    return destroy_with(st, cd, i, False)
+
+
+@kernel
+def destroy_with(st, cd, i, no_regenerate):
+    """destroy; ``no_regenerate``: "it can't be regenerated" (701.19c)."""
     o = st.o
     if o[i, F_ZONE] != BATTLEFIELD or o[i, F_KW] & KW_INDESTRUCTIBLE:
         return False
-    if o[i, F_REGEN] > 0:
+    if o[i, F_REGEN] > 0 and not no_regenerate and not o[i, F_NOREGEN]:
         o[i, F_REGEN] -= 1
         o[i, F_TAPPED] = 1
         o[i, F_DMG] = 0

@@ -14,16 +14,7 @@ FILES = sorted(ROOT.rglob("*.yaml"))
 
 # Cards of the previous engine's pool that the card vocabulary can't express yet
 # (README: Missing). Strict: a scenario that starts passing must leave this list.
-NOT_YET = {
-    "801-range-of-influence/801.13a-captains-maneuver-target-out-of-range-refused.yaml",
-    "801-range-of-influence/801.13a-lava-axe-redirected-in-range.yaml",
-    "801-range-of-influence/801.13a-lava-axe-redirected-out-of-range.yaml",
-    "801-range-of-influence/801.17-restart-involves-every-player.yaml",
-    "810-two-headed-giant/810.9f-reverse-the-sands-one-head-per-team.yaml",
-    "cards/karn-liberated-plus-four.yaml",
-    "cards/reverse-the-sands-only-players-in-range.yaml",
-    "cards/reverse-the-sands.yaml",
-}
+NOT_YET: set[str] = set()
 
 
 @pytest.fixture(scope="module")
