@@ -86,6 +86,9 @@ F_CASTING = F("casting", "1 while being cast (601.2a-h): its choices still being
 F_LKI_POW = F("lki_power", "power as it last existed on the battlefield")
 F_LKI_CTL = F("lki_controller", "controller as it last existed on the battlefield")
 F_PAY_FIRST = F("pay_first", "1: a mana source to tap first (a script's `pay:`)", volatile=True)
+# Conspiracy Draft (905, 702.106; systems/conspiracy.py)
+F_NAMED2 = F("named_2", "1 + card row of the second name a double agenda names; 0 none")
+F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary's Ploy); 0")
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

@@ -104,6 +104,7 @@ FILTER_KEYS = {
     "not_supertype", "controller", "owner", "color", "not_color", "colorless",
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander",
+    "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
 }  # fmt: skip
 
 
@@ -341,6 +342,11 @@ class Compiler:
             if kind == "enters":
                 enters = body
                 continue
+            if kind == "granted":  # Conspiracy Draft: abilities a command-zone card grants
+                a = self._granted(body, r)
+                if t.rows["ab"][a][K.B_KIND] == K.AB_MANA:
+                    land_mana |= self._mana_bits(a)
+                continue
             a = self.ability(kind, body, r)
             if kind in ("activated", "loyalty"):
                 t.set("ab", a, K.B_INDEX, activated_index)
@@ -451,6 +457,7 @@ class Compiler:
         row[K.B_ARG] = -1
         row[K.B_STEP] = -1
         row[K.B_MODES0] = -1
+        row[K.B_GRANT] = -1
 
     def ability(self, kind: str, body: Any, card: int) -> int:
         kinds = {
@@ -667,6 +674,9 @@ class Compiler:
         elif k == "commander_identity":
             t.set("ab", a, K.B_MANA, K.MANA_IDENTITY)
             t.set("ab", a, K.B_MANA_N, self._int(v, "add: commander_identity"))
+        elif k == "noted_colors":  # Paliano, the High City (905.2b)
+            t.set("ab", a, K.B_MANA, K.MANA_NOTED)
+            t.set("ab", a, K.B_MANA_N, self._int(v, "add: noted_colors"))
         elif k == "land_could_produce":
             t.set("ab", a, K.B_MANA, K.MANA_LAND_COULD)
             t.set("ab", a, K.B_MANA_N, 1)
@@ -868,6 +878,8 @@ class Compiler:
             else:
                 self.fail("cost: `less` or `more`")
             return
+        if self._conspiracy_static(kind, arg, r):
+            return
         self.fail(f"unknown static ability {kind!r}")
 
     def _static_what(self, r: int, what: Any) -> None:
@@ -945,6 +957,7 @@ class Compiler:
                 v[col + 1] = self.amount(n, counting=False)
         v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
+        self._conspiracy_filter(spec, v)
         return self.t.shared("fl", v)
 
     def _type_bits(self, v: Any) -> int:
@@ -1055,6 +1068,21 @@ class Compiler:
             elif k == "number":
                 vals[K.M_KIND] = K.AM_CONST
                 vals[K.M_ARG] = self._int(arg, "amount")
+            elif k == "noted":  # Conspiracy Draft: {noted: CARD, value: highest | count}
+                if on is not None:
+                    self.fail("amount: noted takes `value`, not `what`")
+                vals[K.M_KIND] = K.AM_NOTED
+                vals[K.M_ARG] = self.card(self._card_name(arg, "amount: noted"))
+                vals[K.M_ARG2] = 0
+            elif k == "creature_spells_cast":  # creature spells a player cast this turn
+                vals[K.M_KIND] = K.AM_CREATURE_SPELLS
+                vals[K.M_ARG] = self.simple(arg, "amount: creature_spells_cast")
+            elif k == "chosen_number":  # the number chosen for the source (Emissary's Ploy)
+                vals[K.M_KIND] = K.AM_CHOSEN_NUMBER
+            elif k == "noted_count":
+                vals[K.M_KIND] = K.AM_NOTED
+                vals[K.M_ARG] = self.card(self._card_name(arg, "amount: noted_count"))
+                vals[K.M_ARG2] = 1
             else:
                 self.fail(f"amount: unknown kind {k!r}")
         else:
@@ -1096,7 +1124,18 @@ class Compiler:
         elif k in ("day", "night", "kicked"):
             vals[K.N_KIND] = {"day": K.CO_DAY, "night": K.CO_NIGHT, "kicked": K.CO_KICKED}[k]
         elif k == "monarch":
+            if arg not in ("you", "opponent", True):
+                self.fail("condition: monarch is you or opponent")
             vals[K.N_KIND] = K.CO_MONARCH
+            vals[K.N_A] = 1 if arg == "opponent" else 0
+        elif k == "first_turn":  # Conspiracy Draft: {first_turn: active | game}
+            if arg not in ("active", "game"):
+                self.fail("condition: first_turn is active (the active player's first "
+                          "turn) or game (the game's first turn)")  # fmt: skip
+            vals[K.N_KIND], vals[K.N_A] = K.CO_FIRST_TURN, 0 if arg == "active" else 1
+        elif k == "noted_correct":  # a right guess noted for cards named ARG (Spire Phantasm)
+            vals[K.N_KIND] = K.CO_NOTED
+            vals[K.N_A] = self.card(self._card_name(arg, "condition: noted_correct"))
         elif k == "compare":
             if not isinstance(arg, list) or len(arg) != 3 or arg[1] not in ("le", "ge", "eq"):
                 self.fail("condition: compare is [AMOUNT, le|ge|eq, AMOUNT]")
@@ -1302,6 +1341,9 @@ class Compiler:
             self._row(op, amt=amt, b=1 if a.get("combat") else 0, **cols)
         elif verb in ("life_becomes_lowest", "restart_game"):
             self._row(op)
+        elif verb == "become_monarch":  # 724: E_A the designation card (its triggers)
+            a = self._args(verb, arg, "who", set())
+            self._row(op, a=self.card("The Monarch"), **self._subject(a, "who", "you", verb))
         elif verb == "sacrifice_unless_life":
             a = self._args(verb, arg, "what", {"amount"})
             self._row(
@@ -1351,6 +1393,98 @@ class Compiler:
         else:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
+
+    # --------------------------------------------------------- Conspiracy Draft (905)
+    def _card_name(self, v: Any, what: str) -> str:
+        if not isinstance(v, str) or v not in self.db:
+            self.fail(f"{what}: {v!r} is not a card of the pool")
+        return self.db.get(v).name
+
+    def _conspiracy_filter(self, spec: dict, v: dict) -> None:
+        """`named: true` (the name the source's hidden agenda names, 702.106), `named:
+        other` (Summoner's Bond: its chosen name other than the event object's), and
+        `noted_name` / `noted_type` / `noted_color: CARD` (a name, creature type or colour
+        noted during the draft for cards named CARD, 905.2b)."""
+        from components.players import NOTE_COLORS, NOTE_NAME, NOTE_TYPE
+
+        named = spec.get("named")
+        if named not in (None, True, False, "other"):
+            self.fail("filter: named is true or other")
+        v[K.L_NAMED] = 2 if named == "other" else (1 if named else 0)
+        keys = [k for k in ("noted_name", "noted_type", "noted_color") if k in spec]
+        if len(keys) > 1:
+            self.fail("filter: one of noted_name, noted_type, noted_color")
+        v[K.L_NOTED] = 0
+        v[K.L_NOTED_CARD] = -1
+        if keys:
+            kind = {"noted_name": NOTE_NAME, "noted_type": NOTE_TYPE,
+                    "noted_color": NOTE_COLORS}[keys[0]]  # fmt: skip
+            v[K.L_NOTED] = 1 + kind
+            v[K.L_NOTED_CARD] = self.card(self._card_name(spec[keys[0]], f"filter: {keys[0]}"))
+
+    def _granted(self, body: Any, card: int) -> int:
+        """`granted: {to: FILTER, ability: {activated | mana | triggered: ...}}`: an
+        ability a command-zone card gives the permanents matching FILTER ("creatures you
+        control with the chosen name have ..."); in it, `self` is that permanent."""
+        if not isinstance(body, dict) or set(body) != {"to", "ability"}:
+            self.fail("granted: {to: FILTER, ability: {KIND: ...}}")
+        inner = body["ability"]
+        if not isinstance(inner, dict) or len(inner) != 1:
+            self.fail("granted: ability is one {activated | mana | triggered: ...}")
+        ((kind, ib),) = inner.items()
+        if kind not in ("activated", "mana", "triggered"):
+            self.fail("granted: an activated, mana or triggered ability")
+        if isinstance(ib, dict) and "zone" in ib:
+            self.fail("granted: the ability works where the permanent is (no zone)")
+        a = self.ability(kind, ib, card)
+        f = self.filter(body["to"])
+        self.t.set("ab", a, K.B_GRANT, f)
+        if kind == "activated":
+            self.t.set("ab", a, K.B_INDEX, 16)  # (after the permanent's own abilities)
+        return a
+
+    def _conspiracy_static(self, kind: str, arg: Any, r: int) -> bool:
+        """Statics of conspiracies and draft-matters cards (systems/conspiracy.py)."""
+        row = self.t.rows["sa"][r]
+        if kind == "enters_with_counters":  # {what, kind, amount} (614.1c)
+            if not isinstance(arg, dict) or "what" not in arg:
+                self.fail("enters_with_counters: {what, kind, amount}")
+            self._static_what(r, arg["what"])
+            row[K.A_KIND] = K.ST_ENTERS_COUNTERS
+            row[K.A_ARG] = self._counter(arg.get("kind", "+1/+1"))
+            row[K.A_AMT] = self.amount(arg.get("amount", 1))
+            return True
+        if kind in ("cant_cast", "mana_any_color"):  # {spells: FILTER} (you)
+            if not isinstance(arg, dict) or set(arg) != {"spells"}:
+                self.fail(f"{kind}: {{spells: FILTER}}")
+            f = (dict(FILTER_WORDS.get(arg["spells"], {})) if isinstance(arg["spells"], str)
+                 else dict(arg["spells"]))  # fmt: skip
+            f.setdefault("zone", "any")
+            row[K.A_KIND] = K.ST_CANT_CAST if kind == "cant_cast" else K.ST_ANY_COLOR
+            row[K.A_ARG] = self.filter(f)
+            return True
+        if kind == "starting_player":
+            if arg != "you":
+                self.fail("starting_player: you")
+            row[K.A_KIND] = K.ST_STARTING_PLAYER
+            return True
+        if kind == "toughness_damage":  # 510.1a: assigns combat damage by its toughness
+            self._static_what(r, arg)
+            row[K.A_KIND] = K.ST_TOUGHNESS_DAMAGE
+            return True
+        if kind == "starting_hand":
+            row[K.A_KIND] = K.ST_START_HAND
+            row[K.A_AMT] = self.amount(self._int(arg, "starting_hand"))
+            return True
+        if kind == "must_attack":  # {what: self, noted: CARD}: attacks (a noted player) if able
+            if not isinstance(arg, dict) or arg.get("what") != "self":
+                self.fail("must_attack: {what: self} or {what: self, noted: CARD}")
+            self._static_what(r, "self")
+            row[K.A_KIND] = K.ST_MUST_ATTACK
+            row[K.A_ARG] = (self.card(self._card_name(arg["noted"], "must_attack: noted"))
+                            if "noted" in arg else -1)  # fmt: skip
+            return True
+        return False
 
     def token(self, spec: Any) -> int:
         """The card row of a token: a named token record, or one described inline."""

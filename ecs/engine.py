@@ -223,7 +223,18 @@ def needs(compiled: Compiled) -> int:
             bits |= G.NEED_COST_CHANGES
         if row[K.A_IF] >= 0:
             bits |= G.NEED_CONDITIONAL_STATICS
+        if row[K.A_KIND] in CONSPIRACY_STATICS:
+            bits |= G.NEED_CONSPIRACY
+    for row in compiled.tables.rows["ab"]:  # (Conspiracy Draft: abilities granted)
+        if row[K.B_GRANT] >= 0:
+            bits |= G.NEED_GRANTED
     return bits
+
+
+CONSPIRACY_STATICS = (
+    K.ST_ENTERS_COUNTERS, K.ST_CANT_CAST, K.ST_ANY_COLOR, K.ST_TOUGHNESS_DAMAGE,
+    K.ST_MUST_ATTACK,
+)  # fmt: skip
 
 
 def trigger_events(compiled: Compiled) -> int:

@@ -18,6 +18,7 @@ import numpy as np
 from components.cards import (
     A_AMT,
     A_ARG,
+    A_IF,
     A_KIND,
     A_ZONE,
     AB_ALT_SPELL,
@@ -126,7 +127,7 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CMDCAST, P_HANDN, P_SPELLS
+from components.players import P_CMDCAST, P_CREATURE_SPELLS, P_HANDN, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
     COMMAND,
@@ -141,6 +142,7 @@ from components.rules import (
 from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
 from components.stack import I_ACTIVATED
 from systems import (
+    conspiracy,
     continuous_effects,
     damage,
     mana,
@@ -195,6 +197,10 @@ def base_cost(st, cd, p, i, a, option, out):
         out[0] += _cost_change(st, cd, p, i)
         if out[0] < 0:
             out[0] = 0
+        if conspiracy.any_color(st, cd, p, i):  # any mana pays W..G (Unexpected Potential)
+            for k in range(1, 6):
+                out[0] += out[k]
+                out[k] = 0
     return xs
 
 
@@ -232,6 +238,8 @@ def _changes_of(st, cd, src, p, i):
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
         k = sa[r, A_KIND]
         if (k != ST_COST_LESS and k != ST_COST_MORE) or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        if not selectors.holds(st, cd, sa[r, A_IF], you, src, -1):
             continue
         # the filter names the spells affected; its controller relation is to ``you``
         if k == ST_COST_LESS and you != p:
@@ -751,6 +759,8 @@ def finish(st, cd):
             zones.move(st, cd, o[it, F_EVO], GRAVEYARD, -1)
     else:
         st.pl[p, P_SPELLS] += 1
+        if o[it, F_TYPES] & T_CREATURE:
+            st.pl[p, P_CREATURE_SPELLS] += 1
         slot = o[it, F_COMMANDER]
         if slot > 0 and o[it, F_FROM] == COMMAND:
             st.pl[p, P_CMDCAST + slot - 1] += 1

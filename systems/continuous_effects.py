@@ -59,7 +59,7 @@ from components.effects import (
     X_TS,
     X_TYPES,
 )
-from components.game import S_LDIRTY, S_NBF, S_NEFF, S_SDIRTY, S_VERSION, S_WASPLAIN
+from components.game import S_LDIRTY, S_NBF, S_NCZ, S_NEFF, S_SDIRTY, S_VERSION, S_WASPLAIN
 from components.objects import (
     CANT_ATTACK,
     CANT_BLOCK,
@@ -72,6 +72,7 @@ from components.objects import (
     F_COLORS,
     F_CTL,
     F_CTR,
+    F_FACE_DOWN,
     F_KW,
     F_LCTL,
     F_POW,
@@ -148,6 +149,17 @@ def _recompute(st, cd):
                 j -= 1
             srcs[j] = i
             m += 1
+    for x in range(s[S_NCZ]):  # face-up command-zone cards' statics (905.4a conspiracies)
+        i = st.cz[x]
+        c = face(st, cd, i)
+        if c < 0 or ct[c, C_NSA] == 0 or o[i, F_FACE_DOWN]:
+            continue
+        j = m
+        while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
+            srcs[j] = srcs[j - 1]
+            j -= 1
+        srcs[j] = i
+        m += 1
     plain = ne == 0 and m == 0
     if plain and s[S_WASPLAIN]:
         _counters(st, bf)

@@ -65,6 +65,7 @@ from components.cards import (
     OP_LOSE_LIFE,
     OP_MAY,
     OP_MILL,
+    OP_MONARCH,
     OP_NEXT,
     OP_PREVENT,
     OP_PROLIFERATE,
@@ -188,6 +189,7 @@ from systems import (
     delayed,
     leaving_game,
     mana,
+    monarch,
     players,
     selectors,
     stack,
@@ -455,6 +457,8 @@ def _simple(st, cd, r, you, src, item):
                 mana.add_mana(st, p, ep[r, E_B], amt)
             elif op == OP_PREVENT:
                 _shield(st, you, 1, x, amt, ep[r, E_B], NONE)
+            elif op == OP_MONARCH:  # 724.3 (E_A: the designation's card row)
+                monarch.become(st, cd, p, ep[r, E_A])
             continue
         # an object
         z = o[x, F_ZONE]

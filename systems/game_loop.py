@@ -41,6 +41,7 @@ from components.players import P_ALIVE, P_START_HAND
 from components.rules import PREGAME
 from components.variants import GRAND_MELEE
 from systems import (
+    conspiracy,
     leaving_game,
     legal_actions,
     mulligan,
@@ -86,6 +87,9 @@ def start_game(st, cd):
     k = players.turn_order_from(st, s[S_STARTING], buf)
     for j in range(k):
         zones.shuffle(st, buf[j])
+    for j in range(k):  # (Sovereign's Realm: a starting hand of five)
+        p = buf[j]
+        st.pl[p, P_START_HAND] = conspiracy.starting_hand(st, cd, p, st.pl[p, P_START_HAND])
     for j in range(k):
         zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
     if s[S_MULLIGANS]:

@@ -17,6 +17,7 @@ from components.cards import (
     AB_ACTIVATED,
     AB_EQUIP,
     AB_LOYALTY,
+    B_GRANT,
     B_KIND,
     B_SORC,
     B_ZONE,
@@ -39,6 +40,7 @@ from components.decisions import (
     A_LAND,
     A_MULLIGAN,
     A_PASS,
+    A_SPECIAL,
     AC_ARG,
     AC_ARG2,
     AC_KIND,
@@ -57,8 +59,11 @@ from components.decisions import (
     PEND_PRIORITY,
     PEND_TARGET,
     PEND_X,
+    SP_TURN_FACE_UP,
 )
 from components.game import (
+    NEED_CONSPIRACY,
+    NEED_GRANTED,
     NEED_GRAVEYARD_ABILITIES,
     S_ACTIVE,
     S_CASTING,
@@ -118,12 +123,14 @@ from components.scratch import SCR_HAS_ACTION, SCR_PRIORITY_ORDER
 from systems import (
     casting,
     combat,
+    conspiracy,
     continuous_effects,
     effects,
     game_loop,
     mulligan,
     players,
     priority,
+    selectors,
     zones,
 )
 from systems.jit import kernel
@@ -216,6 +223,13 @@ def priority_actions(st, cd, p, acts, first_only):
                     m = _ability_options(st, cd, q, i, sorc, acts, m)
                     if first_only and m > m0:
                         return m
+    # special actions (116.2): turning a hidden agenda face up (702.106c, 905.4a). Not
+    # counted by has_action: auto-pass doesn't stop only to offer it.
+    if not first_only:
+        for x in range(st.s[S_NCZ]):
+            i = st.cz[x]
+            if conspiracy.can_turn_face_up(st, cd, p, i):
+                m = _add(acts, m, A_SPECIAL, p, i, SP_TURN_FACE_UP, 0)
     return m
 
 
@@ -227,6 +241,8 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
     if t & T_LAND or c < 0:
         return m
     if not (sorc or t & T_INSTANT or o[i, F_KW] & KW_FLASH):
+        return m
+    if conspiracy.cant_cast(st, cd, q, i):  # (Hymn of the Wilds)
         return m
     if casting.castable(st, cd, q, i, casting.CAST_NORMAL):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_NORMAL, 0)
@@ -253,10 +269,34 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
             continue
         if casting.activatable(st, cd, q, i, a):
             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
+    if st.s[S_NEEDS] & NEED_GRANTED and o[i, F_ZONE] == BATTLEFIELD:
+        m = _granted_options(st, cd, q, i, sorc, acts, m)
     d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
     if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
         if casting.activatable(st, cd, q, i, d):
             m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
+    return m
+
+
+@kernel
+def _granted_options(st, cd, q, i, sorc, acts, m):
+    """Activated abilities face-up command-zone cards grant permanent i (Incendiary
+    Dissent: "creatures you control with the chosen name have ...")."""
+    o, ct, ab = st.o, cd.ct, cd.ab
+    for x in range(st.s[S_NCZ]):
+        src = st.cz[x]
+        c = o[src, F_CARD]
+        if c < 0 or o[src, F_FACE_DOWN]:
+            continue
+        for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+            if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_ACTIVATED:
+                continue
+            if ab[a, B_SORC] and not sorc:
+                continue
+            if not selectors.matches(st, cd, ab[a, B_GRANT], i, o[src, F_CTL], src, -1):
+                continue
+            if casting.activatable(st, cd, q, i, a):
+                m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
     return m
 
 
@@ -301,6 +341,8 @@ def list_actions(st, cd):
     elif kind == PEND_ATTACK:
         m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
         m = combat.attack_options(st, cd, acts, m)
+        if st.s[S_NEEDS] & NEED_CONSPIRACY:
+            m = _attack_requirements(st, cd, acts, m)
     elif kind == PEND_BLOCK:
         ok = combat.blocks_legal(st)
         m = _add(acts, 0, A_BLOCK_DONE if ok else A_BLOCK_RESET, p, -1, 0, 0)
@@ -316,6 +358,42 @@ def list_actions(st, cd):
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
     s[S_NACTS] = min(m, acts.shape[0])
+    return m
+
+
+@kernel
+def _attack_requirements(st, cd, acts, m):
+    """508.1d (Cogwork Tracker): a creature that attacks each combat if able and isn't
+    declared yet: the declaration can't be closed ("done" is dropped) while it could
+    still attack; one that must attack a noted player, if it can, only attacks those."""
+    drop_done = False
+    k = 1
+    while k < m:
+        i = acts[k, AC_OBJ]
+        req = conspiracy.must_attack(st, cd, i) if acts[k, AC_KIND] == A_ATTACK else 0
+        if req == 0:
+            k += 1
+            continue
+        drop_done = True
+        if req == 2:
+            noted = False
+            for j in range(1, m):
+                d = acts[j, AC_ARG]
+                if acts[j, AC_OBJ] == i and d < 0 and conspiracy.noted_player(st, cd, i, -1 - d):
+                    noted = True
+            d = acts[k, AC_ARG]
+            if noted and not (d < 0 and conspiracy.noted_player(st, cd, i, -1 - d)):
+                for j in range(k, m - 1):  # (this defender isn't a noted player: not listed)
+                    for f in range(acts.shape[1]):
+                        acts[j, f] = acts[j + 1, f]
+                m -= 1
+                continue
+        k += 1
+    if drop_done and m > 1:
+        for j in range(0, m - 1):
+            for f in range(acts.shape[1]):
+                acts[j, f] = acts[j + 1, f]
+        m -= 1
     return m
 
 
@@ -386,6 +464,11 @@ def apply(st, cd, k):
             casting.begin_spell(st, cd, q, obj, arg)
         elif kind == A_ACTIVATE:
             casting.begin_ability(st, cd, q, obj, arg)
+        elif kind == A_SPECIAL and arg == SP_TURN_FACE_UP:  # 702.106c: keeps priority
+            conspiracy.turn_face_up(st, cd, q, obj)
+            s[S_PASSES] = 0
+            s[S_PRIO] = s[S_PPLAYER]
+            s[S_TODO] = TODO_PRIORITY
         return
     if pend == PEND_ATTACK:
         if kind == A_ATTACK:

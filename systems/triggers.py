@@ -15,6 +15,7 @@ from __future__ import annotations
 from components.cards import (
     AB_TRIGGERED,
     B_ARG,
+    B_GRANT,
     B_IF,
     B_KIND,
     B_STEP,
@@ -35,9 +36,11 @@ from components.cards import (
     EV_LIFE_AT_LEAST,
 )
 from components.game import (
+    NEED_GRANTED,
     S_CUR,
     S_NBF,
     S_NCZ,
+    S_NEEDS,
     S_NLEFT,
     S_NSTK,
     S_NTRG,
@@ -108,6 +111,53 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
             src = st.left[k]
             if st.o[src, F_ZONE] != BATTLEFIELD:
                 _check(st, cd, src, ev, obj, player, amount, evc, aux)
+    if st.s[S_NEEDS] & NEED_GRANTED:
+        _granted(st, cd, ev, obj, player, amount, evc, aux)
+
+
+@kernel
+def _granted(st, cd, ev, obj, player, amount, evc, aux):
+    """Triggered abilities face-up command-zone cards grant permanents (Natural Unity,
+    Assemble the Rank and Vile: "creatures you control with the chosen name have ..."):
+    each matching permanent is the source of its own instance (for "leaves" and "dies",
+    603.10a, the permanents that just left, as they last existed)."""
+    o, ct, ab = st.o, cd.ct, cd.ab
+    for k in range(st.s[S_NCZ]):
+        g = st.cz[k]
+        c = o[g, F_CARD]
+        if c < 0 or o[g, F_FACE_DOWN] or not (ct[c, C_TRIGMASK] >> ev) & 1:
+            continue
+        gy = o[g, F_CTL]
+        for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+            f = ab[a, B_GRANT]
+            if f < 0 or ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev:
+                continue
+            if ev == EV_LEAVES or ev == EV_DIES:
+                for j in range(st.s[S_NLEFT]):
+                    x = st.left[j]
+                    if o[x, F_ZONE] != BATTLEFIELD and selectors.matches_lki(st, cd, f, x, gy, g):
+                        _check_one(st, cd, x, a, o[x, F_LKI_CTL], ev, obj, player, amount, evc, aux)
+            else:
+                for x in st.bf[: st.s[S_NBF]]:
+                    if selectors.matches(st, cd, f, x, gy, g, -1):
+                        _check_one(st, cd, x, a, o[x, F_CTL], ev, obj, player, amount, evc, aux)
+
+
+@kernel
+def _check_one(st, cd, src, a, you, ev, obj, player, amount, evc, aux):
+    """Ability a of source src, controlled by ``you``: queue it if the event is within
+    range (801.7), matches and its intervening "if" holds (603.4)."""
+    if not st.pl[you, P_ALIVE]:
+        return
+    if player >= 0 and not players.in_range(st, you, player):
+        return
+    if evc >= 0 and evc != player and not players.in_range(st, you, evc):
+        return
+    if not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+        return
+    if not selectors.holds(st, cd, cd.ab[a, B_IF], you, src, -1):
+        return
+    queue(st, src, a, you, player, amount, obj, evc)
 
 
 @kernel

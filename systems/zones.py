@@ -95,7 +95,7 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import players, triggers
+from systems import conspiracy, players, triggers
 from systems.jit import kernel
 from systems.state import (
     bump,
@@ -319,6 +319,7 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
         k = cd.ct[c, C_ENTERS_CTR]
         if k >= 0 and cd.ct[c, C_ENTERS_N] > 0:
             o[i, F_CTR + k] += cd.ct[c, C_ENTERS_N]
+    conspiracy.enters_counters(st, cd, i, controller)  # (Muzzio's Preparations, Grinder)
     o[i, F_TAPPED] = 1 if tapped else 0
     if attach_to >= 0:
         o[i, F_ATT] = attach_to
