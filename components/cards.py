@@ -287,6 +287,7 @@ AM_NOTED = 40  # M_ARG: card row; M_ARG2: 0 the highest number noted, 1 how many
 AM_CHOSEN_NUMBER = 41  # the number chosen for the source before the game (Emissary's Ploy)
 AM_CREATURE_SPELLS = 42  # M_ARG: a player reference; creature spells they cast this turn
 CO_FIRST_TURN, CO_NOTED = 40, 41  # N_A: 0 the active player's first turn, 1 the game's
+CO_WHOLE_POOL = 42  # every card of your draft pool started the game in the game (Worldknit)
 (
     ST_ENTERS_COUNTERS, ST_CANT_CAST, ST_ANY_COLOR, ST_STARTING_PLAYER, ST_TOUGHNESS_DAMAGE,
     ST_START_HAND, ST_MUST_ATTACK,

@@ -21,6 +21,7 @@ ORDINAL = {0: "", 1: "second ", 2: "third ", 3: "fourth "}
 def render(name: str, rec: dict) -> str:
     """The whole card: type line, cost, numbers and each ability on its own line."""
     lines = [_header(name, rec)]
+    lines += _conspiracy_lines(rec)
     kws = [_keyword(k) for k in _list(rec.get("keywords"))]
     if kws:
         text = ", ".join(kws)
@@ -65,6 +66,11 @@ def _keyword(k: Any) -> str:
 def _ability(card: str, kind: str, body: Any) -> str:
     if kind == "static":
         return _static(body)
+    if kind == "granted":  # Conspiracy Draft: "creatures ... have '...'"
+        ((k, b),) = body["ability"].items()
+        inner = _ability("this permanent", k, b)
+        cond = f"As long as {_cond(body['if'])}, " if "if" in body else ""
+        return f'{cond}{_plural(_filter(body["to"])).capitalize()} have "{inner}"'.strip()
     if kind == "enters":
         parts = []
         if body.get("tapped"):
@@ -198,6 +204,10 @@ def _amount(v: Any) -> str:
             "counters": f"the number of {arg} counters on {_ref(on or 'self', [])}",
             "event_amount": "that much",
             "mana_spent": "the mana spent to cast it",
+            "noted": f"the highest number you noted for cards named {arg}",
+            "noted_count": f"the number of cards you removed from the draft with cards named {arg}",
+            "chosen_number": "the chosen number",
+            "creature_spells_cast": f"the number of creature spells {_ref(arg, [])} cast this turn",
         }.get(k, str(arg))
         if times != 1:
             base = f"{times} times {base}"
@@ -407,6 +417,14 @@ def _filter(f: Any) -> str:
         noun += " spell"
     parts.append(noun)
     text = " ".join(parts)
+    if f.get("named") is True:
+        text += " with the chosen name"
+    elif f.get("named") == "other":
+        text += " with the other chosen name"
+    for key, what in (("noted_name", "a name"), ("noted_type", "a creature type"),
+                      ("noted_color", "a colour")):  # fmt: skip
+        if key in f:
+            text += f" with {what} you noted for cards named {f[key]}"
     ctl = f.get("controller", f.get("player"))
     if ctl == "you":
         text += " you control" if f.get("what") != "players" else ""
@@ -431,7 +449,11 @@ def _cond(c: Any) -> str:
         "kicked": "it was kicked",
         "day": "it's day",
         "night": "it's night",
-        "monarch": "you're the monarch",
+        "monarch": "an opponent is the monarch" if arg == "opponent" else "you're the monarch",
+        "first_turn": "it's the game's first turn"
+        if arg == "game"
+        else "it's that player's first turn",
+        "noted_correct": f"you guessed right for a card named {arg}",
     }.get(k, f"{k.replace('_', ' ')} {_filter(arg) if isinstance(arg, (dict, str)) else arg}")
 
 
@@ -556,3 +578,33 @@ def _mana(add: Any) -> str:
         "commander_identity": "one mana of any colour in your commander's colour identity",
         "land_could_produce": "one mana of any type that a land an opponent controls could produce",
     }.get(k, str(add))
+
+
+# ----------------------------------------------------------------- Conspiracy Draft (905)
+def _conspiracy_lines(rec: dict) -> list[str]:
+    """A card's draft ability (905.2; ecs/draft.py DRAFT_ABILITIES) and deck rules."""
+    out = []
+    d = rec.get("draft")
+    if isinstance(d, dict):
+        from ecs.draft import DRAFT_ABILITIES
+
+        how = "Draft this card face up." if d.get("face_up") else (
+            "Reveal this card as you draft it." if d.get("reveal") else "")  # fmt: skip
+        what = DRAFT_ABILITIES.get(d.get("ability"), "")
+        what = what.rsplit(" (", 1)[0] if what.endswith(")") else what
+        out.append(f"{how} During the draft: {what}.".strip())
+    deck = rec.get("deck")
+    if isinstance(deck, dict):
+        if deck.get("min_size_less"):
+            out.append(f"Your minimum deck size is reduced by {deck['min_size_less']}.")
+        if deck.get("no_basic_lands"):
+            out.append("Your deck can't have basic land cards.")
+    if rec.get("types") == ["Conspiracy"] or "Conspiracy" in _list(rec.get("types")):
+        kws = _list(rec.get("keywords"))
+        if "hidden agenda" in kws or "double agenda" in kws:
+            n = "two card names" if "double agenda" in kws else "a card name"
+            out.append(f"(Start the game with this face down in the command zone and secretly "
+                       f"choose {n}; you may turn it face up any time you have priority.)")  # fmt: skip
+        else:
+            out.append("(Start the game with this face up in the command zone.)")
+    return out

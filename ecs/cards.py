@@ -422,6 +422,8 @@ class Compiler:
         kw = prot = ward = 0
         for item in _list(v):
             if isinstance(item, str):
+                if item == "double agenda":  # 702.106: hidden agenda naming two cards
+                    item = "hidden agenda"
                 if item not in KW_BIT:
                     self.fail(f"keywords: unknown keyword {item!r}")
                 kw |= KW_BIT[item]
@@ -762,7 +764,7 @@ class Compiler:
             self.fail(f"when: unknown event {ev!r} (expected one of {list(K.EV)})")
         t.set("ab", a, K.B_WHEN, K.EV[ev])
         allowed = {"event", "what", "who", "whose", "step", "to", "combat", "by", "kind",
-                   "amount", "nth", "by_creature", "defender", "one_or_more"}  # fmt: skip
+                   "amount", "nth", "by_creature", "defender", "one_or_more", "targets"}  # fmt: skip
         for k in when:
             if k not in allowed:
                 self.fail(f"when: unknown field {k!r}")
@@ -801,6 +803,8 @@ class Compiler:
             t.set("ab", a, K.B_ARG, 0)
         elif ev == "draws":
             t.set("ab", a, K.B_ARG, self._int(when.get("nth", 0), "nth"))
+        elif ev == "cast" and "targets" in when:  # "if it targets ..." (Echoing Boon)
+            t.set("ab", a, K.B_ARG, self.filter(when["targets"]))
         elif ev == "life_at_least":
             t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
         elif ev == "last_counter_removed":
@@ -1133,6 +1137,8 @@ class Compiler:
                 self.fail("condition: first_turn is active (the active player's first "
                           "turn) or game (the game's first turn)")  # fmt: skip
             vals[K.N_KIND], vals[K.N_A] = K.CO_FIRST_TURN, 0 if arg == "active" else 1
+        elif k == "whole_pool":  # Worldknit: no card of your pool outside the game
+            vals[K.N_KIND] = K.CO_WHOLE_POOL
         elif k == "noted_correct":  # a right guess noted for cards named ARG (Spire Phantasm)
             vals[K.N_KIND] = K.CO_NOTED
             vals[K.N_A] = self.card(self._card_name(arg, "condition: noted_correct"))
@@ -1341,6 +1347,11 @@ class Compiler:
             self._row(op, amt=amt, b=1 if a.get("combat") else 0, **cols)
         elif verb in ("life_becomes_lowest", "restart_game"):
             self._row(op)
+        elif verb == "copy_spell":  # 707.10: a copy of a spell on the stack, same choices
+            a = self._args(verb, arg, "what", {"new_targets"})
+            if a.get("new_targets"):
+                self.fail("copy_spell: choosing new targets for the copy is not implemented yet")
+            self._row(op, **self._subject(a, "what", "event.object", verb))
         elif verb == "become_monarch":  # 724: E_A the designation card (its triggers)
             a = self._args(verb, arg, "who", set())
             self._row(op, a=self.card("The Monarch"), **self._subject(a, "who", "you", verb))
@@ -1366,8 +1377,17 @@ class Compiler:
             pay = a.get("pay", a.get("pays", a.get("pay_life")))
             life = 1 if ("pay_life" in a or a.get("life")) else 0
             default_who = "you" if verb == "may" else "target"
+            color, ncol = 0, 0
+            if isinstance(pay, str) and pay.startswith("{"):  # a mana cost: "{W}", "{1}{G}"
+                cost, xs, tap, untap = parse_cost(pay, f"{self.where}: pay")
+                cols = [k for k in range(6) if cost[1 + k]]
+                if xs or tap or untap or len(cols) > 1:
+                    self.fail("pay: generic mana and one colour, like {W} or {2}{G}")
+                if cols:
+                    life, color, ncol = 2, cols[0], cost[1 + cols[0]]
+                pay = cost[0]
             r = self._row(op, amt=self.amount(pay) if pay is not None else -1, a=life,
-                          ref=self.simple(a.get("who", default_who), "who"))  # fmt: skip
+                          b=color, c=ncol, ref=self.simple(a.get("who", default_who), "who"))  # fmt: skip
             self.effects(_list(a["effects"]))
             self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
         elif verb == "if":
@@ -1426,8 +1446,12 @@ class Compiler:
         """`granted: {to: FILTER, ability: {activated | mana | triggered: ...}}`: an
         ability a command-zone card gives the permanents matching FILTER ("creatures you
         control with the chosen name have ..."); in it, `self` is that permanent."""
-        if not isinstance(body, dict) or set(body) != {"to", "ability"}:
-            self.fail("granted: {to: FILTER, ability: {KIND: ...}}")
+        if not isinstance(body, dict) or not {"to", "ability"} <= set(body) <= {
+            "to",
+            "ability",
+            "if",
+        }:
+            self.fail("granted: {to: FILTER, ability: {KIND: ...}, if: COND}")
         inner = body["ability"]
         if not isinstance(inner, dict) or len(inner) != 1:
             self.fail("granted: ability is one {activated | mana | triggered: ...}")
@@ -1439,6 +1463,10 @@ class Compiler:
         a = self.ability(kind, ib, card)
         f = self.filter(body["to"])
         self.t.set("ab", a, K.B_GRANT, f)
+        if "if" in body:  # a condition on the grant (Worldknit)
+            if kind == "triggered":
+                self.fail("granted: `if` on a triggered ability goes inside it")
+            self.t.set("ab", a, K.B_IF, self.cond(body["if"]))
         if kind == "activated":
             self.t.set("ab", a, K.B_INDEX, 16)  # (after the permanent's own abilities)
         return a

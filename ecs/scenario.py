@@ -55,6 +55,7 @@ from components.decisions import (
     A_LAND,
     A_MULLIGAN,
     A_PASS,
+    A_SPECIAL,
     AC_ARG,
     AC_KIND,
     AC_OBJ,
@@ -73,6 +74,7 @@ from components.decisions import (
     PEND_TARGET,
     PEND_X,
     PEND_YES_NO,
+    SP_TURN_FACE_UP,
 )
 from components.rules import (
     BATTLEFIELD,
@@ -108,6 +110,7 @@ PLAYER_FIELDS = {
     "name", "team", "role", "range_of_influence", "life", "poison", "mana", *ZONES,
     "vanguard", "max_hand_size", "planar_deck", "scheme_deck", "ongoing_schemes",
     "commander_damage", "commander_casts",
+    "draft_notes",  # Conspiracy Draft (905.2b): what the draft noted (tests/drafts/README.md)
 }  # fmt: skip
 CARD_FIELDS = {
     "card",
@@ -125,6 +128,7 @@ CARD_FIELDS = {
     "merged",
     "transformed",
     "protector",
+    "number",  # a number chosen for a conspiracy before the game (Emissary's Ploy)
 }
 ACTION_KEYS = {
     "play_land",
@@ -153,6 +157,7 @@ CASUAL = (
     "vanguard",
     "archenemy",
     "supervillain-rumble",
+    "conspiracy",
 )
 MAX_AUTO_STEPS = 5000
 MAX_CARDS = 5000  # cards in a scenario, all zones of all players (and in one count)
@@ -239,6 +244,15 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
         for key in ("tapped", "summoning_sick", "face_up", "commander", "transformed"):
             if key in e and not isinstance(e[key], bool):
                 raise _err(path, f"{f}.{key}", "expected true or false")
+        if "named" in e and not (
+            isinstance(e["named"], str)
+            or isinstance(e["named"], list)
+            and 1 <= len(e["named"]) <= 2
+            and all(isinstance(x, str) for x in e["named"])
+        ):
+            raise _err(path, f"{f}.named", "expected a card name (a list of two: double agenda)")
+        if "number" in e and (not isinstance(e["number"], int) or isinstance(e["number"], bool)):
+            raise _err(path, f"{f}.number", "expected a whole number")
         if "counters" in e:
             if not isinstance(e["counters"], dict):
                 raise _err(path, f"{f}.counters", "expected a mapping of counter kind -> number")
@@ -375,6 +389,8 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
             raise _err(path, f"{f}.team", "expected a team name")
         if "role" in p and not _hashable_in(p["role"], ("emperor", "general", "archenemy")):
             raise _err(path, f"{f}.role", "expected emperor, general or archenemy")
+        if "draft_notes" in p:
+            _check_notes(path, f"{f}.draft_notes", p["draft_notes"], db)
         if "mana" in p:
             if not isinstance(p["mana"], dict) or any(
                 c not in "WUBRGC" or not isinstance(v, int) for c, v in p["mana"].items()
@@ -465,6 +481,21 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
 
 
 _CREATED = re.compile(r"^(.+)#(\d+)$")
+
+
+def _check_notes(path: str, fld: str, notes: Any, db: CardDB) -> None:
+    """Conspiracy Draft (905.2b): ``[{card: CARD, number | removed | passer | colors |
+    correct | name | types: ...}]``, what the draft noted for this player."""
+    from ecs.engine import NOTE_KEYS
+
+    if not isinstance(notes, list):
+        raise _err(path, fld, "expected a list of {card: CARD, KIND: VALUE} notes")
+    for k, n in enumerate(notes):
+        if not isinstance(n, dict) or not isinstance(n.get("card"), str) or n["card"] not in db:
+            raise _err(path, f"{fld}[{k}]", "expected {card: CARD, ...} naming a known card")
+        extra = set(n) - {"card"} - NOTE_KEYS
+        if extra or len(n) < 2:
+            raise _err(path, f"{fld}[{k}]", f"note keys: card and one of {sorted(NOTE_KEYS)}")
 
 
 def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) -> None:
@@ -615,12 +646,35 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             entries[(k, z)] = es
             count += len(es)
             all_cards.update(e["card"] for e in es)
+    notes = []  # Conspiracy Draft: named cards and what the draft noted (905.2b)
+    for k, pd in enumerate(players):
+        for e in entries[(k, "command")]:
+            named = e.get("named")
+            all_cards.update(x for x in ([named] if isinstance(named, str) else named or [])
+                             if x in db)  # fmt: skip
+        for n in pd.get("draft_notes") or []:
+            n = dict(n, player=k)
+            if n.get("passer") is not None:
+                if n["passer"] not in names:
+                    raise ScenarioFailure(f"draft_notes: unknown player {n['passer']!r}")
+                n["passer"] = names.index(n["passer"])
+            notes.append(n)
+            all_cards.update(x for x in (n["card"], n.get("name")) if x in db)
     try:
         compiled = db.compile(sorted(all_cards))
         a = new_arena(variant, options, team, count + 8, max(
             [len(entries[(k, "library")]) for k in range(len(players))] + [8]))  # fmt: skip
     except (CardError, SetupError) as e:
         raise ScenarioFailure(str(e)) from None
+    if notes:
+        from ecs.engine import add_notes
+
+        a = add_notes(a, compiled, notes)
+    casual = game.get("casual", "none")
+    if "conspiracy" in (casual if isinstance(casual, list) else [casual]):
+        from components.variants import CASUAL_CONSPIRACY
+
+        GAME_LAYOUT.views(a).s[G.S_CASUAL] |= CASUAL_CONSPIRACY
     v = GAME_LAYOUT.views(a)
     s, pl, o = v.s, v.pl, v.o
     from ecs.engine import needs, seed_rng, trigger_events
@@ -678,6 +732,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                     slot = 0 if pl[p, PL.P_CMD] < 0 else 1
                     pl[p, PL.P_CMD + slot] = i
                     o[i, O.F_COMMANDER] = slot + 1
+                if zname == "command" and _is_conspiracy(db, e["card"]):  # 905.4, 702.106
+                    from ecs.engine import set_agenda
+
+                    set_agenda(a, compiled, i, e)
                 if zname != "battlefield":
                     continue
                 ctl = names.index(e["controller"]) if e.get("controller") else p
@@ -741,6 +799,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
 
 
 _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
+
+
+def _is_conspiracy(db: CardDB, name: str) -> bool:
+    return "Conspiracy" in (db.get(name).record.get("types") or [])
 
 
 def resolve_card(sc: Scenario, ref: str) -> int:
@@ -968,8 +1030,10 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
     elif "shortcut" in a:
         raise ScenarioFailure("shortcuts (729) are not implemented yet")
-    elif "turn_face_up" in a:
-        raise ScenarioFailure("conspiracies (turn_face_up) are not implemented yet")
+    elif "turn_face_up" in a:  # 702.106c, 905.4a: a special action while holding priority
+        _need_priority(g, p, a["player"])
+        i = resolve_card(sc, a["turn_face_up"])
+        _take(g, f"turning {a['turn_face_up']} face up", A_SPECIAL, p, i, SP_TURN_FACE_UP)
 
 
 def _need_priority(g: Game, p: int, who: str) -> None:
@@ -1058,6 +1122,14 @@ def _ability_row(g: Game, i: int, index: int) -> int:
         return own[index]
     if index == len(own) and g.v.s[G.S_DEPLOY]:
         return len(rows) - 1
+    # abilities command-zone cards grant it (Conspiracy Draft): after its own, as listed
+    granted = []
+    for r in _options(g):
+        if r[AC_KIND] == A_ACTIVATE and r[AC_OBJ] == i and int(r[AC_ARG]) not in own:
+            if int(r[AC_ARG]) not in granted:
+                granted.append(int(r[AC_ARG]))
+    if 0 <= index - len(own) < len(granted):
+        return granted[index - len(own)]
     raise IllegalAction(f"{g.card_name(i)} has no ability {index}")
 
 

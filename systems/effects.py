@@ -36,6 +36,7 @@ from components.cards import (
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CHOOSE,
+    OP_COPY_SPELL,
     OP_COUNTER,
     OP_COUNTERS,
     OP_CREATE_TOKEN,
@@ -153,21 +154,32 @@ from components.game import (
 )
 from components.objects import (
     F_ATT,
+    F_CARD,
     F_CHOOSER,
     F_CTL,
     F_CTR,
     F_EXILED_BY,
+    F_FROM,
     F_IAB,
     F_ICTL,
+    F_IKIND,
+    F_KICKED,
     F_MODES,
+    F_NT,
     F_OWNER,
     F_POW,
     F_REGEN,
+    F_SPENT,
+    F_SRC,
+    F_T0,
     F_TAPPED,
     F_TOKEN,
     F_TRANSFORMED,
+    F_TSPEC,
     F_UNEARTHED,
+    F_X,
     F_ZONE,
+    MAX_TARGETS,
 )
 from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL
 from components.rules import (
@@ -183,6 +195,7 @@ from components.rules import (
     NO_TARGET,
     STACK,
 )
+from components.stack import I_SPELL
 from systems import (
     continuous_effects,
     damage,
@@ -502,6 +515,9 @@ def _simple(st, cd, r, you, src, item):
                 o[x, F_UNEARTHED] = 1
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
+        elif op == OP_COPY_SPELL:  # (Double Stroke)
+            if z == STACK and o[x, F_IKIND] == I_SPELL:
+                _copy_spell(st, cd, x, you)
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD:
                 o[x, F_TRANSFORMED] = 1 - o[x, F_TRANSFORMED]
@@ -558,6 +574,28 @@ def _simple(st, cd, r, you, src, item):
             lp, lq = players.life(st, p), players.life(st, q)
             damage.set_life(st, cd, p, lq)
             damage.set_life(st, cd, q, lp)
+
+
+@kernel
+def _copy_spell(st, cd, x, you):
+    """707.10: a copy of spell x put on the stack under ``you``'s control with x's
+    choices (modes, X, kicker, targets); it isn't cast, and it ceases to exist once it
+    leaves the stack (704.5e)."""
+    o = st.o
+    j = zones.new_object(st, cd, o[x, F_CARD], you, GONE)
+    if j < 0:
+        return
+    for f in (F_IKIND, F_IAB, F_NT, F_X, F_MODES, F_KICKED, F_CHOOSER, F_SPENT):
+        o[j, f] = o[x, f]
+    for k in range(MAX_TARGETS):
+        o[j, F_T0 + k] = o[x, F_T0 + k]
+        o[j, F_TSPEC + k] = o[x, F_TSPEC + k]
+    o[j, F_ZONE] = STACK
+    o[j, F_ICTL] = you
+    o[j, F_SRC] = -1
+    o[j, F_TOKEN] = 2
+    o[j, F_FROM] = STACK
+    stack.push(st, j)
 
 
 @kernel
@@ -652,7 +690,11 @@ def _may(st, cd, r, you, src, item):
 def _pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
-    if amt > 0:
+    if ep[r, E_A] == 2:  # a mana cost with one colour ("you may pay {W}")
+        cost = np.zeros(N_MANA + 1, np.int64)
+        cost[1 + ep[r, E_B]] = ep[r, E_C]
+        mana.pay(st, cd, p, cost, amt)
+    elif amt > 0:
         if ep[r, E_A] == 1:
             damage.pay_life(st, cd, p, amt)
         else:
@@ -664,6 +706,10 @@ def _pay_optional(st, cd, r, p, you, src, item):
 def can_pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if ep[r, E_A] == 2:
+        cost = np.zeros(N_MANA + 1, np.int64)
+        cost[1 + ep[r, E_B]] = ep[r, E_C]
+        return mana.can_pay(st, cd, p, cost, amt)
     if amt <= 0:
         return True
     if ep[r, E_A] == 1:

@@ -51,6 +51,7 @@ from components.cards import (
     CO_NOTED,
     CO_SELF_IN_ZONE,
     CO_SELF_UNTAPPED,
+    CO_WHOLE_POOL,
     L_ANOTHER,
     L_ATTACKING,
     L_COLOR,
@@ -182,6 +183,7 @@ from components.players import (
     P_ALIVE,
     P_CREATURE_SPELLS,
     P_HANDN,
+    P_OUTSIDE,
     P_TURNS,
 )
 from components.rules import BATTLEFIELD, KW_CHANGELING, NO_TARGET, STACK, T_CREATURE, T_KINDRED
@@ -617,6 +619,8 @@ def _leaf(st, cd, c, you, src, item):
         if a == 1:
             return st.s[S_TURN] == 1
         return st.pl[st.s[S_ACTIVE], P_TURNS] == 1
+    if k == CO_WHOLE_POOL:
+        return st.pl[you, P_OUTSIDE] == 0
     if k == CO_NOTED:  # a right guess noted for cards named a (Spire Phantasm)
         return _has_note(st, you, a, NOTE_CORRECT, 1)
     return True

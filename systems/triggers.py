@@ -29,6 +29,7 @@ from components.cards import (
     EV_ATTACKS,
     EV_BECOMES_BLOCKED,
     EV_BEGINNING_OF,
+    EV_CAST,
     EV_DEALS_DAMAGE,
     EV_DIES,
     EV_DRAWS,
@@ -57,7 +58,9 @@ from components.objects import (
     F_IAB,
     F_IKIND,
     F_LKI_CTL,
+    F_NT,
     F_SRC,
+    F_T0,
     F_ZONE,
 )
 from components.players import P_ALIVE
@@ -230,6 +233,13 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         if arg & DMG_TO_OPPONENT and (player < 0 or not players.is_opponent(st, you, player)):
             return False
         return not (arg & DMG_TO_CREATURE and player >= 0)
+    if ev == EV_CAST and arg >= 0:  # "if it targets ..." (Echoing Boon): B_ARG a filter row
+        o = st.o
+        for k in range(o[obj, F_NT]):
+            t = o[obj, F_T0 + k]
+            if t >= 0 and selectors.matches(st, cd, arg, t, you, src, -1):
+                return True
+        return False
     return True
 
 
