@@ -236,6 +236,8 @@ class Compiler:
         self.where = ""
         self.specs: list[int] = []  # target spec rows of the ability being compiled
         self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
+        self._depth = 0  # cards being compiled (one inside another: see card())
+        self._later: list[tuple[int, Card]] = []
 
     # --------------------------------------------------------- errors
     def fail(self, msg: str) -> None:
@@ -249,8 +251,16 @@ class Compiler:
         card = self.db.get(name)
         r = self.t.new("ct")
         self.row_of[name] = r
+        if self._depth > 0:  # a card another card's program names (The Monarch): its rows
+            self._later.append((r, card))  # go after that program, not inside it
+            return r
         saved = self.where
+        self._depth += 1
         self._fill_card(r, card.name, card.record, card)
+        while self._later:
+            r2, c2 = self._later.pop(0)
+            self._fill_card(r2, c2.name, c2.record, c2)
+        self._depth -= 1
         self.where = saved
         return r
 

@@ -791,6 +791,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     s[G.S_STARTING] = holders[0]
     s[G.S_TURN] = turn
     s[G.S_STEP] = STEP_NAMES.index(step_name)
+    # turns each player has begun ("your first upkeep", Hold the Perimeter): on turn 1
+    # the active player's first; later, every player is past their first turn
+    for q in range(len(players)):
+        pl[q, PL.P_TURNS] = (1 if q in holders else 0) if turn == 1 else turn
     hold = np.array(holders, np.int32)
     auto = variant == "grand-melee" and not isinstance(active, list)
     call(entry.SCENARIO_START, a, compiled.arena, int(auto), hold)

@@ -128,11 +128,18 @@ def _count_static(st, cd, kind, p, x, first):
             if c < 0 or ct[c, C_NSA] == 0:
                 continue
             for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-                if sa[r, A_KIND] == kind and _functions(st, cd, src, r):
-                    if _applies(st, cd, r, src, p, x):
-                        n += 1
-                        if first:
-                            return n
+                if sa[r, A_KIND] != kind or not _functions(st, cd, src, r):
+                    continue
+                if kind == ST_CANT_CAST or kind == ST_ANY_COLOR:  # (spells: a filter in A_ARG)
+                    ok = selectors.holds(st, cd, sa[r, A_IF], p, src, -1) and (
+                        selectors.matches_card(st, cd, sa[r, A_ARG], x, p, src)
+                    )
+                else:
+                    ok = _applies(st, cd, r, src, p, x)
+                if ok:
+                    n += 1
+                    if first:
+                        return n
     return n
 
 

@@ -130,6 +130,7 @@ from components.game import (
     S_NBF,
     S_NCHOSEN,
     S_NNOTES,
+    S_RES,
     S_RES_AB,
     S_RES_IT,
     S_TURN,
@@ -659,7 +660,8 @@ def _named(st, mode, c, src, item):
     n1, n2 = o[src, F_NAMED], o[src, F_NAMED2] - 1
     if mode == 1:
         return c >= 0 and (c == n1 or c == n2)
-    ev = o[item, F_EVO] if item >= 0 else -1
+    it = item if item >= 0 else st.s[S_RES]  # (a card matched by a resolving ability)
+    ev = o[it, F_EVO] if it >= 0 else -1
     evc = o[ev, F_CARD] if ev >= 0 else -1
     if evc == n1 and n2 >= 0:
         return c == n2
