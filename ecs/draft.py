@@ -38,6 +38,10 @@ seed, set and drafters give the same draft.
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -1038,6 +1042,20 @@ class Deck:
                 "sideboard": list(self.sideboard), "left_out": list(self.left_out)}  # fmt: skip
 
 
+_PLAYABLE: dict[str, bool] = {}
+
+
+def playable_cards(db: Any, names: set[str]) -> set[str]:
+    """The cards of ``names`` the engine can play (their records compile)."""
+    out = set()
+    for n in names:
+        if n not in _PLAYABLE:
+            _PLAYABLE[n] = n in db and db.check(n) is None
+        if _PLAYABLE[n]:
+            out.add(n)
+    return out
+
+
 def agenda_names(db: Any, name: str) -> int:
     """How many names a conspiracy's agenda chooses: 0 (none), 1 (hidden agenda,
     702.106), 2 (double agenda)."""
@@ -1094,7 +1112,9 @@ def build_deck(p: int, pool: Sequence[str], cset: CardSet | None = None,
         db = load_pool()
     rarity = cset.cards if cset else {}
     infos = {c: card_info(c, rarity.get(c, "C"), db) for c in set(pool)}
-    ok = [c for c in pool if infos[c].known and (playable is None or c in playable)]
+    if playable is None:
+        playable = playable_cards(db, set(pool))
+    ok = [c for c in pool if infos[c].known and c in playable]
     left_out = [c for c in pool if c not in ok]
     spells = [c for c in ok if not infos[c].land and not infos[c].conspiracy]
     colors = top_colors([infos[c] for c in spells], 2)
@@ -1113,6 +1133,8 @@ def build_deck(p: int, pool: Sequence[str], cset: CardSet | None = None,
         n = round(need * weight.get(c, 0) / total) if k < len(colors) - 1 else need - len(basics)
         basics += [BASICS[c]] * max(0, n)
     main += basics[:need]
+    for b in set(basics):
+        infos[b] = card_info(b, "C", db)
     command = []
     for c in ok:
         if infos[c].conspiracy and c != "Sovereign's Realm":
@@ -1217,3 +1239,162 @@ def _parse_list_text(text: str) -> dict:
         else:
             main.append(line)
     return {"main": main, "command": command}
+
+
+# ===================================================================== playing the decks
+def pods(n: int) -> list[list[int]]:
+    """The drafters split into multiplayer games (905.3): tables of three to five, four
+    where possible (8 -> 4+4, 7 -> 4+3, 6 -> 3+3, 5 -> 5); two drafters play each other."""
+    if n <= 5:
+        return [list(range(n))]
+    k = -(-n // 4)
+    sizes = [n // k + (1 if j < n % k else 0) for j in range(k)]
+    out, start = [], 0
+    for s in sizes:
+        out.append(list(range(start, start + s)))
+        start += s
+    return out
+
+
+def play_games(result: DraftResult, decks: list[Deck], seed: int = 0, policy: str = "heuristic",
+               max_turns: int = 200, db: Any = None) -> list[dict]:  # fmt: skip
+    """905.3-905.6: each pod (``pods``) plays one free-for-all game (attack multiple
+    players, no range limit, life 20, seven cards) on the compiled engine, every player
+    driven by the compiled ``policy`` (heuristic or random); conspiracies start in the
+    command zone, the notes of the draft come along. Returns one row per game."""
+    from ecs.engine import Game, Options, call
+    from systems import entry, policies
+
+    if db is None:
+        from ecs.cards import load_pool
+
+        db = load_pool()
+    pol = {"heuristic": policies.POLICY_HEURISTIC, "random": policies.POLICY_RANDOM}[policy]
+    rows = []
+    seeds = np.random.SeedSequence(int(seed)).generate_state(len(decks) + 1, np.uint32)
+    for g, pod in enumerate(pods(len(decks))):
+        seat = {d: k for k, d in enumerate(pod)}
+        notes = []
+        for n in result.notes:
+            if n["player"] in seat:
+                m = dict(n, player=seat[n["player"]])
+                if m.get("passer") is not None:
+                    m["passer"] = seat.get(m["passer"])
+                notes.append(m)
+        variant = "two-player" if len(pod) == 2 else "free-for-all"
+        game = Game.new(
+            [decks[d].main for d in pod], variant=variant, seed=int(seeds[g]),
+            options=Options(max_turns=max_turns, max_decisions=20_000), db=db,
+            names=[f"P{d}" for d in pod], command=[decks[d].command for d in pod],
+            notes=notes, pool_outside=[len(decks[d].sideboard) for d in pod],
+        )  # fmt: skip
+        t0 = time.perf_counter()
+        call(entry.PLAY, game.arena, game.compiled.arena, pol)
+        rows.append({
+            "game": g, "players": [f"P{d}" for d in pod], "turns": game.turn,
+            "winners": [game.names[p] for p in game.winners],
+            "capped": game.capped, "seconds": round(time.perf_counter() - t0, 3),
+            "monarch": game.view()["game"]["monarch"],
+        })  # fmt: skip
+    return rows
+
+
+# ===================================================================== command line
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """``melee draft``'s flags (the lead wires them into ecs/cli.py)."""
+    from ecs.checks import int_arg
+
+    ap.add_argument("--players", type=int_arg(MIN_PLAYERS, MAX_PLAYERS), default=8,
+                    help="drafters at the table")  # fmt: skip
+    ap.add_argument("--set", default=DEFAULT_SET, metavar="SET",
+                    help=f"a bundled set ({', '.join(set_names())}) or a set file's path")  # fmt: skip
+    ap.add_argument("--seed", type=int_arg(0, 2**63 - 1), default=0,
+                    help="one seed: the same seed, set and drafters give the same draft")  # fmt: skip
+    ap.add_argument("--drafters", default="rating", metavar="KIND[,KIND...]",
+                    help="random or rating, one for all or one per seat")  # fmt: skip
+    ap.add_argument("--out", default=None, metavar="FILE",
+                    help="write pools, picks, notes and decks as JSON")  # fmt: skip
+    ap.add_argument("--deck", action="append", default=[], metavar="SEAT=FILE",
+                    help="seat SEAT plays its own deck list (text or YAML, from its pool)")  # fmt: skip
+    ap.add_argument("--play", action="store_true",
+                    help="play the decks: one free-for-all game per table of 3-5 (905.3)")  # fmt: skip
+    ap.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
+                    help="how the compiled engine plays every seat with --play")  # fmt: skip
+    ap.add_argument("--max-turns", type=int_arg(1, 10_000), default=200,
+                    help="with --play: a game this long is a draw")  # fmt: skip
+
+
+def main(args: argparse.Namespace) -> int:
+    """``melee draft``: draft, build decks, write JSON (--out), play (--play). Bad input
+    is one line on stderr and exit status 2."""
+
+    def fail(msg: str) -> int:
+        print(f"melee draft: error: {msg}", file=sys.stderr)
+        return 2
+
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        if out.is_dir():
+            return fail(f"--out {args.out}: is a folder (expected a file path)")
+        parent = out.parent if str(out.parent) else Path(".")
+        if not parent.is_dir():
+            return fail(f"--out {args.out}: folder {parent} doesn't exist")
+
+        if not os.access(parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+            return fail(f"--out {args.out}: not writable")
+    kinds = [k.strip() for k in str(args.drafters).split(",") if k.strip()]
+    if not kinds or any(k not in ("random", "rating") for k in kinds):
+        return fail(f"--drafters {args.drafters!r}: random or rating (a comma list by seat)")
+    if len(kinds) not in (1, args.players):
+        return fail(f"--drafters: one kind, or one per seat ({args.players})")
+    lists: dict[int, Any] = {}
+    for spec in args.deck:
+        seat, sep, path = spec.partition("=")
+        if not sep or not seat.isdigit() or not 0 <= int(seat) < args.players:
+            return fail(f"--deck {spec!r}: SEAT=FILE with SEAT from 0 to {args.players - 1}")
+        from ecs.checks import InputError, load_yaml, read_text
+
+        try:
+            text = read_text(path)
+            data = load_yaml(text, path) if path.endswith((".yaml", ".yml", ".json")) else text
+        except InputError as e:
+            return fail(str(e))
+        lists[int(seat)] = data
+    try:
+        cset = load_set(args.set)
+        from ecs.cards import load_pool
+
+        db = load_pool()
+        drafters = kinds * args.players if len(kinds) == 1 else kinds
+        result = Draft(cset, args.players, args.seed, drafters, db=db).run()
+        decks = result.build_decks(lists, db=db)
+    except DraftError as e:
+        return fail(str(e))
+    data = result.to_json(decks)
+    print(f"{cset.name}: {args.players} drafters, {cset.rounds} rounds, "
+          f"{sum(len(p) for p in result.pools)} cards drafted in {result.seconds * 1000:.0f} ms "
+          f"(seed {args.seed}); {len(result.notes)} notes")  # fmt: skip
+    for d in decks:
+        names = ", ".join(e["card"] + (f" [{e['named']}]" if e.get("named") else "")
+                          for e in d.command) or "-"  # fmt: skip
+        extra = f"; {len(d.left_out)} cards the engine can't play left out" if d.left_out else ""
+        print(f"  P{d.player}: {len(result.pools[d.player])} cards, deck {len(d.main)}, "
+              f"conspiracies: {names}{extra}")  # fmt: skip
+    if args.play:
+        rows = play_games(result, decks, args.seed, args.policy, args.max_turns, db=db)
+        data["games"] = rows
+        for r in rows:
+            who = ", ".join(r["winners"]) or ("draw (turn cap)" if r["capped"] else "draw")
+            mon = f", monarch {r['monarch']}" if r["monarch"] else ""
+            print(f"  game {r['game'] + 1} ({' '.join(r['players'])}): {who} after "
+                  f"{r['turns']} turns{mon}")  # fmt: skip
+    if out is not None:
+        out.write_text(json.dumps(data, indent=1))
+        print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":  # python -m ecs.draft ...
+    _ap = argparse.ArgumentParser(prog="melee draft", description="A booster draft (905).")
+    add_arguments(_ap)
+    raise SystemExit(main(_ap.parse_args()))

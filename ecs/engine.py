@@ -360,9 +360,11 @@ class Game:
         trace: int = 0,
         command: list[list[dict]] | None = None,
         notes: list[dict] | None = None,
+        pool_outside: list[int] | None = None,
     ) -> Game:
         """``command``: each player's conspiracies (905.4: ``{card, face_up, named}``);
-        ``notes``: what the draft noted (905.2b; ecs.draft)."""
+        ``notes``: what the draft noted (905.2b; ecs.draft); ``pool_outside``: how many
+        cards of each player's draft pool stay outside the game (Worldknit)."""
         db = db or load_pool()
         options = options or Options()
         wanted = {c for d in decks for c in d}
@@ -380,6 +382,8 @@ class Game:
                 add_conspiracy(a, compiled, p, e)
         if notes:
             a = add_notes(a, compiled, notes)
+        for p, n in enumerate(pool_outside or []):
+            GAME_LAYOUT.views(a).pl[p, PL.P_OUTSIDE] = n
         if command or notes:
             GAME_LAYOUT.views(a).s[G.S_CASUAL] |= CASUAL_CONSPIRACY
         seed_rng(a, seed)
