@@ -559,6 +559,7 @@ class DraftResult:
     events: list[dict]
     removed: list[list[str]]
     boosters: list[list[list[str]]]  # as opened: [round][player]
+    private: list[list[dict]] = field(default_factory=list)  # what each one looked at
     seconds: float = 0.0
     cset: CardSet | None = field(default=None, repr=False)
 
@@ -575,6 +576,7 @@ class DraftResult:
             "picks": self.picks,
             "notes": self.notes,
             "events": self.events,
+            "private": self.private,
             "boosters": self.boosters,
         }
         if decks is not None:
@@ -725,7 +727,8 @@ class Draft:
             pools=[[c.name for c in s.pile] for s in self.seats],
             picks=self.picks, notes=self.notes, events=self.events,
             removed=[list(s.removed) for s in self.seats],
-            boosters=self.boosters, seconds=time.perf_counter() - t0, cset=self.cset,
+            boosters=self.boosters, private=[list(s.private) for s in self.seats],
+            seconds=time.perf_counter() - t0, cset=self.cset,
         )  # fmt: skip
 
     def _run_round(self) -> None:
@@ -797,9 +800,10 @@ class Draft:
             while pack.cards:
                 self._pick(p, pack, "whole_pack")
             return True
+        before = self.uid  # (cards drafted from here on can't act on this turn's picks)
         for _ in range(min(self.cset.picks, len(pack.cards))):
             self._pick(p, pack, "pick")
-        self._extra_picks(p, pack)
+        self._extra_picks(p, pack, before)
         return True
 
     def _pick(self, p: int, pack: _Pack, how: str) -> None:
@@ -819,12 +823,12 @@ class Draft:
                 d.face_up = False
                 self._event(event="face_down", player=p, card=d.name)
 
-    def _extra_picks(self, p: int, pack: _Pack) -> None:
+    def _extra_picks(self, p: int, pack: _Pack, before: int) -> None:
         """Cards that let p draft another card from this booster (Cogwork Librarian,
         Leovold's Operative), each asked in turn while the booster has cards."""
         for ability in ("extra_pick_into_pack", "extra_pick_skip_next"):
             for c in self._face_up(p, ability):
-                if not pack.cards or not c.face_up:
+                if not pack.cards or not c.face_up or c.uid > before:
                     continue
                 if not self._may(p, c.name, pack, "draft an additional card from this booster"):
                     continue
@@ -1392,6 +1396,174 @@ def main(args: argparse.Namespace) -> int:
         out.write_text(json.dumps(data, indent=1))
         print(f"wrote {out}")
     return 0
+
+
+# ===================================================================== draft scenarios
+class ScriptedDrafter:
+    """Answers a draft scenario's decisions from a script, in the order they are asked
+    (tests/drafts/README.md): each answer is one of the decision's options as text (a
+    card name, yes / no, a colour letter, a player name, none). A decision the script
+    doesn't answer takes its first option; an answer that isn't an option fails."""
+
+    name = "scripted"
+
+    def __init__(self, answers: list, names: list[str]):
+        self.answers = deque(answers)
+        self.names = names
+        self.views: list[tuple[DraftView, Decision]] = []
+
+    def _label(self, kind: str, o: Any) -> str:
+        if kind == "player" and isinstance(o, (int, np.integer)):
+            return self.names[int(o)]
+        return str(o)
+
+    def choose(self, view: DraftView, decision: Decision) -> int:
+        self.views.append((view, decision))
+        if not self.answers:
+            return 0
+        a = self.answers.popleft()
+        want = ("yes" if a else "no") if isinstance(a, bool) else str(a)  # (YAML's yes/no)
+        labels = [self._label(decision.kind, o) for o in decision.options]
+        if want not in labels:
+            raise DraftError(
+                f"{self.names[view.player]} answered {want!r} to a {decision.kind} decision"
+                f"{' of ' + decision.card if decision.card else ''}; options: {labels}"
+            )
+        return labels.index(want)
+
+
+DRAFT_SCENARIO_KEYS = {"name", "rules", "description", "set", "players", "rounds", "picks",
+                       "boosters", "extra_boosters", "drafts", "seed", "random_order", "expect"}  # fmt: skip
+
+
+def load_draft_scenario(path: str | Path) -> dict:
+    """A draft scenario file (tests/drafts/README.md), checked: DraftError naming the
+    file and field for anything wrong."""
+    from ecs.checks import InputError, load_yaml, read_text
+
+    path = str(path)
+    try:
+        data = load_yaml(read_text(path), path)
+    except InputError as e:
+        raise DraftError(str(e)) from None
+
+    def err(f: str, msg: str) -> DraftError:
+        return DraftError(f"{path}: {f}: {msg}")
+
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise err("name", "required: a non-empty string")
+    for k in data:
+        if k not in DRAFT_SCENARIO_KEYS:
+            raise err(k, f"unknown field (expected one of {sorted(DRAFT_SCENARIO_KEYS)})")
+    players = data.get("players")
+    if isinstance(players, int):
+        players = [f"P{k}" for k in range(players)]
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise err("players", f"a number or a list of names ({MIN_PLAYERS} to {MAX_PLAYERS})")
+    data["players"] = [str(p) for p in players]
+    b = data.get("boosters")
+    if (
+        not isinstance(b, list)
+        or not b
+        or any(not isinstance(r, list) or len(r) != len(players) for r in b)
+    ):
+        raise err("boosters", "a list of rounds, each a list of one booster per player")
+    drafts = data.get("drafts") or {}
+    if not isinstance(drafts, dict) or any(p not in data["players"] for p in drafts):
+        raise err("drafts", "a mapping of player name -> list of answers")
+    return data
+
+
+def run_draft_scenario(data: dict, db: Any = None) -> tuple[list[str], DraftResult | None]:
+    """Run a draft scenario; its failed expectations (empty when it passes)."""
+    from ecs.scenario import check
+
+    if db is None:
+        from ecs.cards import load_pool
+
+        db = load_pool()
+    names = data["players"]
+    boosters = data["boosters"]
+    for r in boosters:
+        for pack in r:
+            for c in pack:
+                if c not in db:
+                    return [f"boosters: unknown card {c!r}"], None
+    rounds = data.get("rounds", len(boosters))
+    base = load_set(data["set"]) if data.get("set") else None
+    cards = {c: "C" for r in boosters for pack in r for c in pack}
+    for pack in data.get("extra_boosters") or []:
+        cards.update({c: "C" for c in pack})
+    if base is not None:
+        cards = {**base.cards, **cards}
+    cset = CardSet(data["name"], "scenario", cards, {}, (Slot(1, "C"),),
+                   int(data.get("picks", 1)), int(rounds))  # fmt: skip
+    scripts = [ScriptedDrafter(list((data.get("drafts") or {}).get(p) or []), names)
+               for p in names]  # fmt: skip
+    try:
+        result = Draft(cset, len(names), int(data.get("seed", 0)), scripts, boosters=boosters,
+                       extra_boosters=data.get("extra_boosters"), db=db,
+                       shuffle_order=bool(data.get("random_order", False))).run()  # fmt: skip
+    except DraftError as e:
+        return [f"draft: {e}"], None
+    left = [f"{names[k]}: {len(s.answers)} answer(s) not used: {list(s.answers)}"
+            for k, s in enumerate(scripts) if s.answers]  # fmt: skip
+    view = draft_view(result, names)
+    fails = list(left)
+    for path, want in (data.get("expect") or {}).items():
+        msg = check(view, str(path), want)
+        if msg:
+            fails.append(f"expect: {msg}")
+    return fails, result
+
+
+def draft_view(result: DraftResult, names: list[str]) -> dict:
+    """What draft scenarios' expectations address (tests/drafts/README.md)."""
+
+    def who(p: Any) -> Any:
+        return names[p] if isinstance(p, int) and 0 <= p < len(names) else p
+
+    def named(d: dict) -> dict:
+        out = {k: (who(v) if k in ("player", "passer", "to", "drafted_by") else v)
+               for k, v in d.items()}  # fmt: skip
+        out.pop("round", None)
+        return out
+
+    return {
+        "pools": {names[p]: list(c) for p, c in enumerate(result.pools)},
+        "removed": {names[p]: list(c) for p, c in enumerate(result.removed)},
+        "picks": {
+            names[p]: [x["card"] for x in result.picks if x["player"] == p]
+            for p in range(len(names))
+        },  # fmt: skip
+        "notes": [named(n) for n in result.notes],
+        "events": [named(e) for e in result.events],
+        "private": {names[p]: [named(x) for x in result.private[p]] for p in range(len(names))},
+    }
+
+
+def draft_scenarios_main(paths: list[str]) -> int:
+    """Run draft scenario files (folders: every *.yaml): PASS / FAIL lines, then
+    "N passed, M failed"; exit 0, 1 (a failure) or 2 (an invalid file)."""
+    from ecs.scenario import find_files
+
+    passed = failed = 0
+    invalid = False
+    for f in find_files(paths):
+        try:
+            data = load_draft_scenario(f)
+        except DraftError as e:
+            print(f"INVALID {e}")
+            invalid = True
+            continue
+        fails, _ = run_draft_scenario(data)
+        print(f"{'PASS' if not fails else 'FAIL'} {data['name']}")
+        for m in fails:
+            print(f"    {m}")
+        passed += not fails
+        failed += bool(fails)
+    print(f"{passed} passed, {failed} failed")
+    return 2 if invalid else (0 if failed == 0 else 1)
 
 
 if __name__ == "__main__":  # python -m ecs.draft ...
