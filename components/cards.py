@@ -290,8 +290,8 @@ CO_FIRST_TURN, CO_NOTED = 40, 41  # N_A: 0 the active player's first turn, 1 the
 CO_WHOLE_POOL = 42  # every card of your draft pool started the game in the game (Worldknit)
 (
     ST_ENTERS_COUNTERS, ST_CANT_CAST, ST_ANY_COLOR, ST_STARTING_PLAYER, ST_TOUGHNESS_DAMAGE,
-    ST_START_HAND, ST_MUST_ATTACK,
-) = range(40, 47)  # fmt: skip
+    ST_START_HAND, ST_MUST_ATTACK, ST_EXTRA_HAND, ST_CHOOSE_NUMBER,
+) = range(40, 49)  # fmt: skip
 
 CARD_LAYOUT = Layout(
     "CardTables",

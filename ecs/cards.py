@@ -1359,9 +1359,8 @@ class Compiler:
             self._row(op)
         elif verb == "copy_spell":  # 707.10: a copy of a spell on the stack, same choices
             a = self._args(verb, arg, "what", {"new_targets"})
-            if a.get("new_targets"):
-                self.fail("copy_spell: choosing new targets for the copy is not implemented yet")
-            self._row(op, **self._subject(a, "what", "event.object", verb))
+            self._row(op, a=1 if a.get("new_targets") else 0,
+                      **self._subject(a, "what", "event.object", verb))  # fmt: skip
         elif verb == "become_monarch":  # 724: E_A the designation card (its triggers)
             a = self._args(verb, arg, "who", set())
             self._row(op, a=self.card("The Monarch"), **self._subject(a, "who", "you", verb))
@@ -1513,6 +1512,10 @@ class Compiler:
         if kind == "starting_hand":
             row[K.A_KIND] = K.ST_START_HAND
             row[K.A_AMT] = self.amount(self._int(arg, "starting_hand"))
+            return True
+        if kind in ("extra_opening_hand", "choose_number"):  # Backup Plan; Emissary's Ploy
+            row[K.A_KIND] = K.ST_EXTRA_HAND if kind == "extra_opening_hand" else K.ST_CHOOSE_NUMBER
+            row[K.A_AMT] = self.amount(self._int(arg, kind))
             return True
         if kind == "must_attack":  # {what: self, noted: CARD}: attacks (a noted player) if able
             if not isinstance(arg, dict) or arg.get("what") != "self":

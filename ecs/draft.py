@@ -1147,6 +1147,9 @@ def build_deck(p: int, pool: Sequence[str], cset: CardSet | None = None,
             if k:
                 names = choose_names(db, c, main, infos)
                 entry["named"] = names[0] if k == 1 else names
+            if "chosen_number" in repr(db.get(c).record.get("abilities")):  # Emissary's Ploy
+                mvs = [infos[m].mv for m in main if infos[m].creature and 1 <= infos[m].mv <= 3]
+                entry["number"] = max((1, 2, 3), key=lambda n: (mvs.count(n), -n))
             command.append(entry)
     used = list(main) + [e["card"] for e in command]
     side = list(pool)

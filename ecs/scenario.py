@@ -27,7 +27,15 @@ Documented defaults (the contract leaves them to the engine):
   ``choices`` take ``opponent: NAME`` (the opponent named to choose, 801.5a) and
   ``kicked: true``;
 - a path into ``counters`` that names a counter kind the object has none of reads 0;
-  ``game.pending`` (``{kind, player}``) shows the pending decision.
+  ``game.pending`` (``{kind, player}``) shows the pending decision;
+- Conspiracy Draft (905): a command entry's ``face_up`` defaults to false for a card
+  with hidden agenda and true otherwise; ``named`` may be a list of two (a double
+  agenda); ``number: N`` is the number chosen for a conspiracy before the game
+  (Emissary's Ploy); a player's ``draft_notes: [{card, number | removed | passer |
+  colors | correct | name | types}]`` is what the draft noted for them (905.2b; see
+  tests/drafts/README.md); ``players.P.monarch`` and ``game.monarch`` show the monarch
+  (724); on turn 1 the active player is in their first turn, on a later turn every
+  player is past theirs ("your first upkeep").
 """
 
 from __future__ import annotations

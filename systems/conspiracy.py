@@ -24,6 +24,8 @@ from the face-up command-zone cards and the permanents of a player:
 
 from __future__ import annotations
 
+import numpy as np
+
 from components.cards import (
     A_AMT,
     A_ARG,
@@ -39,13 +41,27 @@ from components.cards import (
     R_SELF,
     ST_ANY_COLOR,
     ST_CANT_CAST,
+    ST_CHOOSE_NUMBER,
     ST_ENTERS_COUNTERS,
+    ST_EXTRA_HAND,
     ST_MUST_ATTACK,
     ST_START_HAND,
     ST_STARTING_PLAYER,
     ST_TOUGHNESS_DAMAGE,
 )
-from components.game import NEED_CONSPIRACY, S_NBF, S_NCZ, S_NEEDS, S_NNOTES
+from components.decisions import PEND_NONE, PEND_NUMBER
+from components.game import (
+    NEED_CONSPIRACY,
+    S_NBF,
+    S_NCZ,
+    S_NEEDS,
+    S_NNOTES,
+    S_PA,
+    S_PB,
+    S_PEND,
+    S_PPLAYER,
+    S_STARTING,
+)
 from components.objects import (
     F_CARD,
     F_CTL,
@@ -58,8 +74,8 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import NOTE_PLAYER, NT_CARD, NT_KIND, NT_PLAYER, NT_VALUE, P_ALIVE
-from components.rules import BATTLEFIELD, COMMAND, T_CONSPIRACY
-from systems import selectors
+from components.rules import BATTLEFIELD, COMMAND, LIBRARY, T_CONSPIRACY
+from systems import players, selectors, zones
 from systems.jit import kernel
 from systems.state import rand_below, touch
 
@@ -287,3 +303,113 @@ def noted_player(st, cd, i, q):
 def chosen_number(st, i):
     """The number chosen for a command-zone card before the game (Emissary's Ploy)."""
     return st.o[i, F_NUMBER]
+
+
+# ----------------------------------------------------------------- before the game
+@kernel
+def _command_amount(st, cd, i, kind):
+    """The amount of face-up command-zone card i's static of this kind (0: none)."""
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = o[i, F_CARD]
+    if c < 0 or o[i, F_FACE_DOWN] or o[i, F_ZONE] != COMMAND:
+        return 0
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
+            return selectors.amount(st, cd, sa[r, A_AMT], o[i, F_OWNER], i, -1)
+    return 0
+
+
+@kernel
+def pregame_number(st, cd):
+    """Emissary's Ploy: "before drawing your opening hand, choose 1, 2 or 3". The first
+    face-up conspiracy (owners in turn order from the starting player) still without its
+    number is asked about (PEND_NUMBER; S_PA: the card, S_PB: the largest number).
+    Returns True while one is asked. (A number given before the game stands.)"""
+    s = st.s
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, s[S_STARTING], buf)
+    for j in range(k):
+        for x in range(s[S_NCZ]):
+            i = st.cz[x]
+            if st.o[i, F_OWNER] != buf[j] or st.o[i, F_NUMBER] != 0:
+                continue
+            n = _command_amount(st, cd, i, ST_CHOOSE_NUMBER)
+            if n > 0:
+                s[S_PEND] = PEND_NUMBER
+                s[S_PPLAYER] = buf[j]
+                s[S_PA] = i
+                s[S_PB] = n
+                return True
+    return False
+
+
+@kernel
+def extra_hands(st, cd):
+    """Backup Plan: each player draws an additional hand of seven cards per face-up card
+    saying so, as the game begins; the cards of each hand are marked (F_NUMBER: 1 the
+    opening hand, 2, 3... the others) until one is kept (``pregame_hand``)."""
+    o = st.o
+    for p in range(st.pl.shape[0]):
+        if not st.pl[p, P_ALIVE]:
+            continue
+        hands = 0
+        for x in range(st.s[S_NCZ]):
+            i = st.cz[x]
+            if o[i, F_OWNER] == p:
+                n = _command_amount(st, cd, i, ST_EXTRA_HAND)
+                if n > 0:
+                    if hands == 0:
+                        for h in zones.hand_of(st, p):
+                            o[h, F_NUMBER] = 1
+                    hands += 1
+                    for _ in range(n):
+                        top = zones.library_top(st, p, 0)
+                        if top < 0:
+                            break
+                        zones.draw(st, cd, p, 1)
+                        o[top, F_NUMBER] = hands + 1
+
+
+@kernel
+def pregame_hand(st, cd):
+    """Backup Plan: before mulligans, the first player (turn order from the starting
+    player) with several hands keeps one (PEND_NUMBER; S_PA -1, S_PB: how many hands).
+    Returns True while one is asked."""
+    s, o = st.s, st.o
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, s[S_STARTING], buf)
+    for j in range(k):
+        m = 0
+        for h in zones.hand_of(st, buf[j]):
+            m = max(m, o[h, F_NUMBER])
+        if m > 1:
+            s[S_PEND] = PEND_NUMBER
+            s[S_PPLAYER] = buf[j]
+            s[S_PA] = -1
+            s[S_PB] = m
+            return True
+    return False
+
+
+@kernel
+def answer_pregame(st, cd, p, n):
+    """The answer to a pregame choice: Emissary's Ploy's number, or (Backup Plan) the
+    hand p keeps: the others are shuffled into p's library."""
+    s, o = st.s, st.o
+    s[S_PEND] = PEND_NONE
+    if s[S_PA] >= 0:
+        o[s[S_PA], F_NUMBER] = n
+        touch(st)
+        return
+    moved = True
+    while moved:
+        moved = False
+        for h in zones.hand_of(st, p):
+            if o[h, F_NUMBER] != n:
+                o[h, F_NUMBER] = 0
+                zones.move(st, cd, h, LIBRARY, -1)
+                moved = True
+                break
+    for h in zones.hand_of(st, p):
+        o[h, F_NUMBER] = 0
+    zones.shuffle(st, p)

@@ -195,6 +195,7 @@ from components.rules import (
     NO_TARGET,
     STACK,
 )
+from components.scratch import SCR_COPY_TARGETS
 from components.stack import I_SPELL
 from systems import (
     continuous_effects,
@@ -206,6 +207,7 @@ from systems import (
     players,
     selectors,
     stack,
+    targets,
     zones,
 )
 from systems.jit import kernel
@@ -389,6 +391,8 @@ def step(st, cd, r):
         return _sac_unless_life(st, cd, r, you, src, item)
     if op == OP_FACT_OR_FICTION:
         return _piles(st, cd, r, you, src, item)
+    if op == OP_COPY_SPELL:
+        return _copy(st, cd, r, you, src, item)
     _simple(st, cd, r, you, src, item)
     return NEXT
 
@@ -515,9 +519,7 @@ def _simple(st, cd, r, you, src, item):
                 o[x, F_UNEARTHED] = 1
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
-        elif op == OP_COPY_SPELL:  # (Double Stroke)
-            if z == STACK and o[x, F_IKIND] == I_SPELL:
-                _copy_spell(st, cd, x, you)
+
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD:
                 o[x, F_TRANSFORMED] = 1 - o[x, F_TRANSFORMED]
@@ -577,6 +579,50 @@ def _simple(st, cd, r, you, src, item):
 
 
 @kernel
+def _copy(st, cd, r, you, src, item):
+    """707.10 (Double Stroke, Echoing Boon): a copy of the spell the step names; with
+    E_A 1 its controller may choose new targets for it (707.10c), target by target:
+    the one it has (the first option) or another legal one for the same spec. The
+    copy's id is kept in S_RES_AUX, the slot being chosen in S_RES_SUB - 1."""
+    s, o, ep = st.s, st.o, cd.ep
+    if s[S_RES_SUB] == 0:
+        buf = _buf(st)
+        m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+        if m < 1 or buf[0] < 0 or o[buf[0], F_ZONE] != STACK or o[buf[0], F_IKIND] != I_SPELL:
+            return NEXT
+        j = _copy_spell(st, cd, buf[0], you)
+        if j < 0 or ep[r, E_A] != 1:
+            return NEXT
+        s[S_RES_AUX] = j
+        s[S_RES_SUB] = 1
+    j = s[S_RES_AUX]
+    if _answered(st):
+        o[j, F_T0 + s[S_RES_SUB] - 1] = s[S_ANSWER]
+        s[S_RES_SUB] += 1
+    while s[S_RES_SUB] - 1 < o[j, F_NT]:
+        if _copy_target_options(st, cd, j, s[S_RES_SUB] - 1, you, st.scr[SCR_COPY_TARGETS]) > 1:
+            return _ask(st, PEND_CHOOSE_OBJECT, you, j)
+        s[S_RES_SUB] += 1
+    return NEXT
+
+
+@kernel
+def _copy_target_options(st, cd, j, k, you, out):
+    """The targets copy j may have in slot k: the one it has, then the others its spec
+    allows (115.3)."""
+    o = st.o
+    out[0] = o[j, F_T0 + k]
+    n = 1
+    buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
+    c = targets.candidates(st, cd, o[j, F_TSPEC + k], you, you, j, j, buf, buf.shape[0])
+    for x in range(c):
+        if buf[x] != out[0]:
+            out[n] = buf[x]
+            n += 1
+    return n
+
+
+@kernel
 def _copy_spell(st, cd, x, you):
     """707.10: a copy of spell x put on the stack under ``you``'s control with x's
     choices (modes, X, kicker, targets); it isn't cast, and it ceases to exist once it
@@ -584,7 +630,7 @@ def _copy_spell(st, cd, x, you):
     o = st.o
     j = zones.new_object(st, cd, o[x, F_CARD], you, GONE)
     if j < 0:
-        return
+        return -1
     for f in (F_IKIND, F_IAB, F_NT, F_X, F_MODES, F_KICKED, F_CHOOSER, F_SPENT):
         o[j, f] = o[x, f]
     for k in range(MAX_TARGETS):
@@ -596,6 +642,7 @@ def _copy_spell(st, cd, x, you):
     o[j, F_TOKEN] = 2
     o[j, F_FROM] = STACK
     stack.push(st, j)
+    return j
 
 
 @kernel
@@ -1294,6 +1341,13 @@ def options(st, cd, out_obj, out_arg):
             if selectors.matches(st, cd, ep[r, E_D], j, p, src, -1):
                 out_obj[m], out_arg[m] = j, 0
                 m += 1
+    elif op == OP_COPY_SPELL:  # 707.10c: the copy's targets, the present one first
+        none_ok = False
+        buf = st.scr[SCR_COPY_TARGETS]
+        n = _copy_target_options(st, cd, s[S_RES_AUX], s[S_RES_SUB] - 1, p, buf)
+        for k in range(n):
+            out_obj[m], out_arg[m] = buf[k], 0
+            m += 1
     else:
         none_ok = op == OP_PUT_LAND or ep[r, E_B] == 1
         buf = _buf(st)

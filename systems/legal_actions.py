@@ -56,6 +56,7 @@ from components.decisions import (
     PEND_MODE,
     PEND_MULLIGAN,
     PEND_NONE,
+    PEND_NUMBER,
     PEND_PRIORITY,
     PEND_TARGET,
     PEND_X,
@@ -69,6 +70,7 @@ from components.game import (
     S_CASTING,
     S_DEPLOY,
     S_DSEQ,
+    S_MULLIGANS,
     S_N,
     S_NACTS,
     S_NCZ,
@@ -76,6 +78,7 @@ from components.game import (
     S_NSTK,
     S_PA,
     S_PASSES,
+    S_PB,
     S_PCOUNT,
     S_PEND,
     S_PPLAYER,
@@ -115,6 +118,7 @@ from components.rules import (
     MAIN1,
     MAIN2,
     NO_TARGET,
+    PREGAME,
     T_CREATURE,
     T_INSTANT,
     T_LAND,
@@ -357,6 +361,9 @@ def list_actions(st, cd):
     elif kind == PEND_BOTTOM:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
+    elif kind == PEND_NUMBER:  # a pregame choice (Emissary's Ploy; Backup Plan's hand)
+        for n in range(1, s[S_PB] + 1):
+            m = _add(acts, m, A_CHOOSE, p, s[S_PA], n, 0)
     s[S_NACTS] = min(m, acts.shape[0])
     return m
 
@@ -501,6 +508,13 @@ def apply(st, cd, k):
         if s[S_PCOUNT] <= 0:
             s[S_PEND] = PEND_NONE
             s[S_TODO] = TODO_BEGIN  # the cleanup step goes on (the next active player)
+        return
+    if pend == PEND_NUMBER:  # (Conspiracy Draft: a pregame choice)
+        conspiracy.answer_pregame(st, cd, q, arg)
+        if s[S_STEP] != PREGAME:  # a hand kept (Backup Plan): on to the mulligans
+            if not conspiracy.pregame_hand(st, cd):
+                if not s[S_MULLIGANS] or mulligan.advance(st, cd):
+                    game_loop.first_turn(st, cd)
         return
     if pend == PEND_MULLIGAN or pend == PEND_BOTTOM:
         if pend == PEND_MULLIGAN:

@@ -306,5 +306,8 @@ def scenario_pregame(st, cd, draw):
         if draw[buf[j]]:
             zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
     s[S_STEP] = -1
+    conspiracy.extra_hands(st, cd)  # (Backup Plan)
+    if conspiracy.pregame_hand(st, cd):
+        return
     if mulligan.advance(st, cd):
         game_loop.first_turn(st, cd)
