@@ -210,6 +210,7 @@ OP_NAMES = (
     "fact_or_fiction", "restart_game", "exile_from_hand", "cant_block", "jump",
     "reveal_top", "put_land", "delayed", "exile_top", "set_life", "reveal_hand",
     "exile_if_leaves",
+    "basics_from_outside",  # Conspiracy Draft: Sovereign's Realm
 )  # fmt: skip
 OP = {name: k for k, name in enumerate(OP_NAMES)}
 (
@@ -224,7 +225,7 @@ OP = {name: k for k, name in enumerate(OP_NAMES)}
     OP_DOUBLE_LIFE, OP_LIFE_LOWEST, OP_EXCHANGE_LIFE, OP_REDISTRIBUTE_LIFE,
     OP_SAC_UNLESS_LIFE, OP_FACT_OR_FICTION, OP_RESTART, OP_EXILE_FROM_HAND, OP_CANT_BLOCK,
     OP_JUMP, OP_REVEAL_TOP, OP_PUT_LAND, OP_DELAYED, OP_EXILE_TOP, OP_SET_LIFE,
-    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES,
+    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES, OP_BASICS_FROM_OUTSIDE,
 ) = range(len(OP_NAMES))  # fmt: skip
 
 # ----------------------------------------------------------------- static abilities

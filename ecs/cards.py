@@ -623,7 +623,8 @@ class Compiler:
     def _cost(self, a: int, cost: Any) -> None:
         t = self.t
         if isinstance(cost, dict):
-            allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters"}
+            allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters",
+                       "exile_from_hand"}  # fmt: skip
             for k in cost:
                 if k not in allowed:
                     self.fail(f"cost: unknown part {k!r} (expected {sorted(allowed)})")
@@ -631,6 +632,12 @@ class Compiler:
             tap = tap or bool(cost.get("tap"))
             untap = untap or bool(cost.get("untap"))
             sac = cost.get("sacrifice")
+            if "exile_from_hand" in cost:  # "Exile a card from your hand:" (Sovereign's Realm)
+                if sac is not None:
+                    self.fail("cost: sacrifice or exile_from_hand, not both")
+                eh = cost["exile_from_hand"]
+                f = {"zone": "hand"} if eh in (1, True) else dict(eh, zone="hand")
+                sac = f
             if sac == "self":
                 t.set("ab", a, K.B_SAC, -2)
             elif sac is not None:
@@ -1361,6 +1368,11 @@ class Compiler:
             a = self._args(verb, arg, "what", {"new_targets"})
             self._row(op, a=1 if a.get("new_targets") else 0,
                       **self._subject(a, "what", "event.object", verb))  # fmt: skip
+        elif verb == "basics_from_outside":  # this turn, basic lands from outside the game
+            a = self._args(verb, arg, "who", set())
+            for b in BASIC_TYPES:  # (the five basic lands, compiled for the game)
+                self.card(b)
+            self._row(op, **self._subject(a, "who", "you", verb))
         elif verb == "become_monarch":  # 724: E_A the designation card (its triggers)
             a = self._args(verb, arg, "who", set())
             self._row(op, a=self.card("The Monarch"), **self._subject(a, "who", "you", verb))

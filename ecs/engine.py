@@ -504,8 +504,9 @@ class Game:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         db = load_pool()
-        names = [n for n in state["card_names"] if not n.startswith("token:")]
-        compiled = db.compile(sorted(names))
+        rows = state["card_names"]  # (in row order: cards other cards name come after them)
+        names = sorted((n for n in rows if not n.startswith("token:")), key=lambda n: rows[n])
+        compiled = db.compile(names)
         if compiled.arena.shape != state["cards"].shape or (compiled.arena != state["cards"]).any():
             raise CardError("this game's cards were compiled from other records")
         self.arena = state["arena"]

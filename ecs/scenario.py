@@ -562,7 +562,14 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         raise _err(path, f"{f}.player", f"unknown player {a.get('player')!r}")
     kind = kinds[0]
     chk = lambda fld, r, po=False: _check_ref(path, fld, r, names, ids, name_counts, db, po)  # noqa: E731
-    if kind in ("play_land", "cast", "activate", "turn_face_up"):
+    if (
+        kind == "play_land"
+        and a[kind] not in name_counts
+        and a[kind] in db
+        and "Basic" in (db.get(a[kind]).record.get("supertypes") or [])
+    ):
+        pass  # a basic land from outside the game (Sovereign's Realm)
+    elif kind in ("play_land", "cast", "activate", "turn_face_up"):
         chk(f"{f}.{kind}", a[kind])
     for j, t in enumerate(a.get("targets") or []):
         chk(f"{f}.targets[{j}]", t, True)
@@ -987,7 +994,13 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         return
     if "play_land" in a:
         _need_priority(g, p, a["player"])
-        _take(g, f"playing {a['play_land']}", A_LAND, p, resolve_card(sc, a["play_land"]))
+        try:
+            land = resolve_card(sc, a["play_land"])
+        except ScenarioFailure:  # a basic land from outside the game (Sovereign's Realm)
+            if a["play_land"] not in g.compiled.row_of:
+                raise
+            land = -2 - g.compiled.row(a["play_land"])
+        _take(g, f"playing {a['play_land']}", A_LAND, p, land)
     elif "cast" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])

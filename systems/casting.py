@@ -56,6 +56,7 @@ from components.cards import (
     G_COUNT,
     G_DIFFERENT,
     G_UP_TO,
+    L_ZONE,
     ST_COST_LESS,
     ST_COST_MORE,
 )
@@ -132,7 +133,9 @@ from components.rules import (
     BATTLEFIELD,
     COMMAND,
     CTR_LOYALTY,
+    EXILE,
     GRAVEYARD,
+    HAND,
     KW_HASTE,
     N_MANA,
     NO_TARGET,
@@ -343,6 +346,11 @@ def _sick(st, i):
 
 @kernel
 def _has_sacrifice(st, cd, p, f, src):
+    if cd.fl[f, L_ZONE] == HAND:  # "exile a card from your hand" (Sovereign's Realm)
+        for j in zones.hand_of(st, p):
+            if selectors.matches(st, cd, f, j, p, src, -1):
+                return True
+        return False
     for j in continuous_effects.held_by(st, p):
         if selectors.matches(st, cd, f, j, p, src, -1):
             return True
@@ -666,6 +674,12 @@ def sacrifice_options(st, cd, it, out):
     p = o[it, F_ICTL]
     f = cd.ab[o[it, F_IAB], B_SAC]
     m = 0
+    if cd.fl[f, L_ZONE] == HAND:  # a card of their hand to exile (Sovereign's Realm)
+        for j in zones.hand_of(st, p):
+            if selectors.matches(st, cd, f, j, p, o[it, F_SRC], -1):
+                out[m] = j
+                m += 1
+        return m
     for j in continuous_effects.held_by(st, p):
         if selectors.matches(st, cd, f, j, p, o[it, F_SRC], -1):
             out[m] = j
@@ -756,7 +770,8 @@ def finish(st, cd):
         if ab[a, B_SAC] == SAC_SELF:
             zones.move(st, cd, i, GRAVEYARD, -1)
         elif ab[a, B_SAC] >= 0 and o[it, F_EVO] >= 0:
-            zones.move(st, cd, o[it, F_EVO], GRAVEYARD, -1)
+            x = o[it, F_EVO]
+            zones.move(st, cd, x, EXILE if o[x, F_ZONE] == HAND else GRAVEYARD, -1)
     else:
         st.pl[p, P_SPELLS] += 1
         if o[it, F_TYPES] & T_CREATURE:

@@ -34,9 +34,12 @@ from components.cards import (
     A_REF,
     A_REFA,
     A_ZONE,
+    C_FLAGS,
     C_NSA,
     C_SA0,
+    C_SUPER,
     C_TYPES,
+    CF_REAL,
     R_EACH,
     R_SELF,
     ST_ANY_COLOR,
@@ -74,7 +77,7 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import NOTE_PLAYER, NT_CARD, NT_KIND, NT_PLAYER, NT_VALUE, P_ALIVE
-from components.rules import BATTLEFIELD, COMMAND, LIBRARY, T_CONSPIRACY
+from components.rules import BATTLEFIELD, COMMAND, LIBRARY, S_BASIC, T_CONSPIRACY, T_LAND
 from systems import players, selectors, zones
 from systems.jit import kernel
 from systems.state import rand_below, touch
@@ -413,3 +416,13 @@ def answer_pregame(st, cd, p, n):
     for h in zones.hand_of(st, p):
         o[h, F_NUMBER] = 0
     zones.shuffle(st, p)
+
+
+@kernel(inline="always")
+def is_basic_land(cd, c):
+    """Is card row c a basic land card (one that can come from outside the game)?"""
+    return (
+        (cd.ct[c, C_TYPES] & T_LAND) != 0
+        and (cd.ct[c, C_SUPER] & S_BASIC) != 0
+        and (cd.ct[c, C_FLAGS] & CF_REAL) != 0
+    )

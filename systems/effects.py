@@ -33,6 +33,7 @@ from components.cards import (
     OP_ADD_MANA,
     OP_ANIMATE,
     OP_ATTACH,
+    OP_BASICS_FROM_OUTSIDE,
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CHOOSE,
@@ -181,7 +182,7 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL
+from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL, P_OUTSIDE_BASICS
 from components.rules import (
     BATTLEFIELD,
     CTR_POISON,
@@ -476,6 +477,8 @@ def _simple(st, cd, r, you, src, item):
                 _shield(st, you, 1, x, amt, ep[r, E_B], NONE)
             elif op == OP_MONARCH:  # 724.3 (E_A: the designation's card row)
                 monarch.become(st, cd, p, ep[r, E_A])
+            elif op == OP_BASICS_FROM_OUTSIDE:  # (Sovereign's Realm: this turn)
+                st.pl[p, P_OUTSIDE_BASICS] = 1
             continue
         # an object
         z = o[x, F_ZONE]

@@ -109,10 +109,12 @@ from components.players import (
     P_LAND_DROPS,
     P_LANDS,
     P_NINSTANT,
+    P_OUTSIDE_BASICS,
     P_START_HAND,
 )
 from components.rules import (
     BATTLEFIELD,
+    GONE,
     GRAVEYARD,
     KW_FLASH,
     MAIN1,
@@ -185,6 +187,12 @@ def priority_actions(st, cd, p, acts, first_only):
                     m = _add(acts, m, A_LAND, q, i, 0, 0)
                     if first_only:
                         return m
+            if st.pl[q, P_OUTSIDE_BASICS]:  # basic lands from outside the game (-2 - row)
+                for c in range(cd.ct.shape[0]):
+                    if conspiracy.is_basic_land(cd, c):
+                        m = _add(acts, m, A_LAND, q, -2 - c, 0, 0)
+                        if first_only:
+                            return m
     for j in range(k):  # spells (601.3): the hand, then commanders (903.8)
         q = buf[j]
         if not players.same_side(st, p, q):
@@ -462,6 +470,8 @@ def apply(st, cd, k):
         if kind == A_PASS:
             priority.do_pass(st, cd, s[S_PPLAYER])
         elif kind == A_LAND:  # 305.1: a special action; the player keeps priority
+            if obj < -1:  # a basic land from outside the game (Sovereign's Realm)
+                obj = zones.new_object(st, cd, -2 - obj, q, GONE)
             zones.enter_battlefield(st, cd, obj, q, -1, 0)
             st.pl[q, P_LANDS] += 1
             s[S_PASSES] = 0

@@ -304,7 +304,9 @@ def scenario_pregame(st, cd, draw):
     k = players.turn_order_from(st, s[S_STARTING], buf)
     for j in range(k):
         if draw[buf[j]]:
-            zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
+            q = buf[j]  # (Sovereign's Realm: a starting hand of five)
+            st.pl[q, P_START_HAND] = conspiracy.starting_hand(st, cd, q, st.pl[q, P_START_HAND])
+            zones.draw(st, cd, q, st.pl[q, P_START_HAND])
     s[S_STEP] = -1
     conspiracy.extra_hands(st, cd)  # (Backup Plan)
     if conspiracy.pregame_hand(st, cd):

@@ -65,6 +65,7 @@ from components.players import (
     P_MANA,
     P_MAXHAND,
     P_OPP_DAMAGED,
+    P_OUTSIDE_BASICS,
     P_PLANAR_ROLLS,
     P_SPELLS,
     P_SPELLS_LAST,
@@ -153,6 +154,7 @@ def begin_turn(st, cd, p):
         st.pl[q, P_SPELLS_LAST] = st.pl[q, P_SPELLS]
         st.pl[q, P_SPELLS] = 0
         st.pl[q, P_CREATURE_SPELLS] = 0
+        st.pl[q, P_OUTSIDE_BASICS] = 0
         st.pl[q, P_DRAWS] = 0
         st.pl[q, P_OPP_DAMAGED] = 0
         st.pl[q, P_PLANAR_ROLLS] = 0
