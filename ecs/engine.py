@@ -374,7 +374,7 @@ class Game:
                 named = e.get("named")
                 wanted.update(n for n in ([named] if isinstance(named, str) else named or [])
                               if n in db)  # fmt: skip
-        wanted.update(n for n in noted_names(notes or []) if n in db)
+        wanted.update(n for n in noted_names(notes or []) if n in db and db.check(n) is None)
         compiled = db.compile(sorted(wanted))
         a = template(compiled, decks, variant, options, trace=trace)
         for p, entries in enumerate(command or []):

@@ -674,7 +674,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                     raise ScenarioFailure(f"draft_notes: unknown player {n['passer']!r}")
                 n["passer"] = names.index(n["passer"])
             notes.append(n)
-            all_cards.update(x for x in (n["card"], n.get("name")) if x in db)
+            all_cards.update(x for x in (n["card"], n.get("name")) if x in db and not db.check(x))
     try:
         compiled = db.compile(sorted(all_cards))
         a = new_arena(variant, options, team, count + 8, max(
