@@ -1384,7 +1384,7 @@ def main(args: argparse.Namespace) -> int:
     for d in decks:
         names = ", ".join(e["card"] + (f" [{e['named']}]" if e.get("named") else "")
                           for e in d.command) or "-"  # fmt: skip
-        extra = f"; {len(d.left_out)} cards the engine can't play left out" if d.left_out else ""
+        extra = f"; left out (the engine can't play them): {len(d.left_out)}" if d.left_out else ""
         print(f"  P{d.player}: {len(result.pools[d.player])} cards, deck {len(d.main)}, "
               f"conspiracies: {names}{extra}")  # fmt: skip
     if args.play:
