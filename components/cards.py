@@ -98,6 +98,7 @@ B_MANA_N = F("mana_n", "how much")
 AB_SPELL, AB_ACTIVATED, AB_MANA, AB_LOYALTY, AB_TRIGGERED, AB_MODE, AB_EQUIP = range(7)
 AB_ALT_SPELL, AB_UNEARTH, AB_MUTATE = 7, 8, 9
 MANA_FIXED, MANA_ANY, MANA_ONE_OF, MANA_IDENTITY, MANA_LAND_COULD = range(5)
+MANA_NOTED = 40  # one mana of a colour the draft noted for cards named like it (Paliano)
 
 # ----------------------------------------------------------------- target specs
 TARGETS = Table("tg", "target specs (115)", rows="target_specs")
@@ -210,6 +211,7 @@ OP_NAMES = (
     "fact_or_fiction", "restart_game", "exile_from_hand", "cant_block", "jump",
     "reveal_top", "put_land", "delayed", "exile_top", "set_life", "reveal_hand",
     "exile_if_leaves",
+    "basics_from_outside",  # Conspiracy Draft: Sovereign's Realm
 )  # fmt: skip
 OP = {name: k for k, name in enumerate(OP_NAMES)}
 (
@@ -224,7 +226,7 @@ OP = {name: k for k, name in enumerate(OP_NAMES)}
     OP_DOUBLE_LIFE, OP_LIFE_LOWEST, OP_EXCHANGE_LIFE, OP_REDISTRIBUTE_LIFE,
     OP_SAC_UNLESS_LIFE, OP_FACT_OR_FICTION, OP_RESTART, OP_EXILE_FROM_HAND, OP_CANT_BLOCK,
     OP_JUMP, OP_REVEAL_TOP, OP_PUT_LAND, OP_DELAYED, OP_EXILE_TOP, OP_SET_LIFE,
-    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES,
+    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES, OP_BASICS_FROM_OUTSIDE,
 ) = range(len(OP_NAMES))  # fmt: skip
 
 # ----------------------------------------------------------------- static abilities
@@ -311,6 +313,30 @@ OP.update({name: k for k, name in enumerate(OP_NAMES)})
 (
     ST_CANT_BE_COUNTERED, ST_SELF_COST, ST_CHAR_PT, ST_LOYALTY_INSTANT,
 ) = range(21, 25)  # fmt: skip
+# ----------------------------------------------------------------- Conspiracy Draft (905)
+# (systems/conspiracy.py; fields appended to their tables, numbers kept apart from the
+# others' so that vocabularies growing at the same time don't collide)
+B_GRANT = ABILITIES.field(
+    "granted_to",
+    "filter row of the permanents a command-zone card grants this ability to "
+    "(Secrets of Paradise: 'creatures you control with the chosen name have ...'); -1: its own",
+)
+L_NAMED = FILTERS.field(
+    "named",
+    "1: has a name the source's hidden agenda names (702.106); 2: the chosen name "
+    "other than the event object's (Summoner's Bond); 0: any",
+)
+L_NOTED = FILTERS.field("noted", "1 + NOTE_* of a note its name, type or colour must be in; 0")
+L_NOTED_CARD = FILTERS.field("noted_card", "card row of the cards the note was made for")
+AM_NOTED = 40  # M_ARG: card row; M_ARG2: 0 the highest number noted, 1 how many notes
+AM_CHOSEN_NUMBER = 41  # the number chosen for the source before the game (Emissary's Ploy)
+AM_CREATURE_SPELLS = 42  # M_ARG: a player reference; creature spells they cast this turn
+CO_FIRST_TURN, CO_NOTED = 40, 41  # N_A: 0 the active player's first turn, 1 the game's
+CO_WHOLE_POOL = 42  # every card of your draft pool started the game in the game (Worldknit)
+(
+    ST_ENTERS_COUNTERS, ST_CANT_CAST, ST_ANY_COLOR, ST_STARTING_PLAYER, ST_TOUGHNESS_DAMAGE,
+    ST_START_HAND, ST_MUST_ATTACK, ST_EXTRA_HAND, ST_CHOOSE_NUMBER,
+) = range(40, 49)  # fmt: skip
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -110,12 +110,16 @@ S_STCUR = F("state_trigger_marker", "marker they last looked with", volatile=Tru
 S_WASPLAIN = F("layers_plain", "the last recompute found nothing modifying", volatile=True)
 S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=True)
 S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", volatile=True)
+S_NNOTES = F("n_notes", "rows of the draft notes table `nt` (905.2b)")
+S_MONARCH_OBJ = F("monarch_designation", "1 + object id of the monarch designation card (724); 0")
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
 NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4
 # (the card pool's words, issue 17)
 NEED_HAND_ABILITIES, NEED_EXILE_UNTIL, NEED_COSTED_MANA, NEED_LAND_DROPS = 8, 16, 32, 64
 NEED_SELF_TRIGGERS = 128  # "when you cast this spell", "put into a graveyard from anywhere"
+NEED_GRANTED = 256  # abilities granted by command-zone cards (Conspiracy: Secrets of Paradise)
+NEED_CONSPIRACY = 512  # conspiracies' static abilities (enters with counters, any colour...)
 
 # S_TODO
 TODO_BEGIN, TODO_PRIORITY, TODO_END = range(3)

@@ -91,6 +91,9 @@ F_LKI_CTR = F("lki_counters", "+1/+1 and -1/-1 counters as it last existed on th
               width=2)  # fmt: skip
 F_XSUB = F("extra_subtype", "a subtype an effect gave it (layer 4); -1 none")
 F_NOREGEN = F("no_regeneration", "1: it can't be regenerated this turn (701.19c)")
+# Conspiracy Draft (905, 702.106; systems/conspiracy.py)
+F_NAMED2 = F("named_2", "1 + card row of the second name a double agenda names; 0 none")
+F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary's Ploy); 0")
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

@@ -48,6 +48,10 @@ P_OPP_DAMAGED = F("opponents_damaged", "opponents their creatures dealt combat d
 P_DEFERRED = F("deferred_turns", "Grand Melee: delayed extra turns (807.4i-j)")
 P_MONARCH = F("monarch", "1 while the monarch")
 P_START_LIFE = F("starting_life", "the life total a game begins with (103.4): a restart's (723)")
+P_TURNS = F("turns_begun", "turns of theirs begun so far (first-upkeep triggers)")
+P_CREATURE_SPELLS = F("creature_spells_cast", "creature spells cast this turn")
+P_OUTSIDE = F("pool_outside", "cards of their draft pool left outside the game (Worldknit)")
+P_OUTSIDE_BASICS = F("outside_basics", "1: may play basic lands from outside the game this turn")
 # caches and indexes (derived, kept for speed; never part of the game's state)
 P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)
@@ -88,3 +92,19 @@ HOW_NAMES = (
     HOW_PLAYING, HOW_LIFE, HOW_POISON, HOW_DECKING, HOW_COMMANDER, HOW_CONCEDED, HOW_EFFECT,
     HOW_DRAW, HOW_WON, HOW_TEAM,
 ) = range(len(HOW_NAMES))  # fmt: skip
+# What a draft noted (905.2b; Conspiracy Draft, systems/conspiracy.py): one row per
+# note, read by the cards that refer to notes ("the highest number you noted for cards
+# named Lurking Automaton").
+NOTES = Table("nt", "what the draft noted (905.2b), one row per note", rows="notes")
+F = NOTES.field
+NT_PLAYER = F("player", "who noted it")
+NT_CARD = F("card", "card row of the card it was noted for")
+NT_KIND = F("kind", "NOTE_*")
+NT_VALUE = F("value", "a number, a player, colour bits, a card row, a subtype id")
+
+# NT_KIND: a number (Lurking Automaton, Garbage Fire), a card removed from the draft
+# (Cogwork Grinder), the player who passed the card (Cogwork Tracker), colours
+# (Paliano, Regicide), a right guess (Spire Phantasm), a card name (Noble Banneret,
+# Smuggler Captain, Aether Searcher), a creature type (Paliano Vanguard)
+NOTE_NUMBER, NOTE_REMOVED, NOTE_PLAYER, NOTE_COLORS, NOTE_CORRECT, NOTE_NAME, NOTE_TYPE = range(7)
+NOTE_KINDS = ("number", "removed", "player", "colors", "correct", "name", "type")

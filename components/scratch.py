@@ -49,6 +49,8 @@ SCR_SBA_GRAVEYARD = _row("sba_graveyard", "state_based_actions._check")
 for _k in range(3):
     _row(f"sba_graveyard_{_k + 1}", "state_based_actions._check")
 SCR_SBA_DOOMED = _row("sba_doomed", "state_based_actions._check")
+# a copy's targets (effects.py, 707.10c; Conspiracy Draft: Double Stroke)
+SCR_COPY_TARGETS = _row("copy_targets", "effects._copy effects.options")
 SCR_SBA_LOSERS = _row("sba_losers", "state_based_actions._check")
 
 # the observation (observation.py): each object's slot in the cards section

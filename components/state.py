@@ -13,6 +13,7 @@ from components.players import (
     COMMANDER_DAMAGE,
     HANDS,
     LIBRARIES,
+    NOTES,
     PLANAR_DECKS,
     PLAYERS,
     RANGES,
@@ -48,7 +49,7 @@ GAME_LAYOUT = Layout(
     [
         GAME, OBJECTS, PLAYERS, LIBRARIES, HANDS, PERMANENTS, COMMAND_ZONE, HELD, LEFT, STACK_TABLE, TRIGGERED,
         DELAYED, EFFECTS, SHIELDS, EXTRA_TURNS, BLOCK_QUEUE, SEATS, RANGES, MARKERS,
-        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, CHOSEN, MARKS, LOOP, BEGAN, SCRATCH, ACTIONS, TRACE,
+        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, CHOSEN, MARKS, LOOP, BEGAN, SCRATCH, ACTIONS, TRACE, NOTES,
     ],
     layout_id=1,
 )  # fmt: skip
@@ -71,6 +72,7 @@ DEFAULT_CAPS = {
     "actions": 1024,
     "trace": 0,
     "scratch": 512 + 4 + 16,
+    "notes": 16,
 }
 
 
@@ -87,4 +89,5 @@ def capacities(players: int, cards: int, library: int, trace: int = 0, markers: 
     caps["trace"] = trace
     caps["actions"] = max(256, caps["objects"])
     caps["scratch"] = caps["objects"] + players + 16
+    caps["notes"] = max(16, 8 * players)
     return caps

@@ -98,6 +98,7 @@ def render(name: str, rec: dict, tokens: dict[str, dict] | None = None) -> str:
 
 def _render(ctx: Ctx, name: str, rec: dict) -> str:
     lines = [_header(name, rec)]
+    lines += _conspiracy_lines(rec)
     kws = [_keyword(k) for k in _list(rec.get("keywords"))]
     if kws:
         lines.append(_cap(", ".join(kws)))
@@ -168,6 +169,11 @@ def _ability(ctx: Ctx, kind: str, body: Any) -> str:
         return f"{kind}: {body}"
     if kind == "static":
         return _static(ctx, body)
+    if kind == "granted" and isinstance(body.get("ability"), dict):  # Conspiracy: "... have '...'"
+        ((k, b),) = body["ability"].items()
+        inner = _ability(Ctx("this permanent"), k, b)
+        cond = f"As long as {_cond(ctx, body['if'])}, " if "if" in body else ""
+        return _cap(f'{cond}{_filter(body["to"], plural=True)} have "{inner}"')
     if kind == "enters":
         return _enters(ctx, body)
     if kind == "mana":
@@ -390,6 +396,14 @@ def _filter(f: Any, plural: bool = False) -> str:
         post.append(f"named {f['name']}")
     if f.get("commander"):
         post.append("that is a commander")
+    if f.get("named") is True:
+        post.append("with the chosen name")
+    elif f.get("named") == "other":
+        post.append("with the other chosen name")
+    for key, what in (("noted_name", "a name"), ("noted_type", "a creature type"),
+                      ("noted_color", "a colour")):  # fmt: skip
+        if key in f:
+            post.append(f"with {what} you noted for cards named {f[key]}")
     ctl = f.get("controller")
     own = f.get("owner")
     verb = "control" if plural else "controls"
@@ -586,6 +600,14 @@ def _amount(v: Any, ctx: Ctx | None = None) -> str:
         base = "that much"
     elif k == "mana_spent":
         base = "the amount of mana spent to cast it"
+    elif k == "noted":
+        base = f"the highest number you noted for cards named {arg}"
+    elif k == "noted_count":
+        base = f"the number of cards you removed from the draft with cards named {arg}"
+    elif k == "chosen_number":
+        base = "the chosen number"
+    elif k == "creature_spells_cast":
+        base = f"the number of creature spells {_ref_text(arg, ctx)} cast this turn"
     elif k == "mana_in_pool":
         base = f"the amount of {{{arg}}} in your mana pool"
     elif k in ("life_lost_this_way", "last_result", "moved_this_way"):
@@ -1107,7 +1129,10 @@ def _cond(ctx: Ctx, c: Any) -> str:
         return (" and " if k == "all" else " or ").join(_cond(ctx, x) for x in _list(arg))
     return {
         "self_untapped": f"{ctx.name} is untapped", "kicked": "it was kicked", "day": "it's day",
-        "night": "it's night", "monarch": "you're the monarch",
+        "night": "it's night",
+        "monarch": "an opponent is the monarch" if arg == "opponent" else "you're the monarch",
+        "first_turn": "it's the game's first turn" if arg == "game" else "it's that player's first turn",
+        "noted_correct": f"you guessed right for a card named {arg}",
         "self_in_zone": f"{ctx.name} is in the {arg} zone",
     }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
 
@@ -1373,3 +1398,33 @@ def _add(add: Any) -> str:
     if k == "land_could_produce":
         return "one mana of any colour that a land an opponent controls could produce"
     return f"{k} {v}"
+
+
+# ----------------------------------------------------------------- Conspiracy Draft (905)
+def _conspiracy_lines(rec: dict) -> list[str]:
+    """A card's draft ability (905.2; ecs/draft.py DRAFT_ABILITIES) and deck rules."""
+    out = []
+    d = rec.get("draft")
+    if isinstance(d, dict):
+        from ecs.draft import DRAFT_ABILITIES
+
+        how = "Draft this card face up." if d.get("face_up") else (
+            "Reveal this card as you draft it." if d.get("reveal") else "")  # fmt: skip
+        what = DRAFT_ABILITIES.get(d.get("ability"), "")
+        what = what.rsplit(" (", 1)[0] if what.endswith(")") else what
+        out.append(f"{how} During the draft: {what}.".strip())
+    deck = rec.get("deck")
+    if isinstance(deck, dict):
+        if deck.get("min_size_less"):
+            out.append(f"Your minimum deck size is reduced by {deck['min_size_less']}.")
+        if deck.get("no_basic_lands"):
+            out.append("Your deck can't have basic land cards.")
+    if "Conspiracy" in _list(rec.get("types")):
+        kws = _list(rec.get("keywords"))
+        if "hidden agenda" in kws or "double agenda" in kws:
+            n = "two card names" if "double agenda" in kws else "a card name"
+            out.append(f"(Start the game with this face down in the command zone and secretly "
+                       f"choose {n}; you may turn it face up any time you have priority.)")  # fmt: skip
+        else:
+            out.append("(Start the game with this face up in the command zone.)")
+    return out

@@ -111,6 +111,7 @@ FILTER_KEYS = {
     "not_supertype", "controller", "owner", "color", "not_color", "colorless",
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of",
+    "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
 }  # fmt: skip
 
 
@@ -391,6 +392,11 @@ class Compiler:
             if kind == "enters":
                 enters = body
                 continue
+            if kind == "granted":  # Conspiracy Draft: abilities a command-zone card grants
+                a = self._granted(body, r)
+                if t.rows["ab"][a][K.B_KIND] == K.AB_MANA:
+                    land_mana |= self._mana_bits(a)
+                continue
             a = self.ability(kind, body, r)
             if kind in ("activated", "loyalty", "mana"):  # (mana abilities are activated, 605)
                 t.set("ab", a, K.B_INDEX, self.next_index())
@@ -480,6 +486,8 @@ class Compiler:
         kw = prot = ward = 0
         for item in _list(v):
             if isinstance(item, str):
+                if item == "double agenda":  # 702.106: hidden agenda naming two cards
+                    item = "hidden agenda"
                 if item not in KW_BIT:
                     self.fail(f"keywords: unknown keyword {item!r}")
                 kw |= KW_BIT[item]
@@ -526,6 +534,7 @@ class Compiler:
         row[K.B_MODES0] = -1
         row[K.B_MANA_AMT] = -1
         row[K.B_TRIG_INDEX] = -1
+        row[K.B_GRANT] = -1
 
     def ability(self, kind: str, body: Any, card: int) -> int:
         kinds = {
@@ -695,7 +704,8 @@ class Compiler:
     def _cost(self, a: int, cost: Any) -> None:
         t = self.t
         if isinstance(cost, dict):
-            allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters"}
+            allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters",
+                       "exile_from_hand"}  # fmt: skip
             for k in cost:
                 if k not in allowed:
                     self.fail(f"cost: unknown part {k!r} (expected {sorted(allowed)})")
@@ -703,6 +713,12 @@ class Compiler:
             tap = tap or bool(cost.get("tap"))
             untap = untap or bool(cost.get("untap"))
             sac = cost.get("sacrifice")
+            if "exile_from_hand" in cost:  # "Exile a card from your hand:" (Sovereign's Realm)
+                if sac is not None:
+                    self.fail("cost: sacrifice or exile_from_hand, not both")
+                eh = cost["exile_from_hand"]
+                f = {"zone": "hand"} if eh in (1, True) else dict(eh, zone="hand")
+                sac = f
             if sac == "self":
                 t.set("ab", a, K.B_SAC, -2)
             elif sac is not None:
@@ -776,6 +792,9 @@ class Compiler:
         elif k == "commander_identity":
             t.set("ab", a, K.B_MANA, K.MANA_IDENTITY)
             t.set("ab", a, K.B_MANA_N, self._int(v, "add: commander_identity"))
+        elif k == "noted_colors":  # Paliano, the High City (905.2b)
+            t.set("ab", a, K.B_MANA, K.MANA_NOTED)
+            t.set("ab", a, K.B_MANA_N, self._int(v, "add: noted_colors"))
         elif k == "land_could_produce":
             if v != "opponents":
                 self.fail("add: land_could_produce: opponents")
@@ -893,7 +912,7 @@ class Compiler:
         "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
         "attacks": {"what", "defender", "one_or_more"}, "blocks": {"what"},
         "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat"},
-        "dealt_damage": {"what"}, "cast": {"what", "who", "by"},
+        "dealt_damage": {"what"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
         "life_at_least": {"amount"}, "last_counter_removed": {"what", "kind"},
@@ -970,6 +989,8 @@ class Compiler:
             t.set("ab", a, K.B_ARG, 0)
         elif ev == "draws":
             t.set("ab", a, K.B_ARG, self._int(when.get("nth", 0), "nth"))
+        elif ev == "cast" and "targets" in when:  # "if it targets ..." (Echoing Boon)
+            t.set("ab", a, K.B_ARG, self.filter(when["targets"]))
         elif ev == "life_at_least":
             t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
         elif ev == "last_counter_removed":
@@ -1114,6 +1135,8 @@ class Compiler:
             else:
                 self.fail("cost: `less` or `more`")
             return
+        if self._conspiracy_static(kind, arg, r):
+            return
         self.fail(f"unknown static ability {kind!r}")
 
     def _static_what(self, r: int, what: Any) -> None:
@@ -1223,6 +1246,7 @@ class Compiler:
                 v[col + 1] = self.amount(n, counting=False)
         v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
+        self._conspiracy_filter(spec, v)
         return v
 
     def _type_bits(self, v: Any) -> int:
@@ -1350,6 +1374,21 @@ class Compiler:
             elif k == "number":
                 vals[K.M_KIND] = K.AM_CONST
                 vals[K.M_ARG] = self._int(arg, "amount")
+            elif k == "noted":  # Conspiracy Draft: {noted: CARD, value: highest | count}
+                if on is not None:
+                    self.fail("amount: noted takes `value`, not `what`")
+                vals[K.M_KIND] = K.AM_NOTED
+                vals[K.M_ARG] = self.card(self._card_name(arg, "amount: noted"))
+                vals[K.M_ARG2] = 0
+            elif k == "creature_spells_cast":  # creature spells a player cast this turn
+                vals[K.M_KIND] = K.AM_CREATURE_SPELLS
+                vals[K.M_ARG] = self.simple(arg, "amount: creature_spells_cast")
+            elif k == "chosen_number":  # the number chosen for the source (Emissary's Ploy)
+                vals[K.M_KIND] = K.AM_CHOSEN_NUMBER
+            elif k == "noted_count":
+                vals[K.M_KIND] = K.AM_NOTED
+                vals[K.M_ARG] = self.card(self._card_name(arg, "amount: noted_count"))
+                vals[K.M_ARG2] = 1
             else:
                 self.fail(f"amount: unknown kind {k!r}")
         else:
@@ -1391,7 +1430,10 @@ class Compiler:
         elif k in ("day", "night", "kicked"):
             vals[K.N_KIND] = {"day": K.CO_DAY, "night": K.CO_NIGHT, "kicked": K.CO_KICKED}[k]
         elif k == "monarch":
+            if arg not in ("you", "opponent", True):
+                self.fail("condition: monarch is you or opponent")
             vals[K.N_KIND] = K.CO_MONARCH
+            vals[K.N_A] = 1 if arg == "opponent" else 0
         elif k == "is":  # {is: {what: REF, filter: FILTER}}: the object (or player) matches
             if not isinstance(arg, dict) or set(arg) != {"what", "filter"}:
                 self.fail("condition: is takes {what: REF, filter: FILTER}")
@@ -1412,6 +1454,16 @@ class Compiler:
             vals[K.N_A] = self.amount({"last_result": True})
             vals[K.N_B] = self.amount(1 if arg else 0)
             vals[K.N_C] = K.CMP_GE if arg else K.CMP_EQ
+        elif k == "first_turn":  # Conspiracy Draft: {first_turn: active | game}
+            if arg not in ("active", "game"):
+                self.fail("condition: first_turn is active (the active player's first "
+                          "turn) or game (the game's first turn)")  # fmt: skip
+            vals[K.N_KIND], vals[K.N_A] = K.CO_FIRST_TURN, 0 if arg == "active" else 1
+        elif k == "whole_pool":  # Worldknit: no card of your pool outside the game
+            vals[K.N_KIND] = K.CO_WHOLE_POOL
+        elif k == "noted_correct":  # a right guess noted for cards named ARG (Spire Phantasm)
+            vals[K.N_KIND] = K.CO_NOTED
+            vals[K.N_A] = self.card(self._card_name(arg, "condition: noted_correct"))
         elif k == "compare":
             if not isinstance(arg, list) or len(arg) != 3 or arg[1] not in ("le", "ge", "eq"):
                 self.fail("condition: compare is [AMOUNT, le|ge|eq, AMOUNT]")
@@ -1674,6 +1726,18 @@ class Compiler:
         elif verb == "restart_game":  # 723 (Karn Liberated)
             a = self._args(verb, arg, "return_exiled", set()) if arg else {}
             self._row(op, a=1 if a.get("return_exiled") else 0)
+        elif verb == "copy_spell":  # 707.10: a copy of a spell on the stack, same choices
+            a = self._args(verb, arg, "what", {"new_targets"})
+            self._row(op, a=1 if a.get("new_targets") else 0,
+                      **self._subject(a, "what", "event.object", verb))  # fmt: skip
+        elif verb == "basics_from_outside":  # this turn, basic lands from outside the game
+            a = self._args(verb, arg, "who", set())
+            for b in BASIC_TYPES:  # (the five basic lands, compiled for the game)
+                self.card(b)
+            self._row(op, **self._subject(a, "who", "you", verb))
+        elif verb == "become_monarch":  # 724: E_A the designation card (its triggers)
+            a = self._args(verb, arg, "who", set())
+            self._row(op, a=self.card("The Monarch"), **self._subject(a, "who", "you", verb))
         elif verb == "sacrifice_unless_life":
             a = self._args(verb, arg, "what", {"amount"})
             self._row(
@@ -1700,8 +1764,17 @@ class Compiler:
             pay = a.get("pay", a.get("pays", a.get("pay_life")))
             life = 1 if ("pay_life" in a or a.get("life")) else 0
             default_who = "you" if verb == "may" else "target"
+            color, ncol = 0, 0
+            if isinstance(pay, str) and pay.startswith("{"):  # a mana cost: "{W}", "{1}{G}"
+                cost, xs, tap, untap = parse_cost(pay, f"{self.where}: pay")
+                cols = [k for k in range(6) if cost[1 + k]]
+                if xs or tap or untap or len(cols) > 1:
+                    self.fail("pay: generic mana and one colour, like {W} or {2}{G}")
+                if cols:
+                    life, color, ncol = 2, cols[0], cost[1 + cols[0]]
+                pay = cost[0]
             r = self._row(op, amt=self.amount(pay) if pay is not None else -1, a=life,
-                          ref=self.simple(a.get("who", default_who), "who"))  # fmt: skip
+                          b=color, c=ncol, ref=self.simple(a.get("who", default_who), "who"))  # fmt: skip
             self.effects(_list(a["effects"]))
             self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
         elif verb == "if":
@@ -1750,6 +1823,110 @@ class Compiler:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
 
+    # --------------------------------------------------------- Conspiracy Draft (905)
+    def _card_name(self, v: Any, what: str) -> str:
+        if not isinstance(v, str) or v not in self.db:
+            self.fail(f"{what}: {v!r} is not a card of the pool")
+        return self.db.get(v).name
+
+    def _conspiracy_filter(self, spec: dict, v: dict) -> None:
+        """`named: true` (the name the source's hidden agenda names, 702.106), `named:
+        other` (Summoner's Bond: its chosen name other than the event object's), and
+        `noted_name` / `noted_type` / `noted_color: CARD` (a name, creature type or colour
+        noted during the draft for cards named CARD, 905.2b)."""
+        from components.players import NOTE_COLORS, NOTE_NAME, NOTE_TYPE
+
+        named = spec.get("named")
+        if named not in (None, True, False, "other"):
+            self.fail("filter: named is true or other")
+        v[K.L_NAMED] = 2 if named == "other" else (1 if named else 0)
+        keys = [k for k in ("noted_name", "noted_type", "noted_color") if k in spec]
+        if len(keys) > 1:
+            self.fail("filter: one of noted_name, noted_type, noted_color")
+        v[K.L_NOTED] = 0
+        v[K.L_NOTED_CARD] = -1
+        if keys:
+            kind = {"noted_name": NOTE_NAME, "noted_type": NOTE_TYPE,
+                    "noted_color": NOTE_COLORS}[keys[0]]  # fmt: skip
+            v[K.L_NOTED] = 1 + kind
+            v[K.L_NOTED_CARD] = self.card(self._card_name(spec[keys[0]], f"filter: {keys[0]}"))
+
+    def _granted(self, body: Any, card: int) -> int:
+        """`granted: {to: FILTER, ability: {activated | mana | triggered: ...}}`: an
+        ability a command-zone card gives the permanents matching FILTER ("creatures you
+        control with the chosen name have ..."); in it, `self` is that permanent."""
+        if not isinstance(body, dict) or not {"to", "ability"} <= set(body) <= {
+            "to",
+            "ability",
+            "if",
+        }:
+            self.fail("granted: {to: FILTER, ability: {KIND: ...}, if: COND}")
+        inner = body["ability"]
+        if not isinstance(inner, dict) or len(inner) != 1:
+            self.fail("granted: ability is one {activated | mana | triggered: ...}")
+        ((kind, ib),) = inner.items()
+        if kind not in ("activated", "mana", "triggered"):
+            self.fail("granted: an activated, mana or triggered ability")
+        if isinstance(ib, dict) and "zone" in ib:
+            self.fail("granted: the ability works where the permanent is (no zone)")
+        a = self.ability(kind, ib, card)
+        f = self.filter(body["to"])
+        self.t.set("ab", a, K.B_GRANT, f)
+        if "if" in body:  # a condition on the grant (Worldknit)
+            if kind == "triggered":
+                self.fail("granted: `if` on a triggered ability goes inside it")
+            self.t.set("ab", a, K.B_IF, self.cond(body["if"]))
+        if kind == "activated":
+            self.t.set("ab", a, K.B_INDEX, 16)  # (after the permanent's own abilities)
+        return a
+
+    def _conspiracy_static(self, kind: str, arg: Any, r: int) -> bool:
+        """Statics of conspiracies and draft-matters cards (systems/conspiracy.py)."""
+        row = self.t.rows["sa"][r]
+        if kind == "enters_with_counters":  # {what, kind, amount} (614.1c)
+            if not isinstance(arg, dict) or "what" not in arg:
+                self.fail("enters_with_counters: {what, kind, amount}")
+            self._static_what(r, arg["what"])
+            row[K.A_KIND] = K.ST_ENTERS_COUNTERS
+            row[K.A_ARG] = self._counter(arg.get("kind", "+1/+1"))
+            row[K.A_AMT] = self.amount(arg.get("amount", 1))
+            return True
+        if kind in ("cant_cast", "mana_any_color"):  # {spells: FILTER} (you)
+            if not isinstance(arg, dict) or set(arg) != {"spells"}:
+                self.fail(f"{kind}: {{spells: FILTER}}")
+            f = (dict(FILTER_WORDS.get(arg["spells"], {})) if isinstance(arg["spells"], str)
+                 else dict(arg["spells"]))  # fmt: skip
+            f.setdefault("zone", "any")
+            row[K.A_KIND] = K.ST_CANT_CAST if kind == "cant_cast" else K.ST_ANY_COLOR
+            row[K.A_ARG] = self.filter(f)
+            return True
+        if kind == "starting_player":
+            if arg != "you":
+                self.fail("starting_player: you")
+            row[K.A_KIND] = K.ST_STARTING_PLAYER
+            return True
+        if kind == "toughness_damage":  # 510.1a: assigns combat damage by its toughness
+            self._static_what(r, arg)
+            row[K.A_KIND] = K.ST_TOUGHNESS_DAMAGE
+            return True
+        if kind == "starting_hand":
+            row[K.A_KIND] = K.ST_START_HAND
+            row[K.A_AMT] = self.amount(self._int(arg, "starting_hand"))
+            return True
+        if kind in ("extra_opening_hand", "choose_number"):  # Backup Plan; Emissary's Ploy
+            row[K.A_KIND] = K.ST_EXTRA_HAND if kind == "extra_opening_hand" else K.ST_CHOOSE_NUMBER
+            row[K.A_AMT] = self.amount(self._int(arg, kind))
+            return True
+        if kind == "must_attack":  # {what: self, noted: CARD}: attacks (a noted player) if able
+            if not isinstance(arg, dict) or arg.get("what") != "self":
+                self.fail("must_attack: {what: self} or {what: self, noted: CARD}")
+            self._static_what(r, "self")
+            row[K.A_KIND] = K.ST_MUST_ATTACK
+            row[K.A_ARG] = (self.card(self._card_name(arg["noted"], "must_attack: noted"))
+                            if "noted" in arg else -1)  # fmt: skip
+            return True
+        return False
+
     def token(self, spec: Any) -> int:
         """The card row of a token: a named token record, or one described inline."""
         if isinstance(spec, str):
@@ -1797,6 +1974,7 @@ RECORD_KEYS = {
     "cost", "types", "supertypes", "subtypes", "power", "toughness", "loyalty", "defense",
     "keywords", "abilities", "colors", "identity", "enchant", "back", "name", "hand", "life",
     "can_be_commander", "not_real", "token", "note",
+    "draft", "deck",  # Conspiracy Draft: the draft ability and deck rules (ecs/draft.py)
 }  # fmt: skip
 
 
@@ -2009,7 +2187,7 @@ def cards_main(names: list[str], all_cards: bool) -> int:
     """``melee cards NAME...`` / ``melee cards --all``: print the rules text the engine
     plays for each card named (any case; a card invented for a rules example or a
     token is shown when asked for by name), or for every real card of the pool.
-    Returns the exit status: 1 if a name is unknown (with "did you mean")."""
+    Returns the exit status: 2 if a name is unknown (with "did you mean")."""
     import sys
 
     db = load_pool()
@@ -2020,7 +2198,7 @@ def cards_main(names: list[str], all_cards: bool) -> int:
             card = db.get(name)
         except CardError as e:
             print(f"melee cards: {e}", file=sys.stderr)
-            status = 1
+            status = 2
             continue
         texts.append(db.text(card.name))
         why = db.check(card.name)

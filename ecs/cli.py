@@ -7,6 +7,8 @@ melee query "SQL"          a read-only SQL query on the results store, as a tabl
 melee compare CONFIG...    configurations side by side, same seeds
 melee replay FILE          replay a recorded game to its final state
 melee scenario PATH...     run rules scenarios (YAML)
+melee cards NAME...        the rules text the engine plays for each card (--all: every card)
+melee draft [FLAGS]        a Conspiracy draft: pools, notes, decks; --play plays them
 
 A refused flag or input file is one line on stderr naming it and what was
 expected, and exit status 2.
@@ -41,7 +43,7 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> Parser:
-    from ecs import compare, query, replay, report
+    from ecs import compare, draft, query, replay, report
     from ecs.simulate import add_arguments
 
     ap = Parser(
@@ -78,6 +80,19 @@ def build_parser() -> Parser:
     sc.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     sc.add_argument("--json", action="store_true", help="machine-readable summary")
     sc.add_argument("--dump", action="store_true", help="print the full state view at the end")
+    cards = sub.add_parser(
+        "cards", help="the rules text the engine plays for each card named",
+        description="Print each card's rules text, rendered from its record (what the "
+        "engine will do), and why the engine can't play it if it can't.",
+    )  # fmt: skip
+    cards.add_argument("names", nargs="*", metavar="NAME", help="card names (any case)")
+    cards.add_argument("--all", action="store_true", help="every real card of the pool")
+    dr = sub.add_parser(
+        "draft", help="a Conspiracy draft (905): pools, notes, decks; --play plays them",
+        description="Draft boosters of a set (905.1), note what the draft-matters cards "
+        "note (905.2), build decks, write JSON (--out) and play the games (--play).",
+    )  # fmt: skip
+    draft.add_arguments(dr)
     return ap
 
 
@@ -110,6 +125,16 @@ def main(argv: list[str] | None = None) -> int:
         from ecs import replay
 
         return replay.main(args)
+    if args.cmd == "cards":
+        from ecs.cards import cards_main
+
+        if not args.names and not args.all:
+            ap.parse_args(["cards", "--help"])
+        return cards_main(args.names, args.all)
+    if args.cmd == "draft":
+        from ecs import draft
+
+        return draft.main(args)
     from ecs.scenario import main as scenario_main
 
     return scenario_main(args.paths, as_json=args.json, dump=args.dump)

@@ -37,7 +37,7 @@ from components.rules import (
     T_INSTANT,
 )
 from components.state import GAME_LAYOUT, capacities
-from components.variants import ATTACK_NAMES, VARIANT_NAMES
+from components.variants import ATTACK_NAMES, CASUAL_CONSPIRACY, VARIANT_NAMES
 from ecs.cards import CardDB, CardError, Compiled, load_pool
 
 
@@ -228,6 +228,11 @@ def needs(compiled: Compiled) -> int:
             bits |= G.NEED_COST_CHANGES
         if row[K.A_IF] >= 0:
             bits |= G.NEED_CONDITIONAL_STATICS
+        if row[K.A_KIND] in CONSPIRACY_STATICS:
+            bits |= G.NEED_CONSPIRACY
+    for row in compiled.tables.rows["ab"]:  # (Conspiracy Draft: abilities granted)
+        if row[K.B_GRANT] >= 0:
+            bits |= G.NEED_GRANTED
     bits |= _pool_needs(compiled)
     return bits
 
@@ -256,6 +261,12 @@ def _pool_needs(compiled: Compiled) -> int:
         if row[K.A_KIND] == K.ST_EXTRA_LAND:
             bits |= G.NEED_LAND_DROPS
     return bits
+
+
+CONSPIRACY_STATICS = (
+    K.ST_ENTERS_COUNTERS, K.ST_CANT_CAST, K.ST_ANY_COLOR, K.ST_TOUGHNESS_DAMAGE,
+    K.ST_MUST_ATTACK,
+)  # fmt: skip
 
 
 def trigger_events(compiled: Compiled) -> int:
@@ -400,15 +411,30 @@ class Game:
         room: tuple[int, int] | None = None,
         agents: list[str] | None = None,
         cards: list[str] | None = None,
+        command: list[list[dict]] | None = None,
+        notes: list[dict] | None = None,
+        pool_outside: list[int] | None = None,
     ) -> Game:
         """A game of these decks (one per player, in seating order before the variant
         seats them), dealt from ``seed`` and started up to its first decision.
         ``room`` sizes the arena (see :func:`template`); ``agents`` names the compiled
         agent of each player (for :meth:`play_out` with each player's own); ``cards``:
-        more cards to compile with the decks' (a batch compiles every deck's once)."""
+        more cards to compile with the decks' (a batch compiles every deck's once).
+        Conspiracy Draft (905): ``command``: each player's conspiracies (905.4:
+        ``{card, face_up, named}``); ``notes``: what the draft noted (905.2b; ecs.draft);
+        ``pool_outside``: how many cards of each player's draft pool stay outside the
+        game (Worldknit)."""
         db = db or load_pool()
         options = options or Options()
-        compiled = db.compiled(sorted({c for d in decks for c in d} | set(cards or ())))
+        wanted = {c for d in decks for c in d} | set(cards or ())
+        for entries in command or []:
+            for e in entries:
+                wanted.add(e["card"])
+                named = e.get("named")
+                wanted.update(n for n in ([named] if isinstance(named, str) else named or [])
+                              if n in db)  # fmt: skip
+        wanted.update(n for n in noted_names(notes or []) if n in db and db.check(n) is None)
+        compiled = db.compiled(sorted(wanted))
         key = (id(compiled.arena), tuple(tuple(d) for d in decks), variant, options, trace, room,
                tuple(agents or ()))  # fmt: skip
         base = _TEMPLATES.get(key)
@@ -422,6 +448,15 @@ class Game:
                 _TEMPLATES.clear()
             _TEMPLATES[key] = base = (compiled.arena, a)
         a = base[1].copy()
+        for p, entries in enumerate(command or []):
+            for e in entries:
+                add_conspiracy(a, compiled, p, e)
+        if notes:
+            a = add_notes(a, compiled, notes)
+        for p, n in enumerate(pool_outside or []):
+            GAME_LAYOUT.views(a).pl[p, PL.P_OUTSIDE] = n
+        if command or notes:
+            GAME_LAYOUT.views(a).s[G.S_CASUAL] |= CASUAL_CONSPIRACY
         seed_rng(a, seed)
         ops = _ops()
         call(ops.DEAL, a, compiled.arena)
@@ -430,6 +465,8 @@ class Game:
                    "options": asdict(options), "names": list(g.names),
                    "room": list(room) if room else None, "agents": agents, "trace": trace,
                    "cards": sorted(cards) if cards else None}  # fmt: skip
+        if command or notes or pool_outside:
+            g.setup.update(command=command, notes=notes, pool_outside=pool_outside)
         g._n = call(ops.BEGIN, a, compiled.arena)
         return g
 
@@ -603,3 +640,96 @@ def new_game(decks: list[list[str]], **kw: Any) -> Game:
 
 
 __all__ = ["Action", "Game", "IllegalAction", "Options", "SetupError", "VARIANTS", "new_game"]
+
+
+# ----------------------------------------------------------------- Conspiracy Draft (905)
+def add_conspiracy(a: np.ndarray, compiled: Compiled, p: int, entry: dict) -> int:
+    """905.4: a conspiracy put into p's command zone before the game: ``entry`` is
+    ``{card, face_up, named, number}``; face up unless it has hidden agenda (905.4a),
+    ``named`` the card name (a list of two for a double agenda) its agenda names,
+    ``number`` a number chosen for it before the game (Emissary's Ploy). Its owner
+    and controller is p (905.5). Names of cards outside the game's cards match nothing."""
+    i = add_object(a, compiled, entry["card"], p, COMMAND)
+    set_agenda(a, compiled, i, entry)
+    return i
+
+
+def set_agenda(a: np.ndarray, compiled: Compiled, i: int, entry: dict) -> None:
+    """Command-zone card i as ``entry`` says (see add_conspiracy)."""
+    o = GAME_LAYOUT.views(a).o
+    rec = compiled.db.get(entry["card"]).record
+    kws = rec.get("keywords") or []
+    agenda = "hidden agenda" in kws or "double agenda" in kws
+    o[i, O.F_FACE_DOWN] = int(not entry.get("face_up", not agenda))
+    named = entry.get("named")
+    names = [named] if isinstance(named, str) else list(named or [])
+    rows = [_row_or_none(compiled, n) for n in names]
+    if rows:
+        o[i, O.F_NAMED] = rows[0]
+    if len(rows) > 1:
+        o[i, O.F_NAMED2] = rows[1] + 1 if rows[1] >= 0 else 0
+    o[i, O.F_NUMBER] = int(entry.get("number", 0) or 0)
+
+
+def _row_or_none(compiled: Compiled, name: str) -> int:
+    """A card name's row in this cards arena; -2 for a name no card of the game has
+    (a hidden agenda may name any card: nothing here matches it)."""
+    try:
+        return compiled.row(name)
+    except (KeyError, CardError):
+        return -2
+
+
+NOTE_KEYS = {"number", "removed", "passer", "colors", "correct", "name", "types"}
+
+
+def add_notes(a: np.ndarray, compiled: Compiled, notes: list[dict],
+              seat_of: dict[int, int] | None = None) -> np.ndarray:  # fmt: skip
+    """905.2b: what the draft noted, for the cards that refer to it (a draft's notes, as
+    ``ecs.draft`` records them: ``{player, card, number | removed | passer | colors |
+    correct | name | types}``). ``seat_of`` maps drafters to this game's players (notes
+    of drafters not in the game are left out). Returns the arena (regrown if the notes
+    need more rows than it has)."""
+    rows = []
+    for n in notes:
+        p = n["player"] if seat_of is None else seat_of.get(n["player"])
+        if p is None:
+            continue
+        card = _row_or_none(compiled, n["card"])
+        if card < 0:
+            continue
+        if "number" in n:
+            rows.append((p, card, PL.NOTE_NUMBER, int(n["number"])))
+        if "removed" in n:
+            rows.append((p, card, PL.NOTE_REMOVED, int(n["removed"])))
+        if n.get("passer") is not None:
+            q = n["passer"] if seat_of is None else seat_of.get(n["passer"])
+            if q is not None:
+                rows.append((p, card, PL.NOTE_PLAYER, int(q)))
+        if "colors" in n:
+            bits = sum(1 << "WUBRG".index(c) for c in n["colors"])
+            rows.append((p, card, PL.NOTE_COLORS, bits))
+        if n.get("correct"):
+            rows.append((p, card, PL.NOTE_CORRECT, 1))
+        if "name" in n:
+            rows.append((p, card, PL.NOTE_NAME, _row_or_none(compiled, n["name"])))
+        for t in n.get("types") or []:
+            rows.append((p, card, PL.NOTE_TYPE, compiled.db.subtype_id(t)))
+    v = GAME_LAYOUT.views(a)
+    if len(rows) > v.nt.shape[0]:
+        a = GAME_LAYOUT.regrow(a, {"notes": len(rows)})
+        v = GAME_LAYOUT.views(a)
+    for k, r in enumerate(rows):
+        v.nt[k, PL.NT_PLAYER], v.nt[k, PL.NT_CARD], v.nt[k, PL.NT_KIND], v.nt[k, PL.NT_VALUE] = r
+    v.s[G.S_NNOTES] = len(rows)
+    return a
+
+
+def noted_names(notes: list[dict]) -> set[str]:
+    """The card names a draft's notes mention (compiled into a game so they can match)."""
+    out = set()
+    for n in notes:
+        out.add(n["card"])
+        if "name" in n:
+            out.add(n["name"])
+    return out

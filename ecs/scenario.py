@@ -27,7 +27,15 @@ Documented defaults (the contract leaves them to the engine):
   ``choices`` take ``opponent: NAME`` (the opponent named to choose, 801.5a) and
   ``kicked: true``;
 - a path into ``counters`` that names a counter kind the object has none of reads 0;
-  ``game.pending`` (``{kind, player}``) shows the pending decision.
+  ``game.pending`` (``{kind, player}``) shows the pending decision;
+- Conspiracy Draft (905): a command entry's ``face_up`` defaults to false for a card
+  with hidden agenda and true otherwise; ``named`` may be a list of two (a double
+  agenda); ``number: N`` is the number chosen for a conspiracy before the game
+  (Emissary's Ploy); a player's ``draft_notes: [{card, number | removed | passer |
+  colors | correct | name | types}]`` is what the draft noted for them (905.2b; see
+  tests/drafts/README.md); ``players.P.monarch`` and ``game.monarch`` show the monarch
+  (724); on turn 1 the active player is in their first turn, on a later turn every
+  player is past theirs ("your first upkeep").
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ from components.decisions import (
     A_LAND,
     A_MULLIGAN,
     A_PASS,
+    A_SPECIAL,
     AC_ARG,
     AC_KIND,
     AC_OBJ,
@@ -83,6 +92,7 @@ from components.decisions import (
     PEND_TARGET,
     PEND_X,
     PEND_YES_NO,
+    SP_TURN_FACE_UP,
 )
 from components.rules import (
     BATTLEFIELD,
@@ -118,6 +128,7 @@ PLAYER_FIELDS = {
     "name", "team", "role", "range_of_influence", "life", "poison", "mana", *ZONES,
     "vanguard", "max_hand_size", "planar_deck", "scheme_deck", "ongoing_schemes",
     "commander_damage", "commander_casts",
+    "draft_notes",  # Conspiracy Draft (905.2b): what the draft noted (tests/drafts/README.md)
 }  # fmt: skip
 CARD_FIELDS = {
     "card",
@@ -135,6 +146,7 @@ CARD_FIELDS = {
     "merged",
     "transformed",
     "protector",
+    "number",  # a number chosen for a conspiracy before the game (Emissary's Ploy)
 }
 ACTION_KEYS = {
     "play_land",
@@ -163,6 +175,7 @@ CASUAL = (
     "vanguard",
     "archenemy",
     "supervillain-rumble",
+    "conspiracy",
 )
 MAX_AUTO_STEPS = 5000
 MAX_CARDS = 5000  # cards in a scenario, all zones of all players (and in one count)
@@ -249,6 +262,15 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
         for key in ("tapped", "summoning_sick", "face_up", "commander", "transformed"):
             if key in e and not isinstance(e[key], bool):
                 raise _err(path, f"{f}.{key}", "expected true or false")
+        if "named" in e and not (
+            isinstance(e["named"], str)
+            or isinstance(e["named"], list)
+            and 1 <= len(e["named"]) <= 2
+            and all(isinstance(x, str) for x in e["named"])
+        ):
+            raise _err(path, f"{f}.named", "expected a card name (a list of two: double agenda)")
+        if "number" in e and (not isinstance(e["number"], int) or isinstance(e["number"], bool)):
+            raise _err(path, f"{f}.number", "expected a whole number")
         if "counters" in e:
             if not isinstance(e["counters"], dict):
                 raise _err(path, f"{f}.counters", "expected a mapping of counter kind -> number")
@@ -385,6 +407,8 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
             raise _err(path, f"{f}.team", "expected a team name")
         if "role" in p and not _hashable_in(p["role"], ("emperor", "general", "archenemy")):
             raise _err(path, f"{f}.role", "expected emperor, general or archenemy")
+        if "draft_notes" in p:
+            _check_notes(path, f"{f}.draft_notes", p["draft_notes"], db)
         if "mana" in p:
             if not isinstance(p["mana"], dict) or any(
                 c not in "WUBRGC" or not isinstance(v, int) for c, v in p["mana"].items()
@@ -477,6 +501,21 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
 _CREATED = re.compile(r"^(.+)#(\d+)$")
 
 
+def _check_notes(path: str, fld: str, notes: Any, db: CardDB) -> None:
+    """Conspiracy Draft (905.2b): ``[{card: CARD, number | removed | passer | colors |
+    correct | name | types: ...}]``, what the draft noted for this player."""
+    from ecs.engine import NOTE_KEYS
+
+    if not isinstance(notes, list):
+        raise _err(path, fld, "expected a list of {card: CARD, KIND: VALUE} notes")
+    for k, n in enumerate(notes):
+        if not isinstance(n, dict) or not isinstance(n.get("card"), str) or n["card"] not in db:
+            raise _err(path, f"{fld}[{k}]", "expected {card: CARD, ...} naming a known card")
+        extra = set(n) - {"card"} - NOTE_KEYS
+        if extra or len(n) < 2:
+            raise _err(path, f"{fld}[{k}]", f"note keys: card and one of {sorted(NOTE_KEYS)}")
+
+
 def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) -> None:
     if not isinstance(ref, str):
         raise _err(path, fld, f"expected a card or player reference, got {ref!r}")
@@ -533,7 +572,14 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         raise _err(path, f"{f}.player", f"unknown player {a.get('player')!r}")
     kind = kinds[0]
     chk = lambda fld, r, po=False: _check_ref(path, fld, r, names, ids, name_counts, db, po)  # noqa: E731
-    if kind in ("play_land", "cast", "activate", "turn_face_up"):
+    if (
+        kind == "play_land"
+        and a[kind] not in name_counts
+        and a[kind] in db
+        and "Basic" in (db.get(a[kind]).record.get("supertypes") or [])
+    ):
+        pass  # a basic land from outside the game (Sovereign's Realm)
+    elif kind in ("play_land", "cast", "activate", "turn_face_up"):
         chk(f"{f}.{kind}", a[kind])
     for j, t in enumerate(a.get("targets") or []):
         chk(f"{f}.targets[{j}]", t, True)
@@ -625,12 +671,35 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             entries[(k, z)] = es
             count += len(es)
             all_cards.update(e["card"] for e in es)
+    notes = []  # Conspiracy Draft: named cards and what the draft noted (905.2b)
+    for k, pd in enumerate(players):
+        for e in entries[(k, "command")]:
+            named = e.get("named")
+            all_cards.update(x for x in ([named] if isinstance(named, str) else named or [])
+                             if x in db)  # fmt: skip
+        for n in pd.get("draft_notes") or []:
+            n = dict(n, player=k)
+            if n.get("passer") is not None:
+                if n["passer"] not in names:
+                    raise ScenarioFailure(f"draft_notes: unknown player {n['passer']!r}")
+                n["passer"] = names.index(n["passer"])
+            notes.append(n)
+            all_cards.update(x for x in (n["card"], n.get("name")) if x in db and not db.check(x))
     try:
         compiled = db.compile(sorted(all_cards))
         a = new_arena(variant, options, team, count + 8, max(
             [len(entries[(k, "library")]) for k in range(len(players))] + [8]))  # fmt: skip
     except (CardError, SetupError) as e:
         raise ScenarioFailure(str(e)) from None
+    if notes:
+        from ecs.engine import add_notes
+
+        a = add_notes(a, compiled, notes)
+    casual = game.get("casual", "none")
+    if "conspiracy" in (casual if isinstance(casual, list) else [casual]):
+        from components.variants import CASUAL_CONSPIRACY
+
+        GAME_LAYOUT.views(a).s[G.S_CASUAL] |= CASUAL_CONSPIRACY
     v = GAME_LAYOUT.views(a)
     s, pl, o = v.s, v.pl, v.o
     from ecs.engine import needs, seed_rng, trigger_events
@@ -688,6 +757,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                     slot = 0 if pl[p, PL.P_CMD] < 0 else 1
                     pl[p, PL.P_CMD + slot] = i
                     o[i, O.F_COMMANDER] = slot + 1
+                if zname == "command" and _is_conspiracy(db, e["card"]):  # 905.4, 702.106
+                    from ecs.engine import set_agenda
+
+                    set_agenda(a, compiled, i, e)
                 if zname != "battlefield":
                     continue
                 ctl = names.index(e["controller"]) if e.get("controller") else p
@@ -743,6 +816,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     s[G.S_STARTING] = holders[0]
     s[G.S_TURN] = turn
     s[G.S_STEP] = STEP_NAMES.index(step_name)
+    # turns each player has begun ("your first upkeep", Hold the Perimeter): on turn 1
+    # the active player's first; later, every player is past their first turn
+    for q in range(len(players)):
+        pl[q, PL.P_TURNS] = (1 if q in holders else 0) if turn == 1 else turn
     hold = np.array(holders, np.int32)
     auto = variant == "grand-melee" and not isinstance(active, list)
     call(entry.SCENARIO_START, a, compiled.arena, int(auto), hold)
@@ -751,6 +828,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
 
 
 _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
+
+
+def _is_conspiracy(db: CardDB, name: str) -> bool:
+    return "Conspiracy" in (db.get(name).record.get("types") or [])
 
 
 def resolve_card(sc: Scenario, ref: str) -> int:
@@ -923,7 +1004,13 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         return
     if "play_land" in a:
         _need_priority(g, p, a["player"])
-        _take(g, f"playing {a['play_land']}", A_LAND, p, resolve_card(sc, a["play_land"]))
+        try:
+            land = resolve_card(sc, a["play_land"])
+        except ScenarioFailure:  # a basic land from outside the game (Sovereign's Realm)
+            if a["play_land"] not in g.compiled.row_of:
+                raise
+            land = -2 - g.compiled.row(a["play_land"])
+        _take(g, f"playing {a['play_land']}", A_LAND, p, land)
     elif "cast" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])
@@ -979,8 +1066,10 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
     elif "shortcut" in a:
         raise ScenarioFailure("shortcuts (729) are not implemented yet")
-    elif "turn_face_up" in a:
-        raise ScenarioFailure("conspiracies (turn_face_up) are not implemented yet")
+    elif "turn_face_up" in a:  # 702.106c, 905.4a: a special action while holding priority
+        _need_priority(g, p, a["player"])
+        i = resolve_card(sc, a["turn_face_up"])
+        _take(g, f"turning {a['turn_face_up']} face up", A_SPECIAL, p, i, SP_TURN_FACE_UP)
 
 
 def _need_priority(g: Game, p: int, who: str) -> None:
@@ -1069,6 +1158,14 @@ def _ability_row(g: Game, i: int, index: int) -> int:
         return own[index]
     if index == len(own) and g.v.s[G.S_DEPLOY]:
         return len(rows) - 1
+    # abilities command-zone cards grant it (Conspiracy Draft): after its own, as listed
+    granted = []
+    for r in _options(g):
+        if r[AC_KIND] == A_ACTIVATE and r[AC_OBJ] == i and int(r[AC_ARG]) not in own:
+            if int(r[AC_ARG]) not in granted:
+                granted.append(int(r[AC_ARG]))
+    if 0 <= index - len(own) < len(granted):
+        return granted[index - len(own)]
     raise IllegalAction(f"{g.card_name(i)} has no ability {index}")
 
 

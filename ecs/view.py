@@ -90,6 +90,7 @@ def state_view(
         who = int(o[i, O.F_CTL]) if z == BATTLEFIELD else int(o[i, O.F_OWNER])
         by_zone.setdefault((z, who), []).append(i)
     team_names = getattr(g, "team_names", None)
+    monarch_obj = int(s[G.S_MONARCH_OBJ]) - 1  # the monarch designation (724): not a card
     players: dict[str, Any] = {}
     for p, name in enumerate(g.names):
         in_game = bool(pl[p, PL.P_ALIVE])
@@ -100,7 +101,7 @@ def state_view(
             return [display_name(g, i) for i in by_zone.get((z, p), [])]
 
         lib = [int(x) for x in v.lib[p, : int(pl[p, PL.P_LIBN])]][::-1]
-        cmd_ids = by_zone.get((COMMAND, p), [])
+        cmd_ids = [i for i in by_zone.get((COMMAND, p), []) if i != monarch_obj]
         commanders = [int(pl[p, PL.P_CMD + k]) for k in range(2) if pl[p, PL.P_CMD + k] >= 0]
         players[name] = {
             "life": int(pl[pool, PL.P_LIFE]),
@@ -113,7 +114,7 @@ def state_view(
             "hand": None if hidden else names_in(HAND),
             "graveyard": names_in(GRAVEYARD),
             "exile": names_in(EXILE),
-            "command": [display_name(g, i) for i in cmd_ids if not _deck_card(g, i)],
+            "command": [_hidden_name(g, i, viewer) for i in cmd_ids if not _deck_card(g, i)],
             "battlefield": names_in(BATTLEFIELD),
             "library": None if viewer is not None else [display_name(g, i) for i in lib],
             "hand_size": int(pl[p, PL.P_HANDN]),
@@ -149,7 +150,10 @@ def state_view(
                 for i in cmd_ids
                 if _is(g, i, T_SCHEME) and not o[i, O.F_FACE_DOWN]
             ],
-            "conspiracies": [display_name(g, i) for i in cmd_ids if _is(g, i, T_CONSPIRACY)],
+            "conspiracies": [
+                _hidden_name(g, i, viewer) for i in cmd_ids if _is(g, i, T_CONSPIRACY)
+            ],
+            "monarch": bool(pl[p, PL.P_MONARCH]),
             "planar_rolls": int(pl[p, PL.P_PLANAR_ROLLS]),
         }
     cards: dict[str, Any] = {}
@@ -163,6 +167,8 @@ def state_view(
         z = int(o[i, O.F_ZONE])
         if viewer is not None and ((z == HAND and o[i, O.F_OWNER] != viewer) or z == LIBRARY):
             continue
+        if i == monarch_obj or _hidden_name(g, i, viewer) != display_name(g, i):
+            continue  # (the monarch designation; another player's face-down conspiracy)
         att = int(o[i, O.F_ATT])
         ctl = int(o[i, O.F_CTL]) if z == BATTLEFIELD else (
             int(o[i, O.F_ICTL]) if z == STACK else int(o[i, O.F_OWNER]))  # fmt: skip
@@ -191,7 +197,7 @@ def state_view(
             "face_up": not bool(o[i, O.F_FACE_DOWN]),
             "token": bool(o[i, O.F_TOKEN] == 1),
             "merged": merged,
-            "named": g.compiled.name_of(int(o[i, O.F_NAMED])) if o[i, O.F_NAMED] >= 0 else None,
+            "named": _named(g, i),
             "transformed": bool(o[i, O.F_TRANSFORMED]),
         }
     teams = {}
@@ -246,6 +252,7 @@ def state_view(
             if s[G.S_PLANAR_CTL] >= 0
             else None,
             "planar_library": [],
+            "monarch": g.names[int(s[G.S_MONARCH])] if s[G.S_MONARCH] >= 0 else None,
             "subgame": None,
             "depth": 0,
             "variant": g.variant_name,
@@ -285,6 +292,25 @@ def _default_refs(g: Game, refs: dict[int, str], n: int) -> None:
             refs[i] = nm
         else:
             refs[i] = f"{nm}@{i}"
+
+
+def _named(g: Game, i: int) -> str | list[str] | None:
+    """The card a hidden agenda names (702.106); a double agenda's two, as a list."""
+    o = g.v.o
+    first = g.compiled.name_of(int(o[i, O.F_NAMED])) if o[i, O.F_NAMED] >= 0 else None
+    if o[i, O.F_NAMED2] > 0:
+        return [first, g.compiled.name_of(int(o[i, O.F_NAMED2]) - 1)]
+    return first
+
+
+def _hidden_name(g: Game, i: int, viewer: int | None) -> str:
+    """A card's name, or "face-down card" for a face-down conspiracy of another player
+    than the viewer (702.106: its owner may look at it; the others may not)."""
+    o = g.v.o
+    if viewer is not None and o[i, O.F_FACE_DOWN] and int(o[i, O.F_OWNER]) != viewer:
+        if o[i, O.F_ZONE] == COMMAND and _is(g, i, T_CONSPIRACY):
+            return "face-down card"
+    return display_name(g, i)
 
 
 def _is(g: Game, i: int, bit: int) -> bool:

@@ -18,6 +18,7 @@ import numpy as np
 from components.cards import (
     A_AMT,
     A_ARG,
+    A_IF,
     A_KIND,
     A_WHO,
     A_ZONE,
@@ -66,6 +67,7 @@ from components.cards import (
     G_COUNT,
     G_DIFFERENT,
     G_UP_TO,
+    L_ZONE,
     MANA_FIXED,
     ST_COST_LESS,
     ST_COST_MORE,
@@ -139,11 +141,12 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CMDCAST, P_HANDN, P_SPELLS
+from components.players import P_CMDCAST, P_CREATURE_SPELLS, P_HANDN, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
     COMMAND,
     CTR_LOYALTY,
+    EXILE,
     GRAVEYARD,
     HAND,
     KW_HASTE,
@@ -155,6 +158,7 @@ from components.rules import (
 from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
 from components.stack import I_ACTIVATED
 from systems import (
+    conspiracy,
     continuous_effects,
     damage,
     mana,
@@ -216,6 +220,10 @@ def base_cost(st, cd, p, i, a, option, out):
             out[0] -= selectors.amount(st, cd, cd.sa[r, A_AMT], p, i, -1)
         if out[0] < 0:
             out[0] = 0
+        if conspiracy.any_color(st, cd, p, i):  # any mana pays W..G (Unexpected Potential)
+            for k in range(1, 6):
+                out[0] += out[k]
+                out[k] = 0
     return xs
 
 
@@ -267,6 +275,8 @@ def _changes_of(st, cd, src, p, i):
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
         k = sa[r, A_KIND]
         if (k != ST_COST_LESS and k != ST_COST_MORE) or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        if not selectors.holds(st, cd, sa[r, A_IF], you, src, -1):
             continue
         # whose spells (A_WHO: "spells you cast", "spells your opponents cast")
         if not selectors.related(st, you, p, sa[r, A_WHO]):
@@ -375,6 +385,11 @@ def _sick(st, i):
 
 @kernel
 def _has_sacrifice(st, cd, p, f, src):
+    if cd.fl[f, L_ZONE] == HAND:  # "exile a card from your hand" (Sovereign's Realm)
+        for j in zones.hand_of(st, p):
+            if selectors.matches(st, cd, f, j, p, src, -1):
+                return True
+        return False
     for j in continuous_effects.held_by(st, p):
         if selectors.matches(st, cd, f, j, p, src, -1):
             return True
@@ -799,6 +814,12 @@ def sacrifice_options(st, cd, it, out):
     p = o[it, F_ICTL]
     f = cd.ab[o[it, F_IAB], B_SAC]
     m = 0
+    if cd.fl[f, L_ZONE] == HAND:  # a card of their hand to exile (Sovereign's Realm)
+        for j in zones.hand_of(st, p):
+            if selectors.matches(st, cd, f, j, p, o[it, F_SRC], -1):
+                out[m] = j
+                m += 1
+        return m
     for j in continuous_effects.held_by(st, p):
         if selectors.matches(st, cd, f, j, p, o[it, F_SRC], -1):
             out[m] = j
@@ -897,12 +918,15 @@ def finish(st, cd):
         if ab[a, B_SAC] == SAC_SELF:
             zones.move(st, cd, i, GRAVEYARD, -1)
         elif ab[a, B_SAC] >= 0 and o[it, F_EVO] >= 0:
-            zones.move(st, cd, o[it, F_EVO], GRAVEYARD, -1)
+            x = o[it, F_EVO]
+            zones.move(st, cd, x, EXILE if o[x, F_ZONE] == HAND else GRAVEYARD, -1)
         if ab[a, B_KIND] == AB_MANA:  # 605.3b: a mana ability doesn't use the stack
             _mana_ability(st, cd, it, p)
             return
     else:
         st.pl[p, P_SPELLS] += 1
+        if o[it, F_TYPES] & T_CREATURE:
+            st.pl[p, P_CREATURE_SPELLS] += 1
         slot = o[it, F_COMMANDER]
         if slot > 0 and o[it, F_FROM] == COMMAND:
             st.pl[p, P_CMDCAST + slot - 1] += 1

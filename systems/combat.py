@@ -54,7 +54,6 @@ from components.objects import (
     F_DSEQ,
     F_FSD,
     F_KW,
-    F_POW,
     F_PROT,
     F_PROTECTOR,
     F_RESTRICT,
@@ -86,7 +85,7 @@ from components.rules import (
     T_LAND,
     T_PLANESWALKER,
 )
-from systems import continuous_effects, damage, players, selectors, triggers
+from systems import conspiracy, continuous_effects, damage, players, selectors, triggers
 from systems.jit import kernel
 from systems.state import bump, touch
 
@@ -513,7 +512,7 @@ def combat_damage(st, cd, step):
         a = atk[k]
         if not _deals_now(st, a, step):
             continue
-        power = o[a, F_POW]
+        power = conspiracy.combat_power(st, cd, a)  # (Weight Advantage: its toughness)
         if power <= 0:
             continue
         if o[a, F_ATKO] >= 0:
@@ -557,8 +556,9 @@ def combat_damage(st, cd, step):
         if not blocker_now(st, b) or not _deals_now(st, b, step):
             continue
         a = o[b, F_BLOCKING]
-        if o[b, F_POW] > 0 and o[a, F_ZONE] == BATTLEFIELD:
-            asg[na, 0], asg[na, 1], asg[na, 2] = b, a, o[b, F_POW]
+        bp = conspiracy.combat_power(st, cd, b)
+        if bp > 0 and o[a, F_ZONE] == BATTLEFIELD:
+            asg[na, 0], asg[na, 1], asg[na, 2] = b, a, bp
             na += 1
     if step == FIRST_STRIKE_DAMAGE:
         for k in range(na):

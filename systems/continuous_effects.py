@@ -176,9 +176,9 @@ def _recompute(st, cd):
         o[i, F_PROT] = ct[c, C_PROT]
         if ct[c, C_NSA]:
             m = _add_source(st, srcs, m, i)
-    for k in range(s[S_NCZ]):  # emblems' static abilities work from the command zone
+    for k in range(s[S_NCZ]):  # command-zone statics: emblems (114.4), conspiracies (905.4a)
         i = st.cz[k]
-        c = o[i, F_CARD]
+        c = face(st, cd, i)
         if c >= 0 and ct[c, C_NSA] and not o[i, F_FACE_DOWN]:
             m = _add_source(st, srcs, m, i)
     plain = ne == 0 and m == 0

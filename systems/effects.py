@@ -37,10 +37,12 @@ from components.cards import (
     OP_ADD_MANA,
     OP_ANIMATE,
     OP_ATTACH,
+    OP_BASICS_FROM_OUTSIDE,
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CANT_REGENERATE,
     OP_CHOOSE,
+    OP_COPY_SPELL,
     OP_COUNTER,
     OP_COUNTERS,
     OP_CREATE_TOKEN,
@@ -71,6 +73,7 @@ from components.cards import (
     OP_LOSE_LIFE,
     OP_MAY,
     OP_MILL,
+    OP_MONARCH,
     OP_NEXT,
     OP_PREVENT,
     OP_PROLIFERATE,
@@ -118,6 +121,7 @@ from components.effects import (
     H_HASRECIP,
     H_RECIP,
     H_REDIRECT,
+    UNTIL_FOREVER,
     X_ANIMATE,
     X_CANT_BLOCK,
     X_COLORS,
@@ -183,20 +187,29 @@ from components.objects import (
     F_CTR,
     F_EVO,
     F_EXILED_BY,
+    F_FROM,
     F_IAB,
     F_ICTL,
     F_IKIND,
+    F_KICKED,
     F_MODES,
     F_NOREGEN,
+    F_NT,
     F_OWNER,
     F_POW,
     F_REGEN,
+    F_SPENT,
+    F_SRC,
+    F_T0,
     F_TAPPED,
     F_TOKEN,
     F_TRANSFORMED,
+    F_TSPEC,
     F_TYPES,
     F_UNEARTHED,
+    F_X,
     F_ZONE,
+    MAX_TARGETS,
 )
 from components.players import (
     P_ALIVE,
@@ -208,6 +221,7 @@ from components.players import (
     P_LIFE,
     P_LIFEPOOL,
     P_MANA,
+    P_OUTSIDE_BASICS,
     P_POISON,
     P_START_HAND,
     P_START_LIFE,
@@ -227,6 +241,7 @@ from components.rules import (
     STACK,
     T_CREATURE,
 )
+from components.scratch import SCR_COPY_TARGETS
 from components.stack import (
     I_SPELL,
 )
@@ -236,14 +251,16 @@ from systems import (
     delayed,
     leaving_game,
     mana,
+    monarch,
     players,
     selectors,
     stack,
+    targets,
     turn_structure,
     zones,
 )
 from systems.jit import kernel
-from systems.state import new_row, rand_below, stamp, touch, trace
+from systems.state import delete_row, new_row, rand_below, stamp, touch, trace
 
 PAUSE, NEXT, JUMPED = 0, 1, 2
 NONE = NO_TARGET  # the "none" / "no more" option of a choice
@@ -426,6 +443,8 @@ def step(st, cd, r):
         return _sac_unless_life(st, cd, r, you, src, item)
     if op == OP_FACT_OR_FICTION:
         return _piles(st, cd, r, you, src, item)
+    if op == OP_COPY_SPELL:
+        return _copy(st, cd, r, you, src, item)
     if op == OP_ADD_MANA and cd.ep[r, E_B] < 0:
         return _add_mana_choice(st, cd, r, you, src, item)
     if op == OP_REDISTRIBUTE_LIFE:
@@ -558,6 +577,10 @@ def _simple(st, cd, r, you, src, item):
                 to = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
                 if to != NONE:
                     _shield(st, you, 1, x, amt, 0, to)
+            elif op == OP_MONARCH:  # 724.3 (E_A: the designation's card row)
+                monarch.become(st, cd, p, ep[r, E_A])
+            elif op == OP_BASICS_FROM_OUTSIDE:  # (Sovereign's Realm: this turn)
+                st.pl[p, P_OUTSIDE_BASICS] = 1
             continue
         # an object
         z = o[x, F_ZONE]
@@ -608,6 +631,7 @@ def _simple(st, cd, r, you, src, item):
                 o[x, F_UNEARTHED] = 1
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
+
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD:
                 o[x, F_TRANSFORMED] = 1 - o[x, F_TRANSFORMED]
@@ -671,6 +695,73 @@ def _simple(st, cd, r, you, src, item):
 
 
 @kernel
+def _copy(st, cd, r, you, src, item):
+    """707.10 (Double Stroke, Echoing Boon): a copy of the spell the step names; with
+    E_A 1 its controller may choose new targets for it (707.10c), target by target:
+    the one it has (the first option) or another legal one for the same spec. The
+    copy's id is kept in S_RES_AUX, the slot being chosen in S_RES_SUB - 1."""
+    s, o, ep = st.s, st.o, cd.ep
+    if s[S_RES_SUB] == 0:
+        buf = _buf(st)
+        m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+        if m < 1 or buf[0] < 0 or o[buf[0], F_ZONE] != STACK or o[buf[0], F_IKIND] != I_SPELL:
+            return NEXT
+        j = _copy_spell(st, cd, buf[0], you)
+        if j < 0 or ep[r, E_A] != 1:
+            return NEXT
+        s[S_RES_AUX] = j
+        s[S_RES_SUB] = 1
+    j = s[S_RES_AUX]
+    if _answered(st):
+        o[j, F_T0 + s[S_RES_SUB] - 1] = s[S_ANSWER]
+        s[S_RES_SUB] += 1
+    while s[S_RES_SUB] - 1 < o[j, F_NT]:
+        if _copy_target_options(st, cd, j, s[S_RES_SUB] - 1, you, st.scr[SCR_COPY_TARGETS]) > 1:
+            return _ask(st, PEND_CHOOSE_OBJECT, you, j)
+        s[S_RES_SUB] += 1
+    return NEXT
+
+
+@kernel
+def _copy_target_options(st, cd, j, k, you, out):
+    """The targets copy j may have in slot k: the one it has, then the others its spec
+    allows (115.3)."""
+    o = st.o
+    out[0] = o[j, F_T0 + k]
+    n = 1
+    buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
+    c = targets.candidates(st, cd, o[j, F_TSPEC + k], you, you, j, j, buf, buf.shape[0])
+    for x in range(c):
+        if buf[x] != out[0]:
+            out[n] = buf[x]
+            n += 1
+    return n
+
+
+@kernel
+def _copy_spell(st, cd, x, you):
+    """707.10: a copy of spell x put on the stack under ``you``'s control with x's
+    choices (modes, X, kicker, targets); it isn't cast, and it ceases to exist once it
+    leaves the stack (704.5e)."""
+    o = st.o
+    j = zones.new_object(st, cd, o[x, F_CARD], you, GONE)
+    if j < 0:
+        return -1
+    for f in (F_IKIND, F_IAB, F_NT, F_X, F_MODES, F_KICKED, F_CHOOSER, F_SPENT):
+        o[j, f] = o[x, f]
+    for k in range(MAX_TARGETS):
+        o[j, F_T0 + k] = o[x, F_T0 + k]
+        o[j, F_TSPEC + k] = o[x, F_TSPEC + k]
+    o[j, F_ZONE] = STACK
+    o[j, F_ICTL] = you
+    o[j, F_SRC] = -1
+    o[j, F_TOKEN] = 2
+    o[j, F_FROM] = STACK
+    stack.push(st, j)
+    return j
+
+
+@kernel
 def _player_counters(st, p, kind, n):
     """Counters on a player (122.1: experience, energy; poison is its own total)."""
     if kind == CTR_POISON:
@@ -700,6 +791,16 @@ def _shield(st, you, has_recip, recip, amt, combat, redirect):
 @kernel
 def _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg):
     """A continuous effect of a resolved spell or ability (611.2), with its duration."""
+    if kind == X_CONTROL and cd.ep[r, E_UNTIL] == UNTIL_FOREVER:
+        # an indefinite control change supersedes every earlier one on the object for
+        # good (layer 2 applies them in timestamp order, 613.7): they are dropped, so a
+        # creature deployed back and forth (804.2) doesn't pile up effects
+        j = 0
+        while j < st.s[S_NEFF]:
+            if st.eff[j, X_KIND] == X_CONTROL and st.eff[j, X_OBJ] == x:
+                st.s[S_NEFF] = delete_row(st.eff, j, st.s[S_NEFF])
+            else:
+                j += 1
     k = new_row(st, st.eff, S_NEFF)
     if k < 0:
         return
@@ -764,7 +865,11 @@ def _may(st, cd, r, you, src, item):
 def _pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
-    if amt > 0:
+    if ep[r, E_A] == 2:  # a mana cost with one colour ("you may pay {W}")
+        cost = np.zeros(N_MANA + 1, np.int64)
+        cost[1 + ep[r, E_B]] = ep[r, E_C]
+        mana.pay(st, cd, p, cost, amt)
+    elif amt > 0:
         if ep[r, E_A] == 1:
             damage.pay_life(st, cd, p, amt)
         else:
@@ -776,6 +881,10 @@ def _pay_optional(st, cd, r, p, you, src, item):
 def can_pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if ep[r, E_A] == 2:
+        cost = np.zeros(N_MANA + 1, np.int64)
+        cost[1 + ep[r, E_B]] = ep[r, E_C]
+        return mana.can_pay(st, cd, p, cost, amt)
     if amt <= 0:
         return True
     if ep[r, E_A] == 1:
@@ -1587,6 +1696,13 @@ def options(st, cd, out_obj, out_arg):
                 if _givable(st, st.chosen[k]):
                     out_obj[m], out_arg[m] = st.chosen[k], 0
                     m += 1
+    elif op == OP_COPY_SPELL:  # 707.10c: the copy's targets, the present one first
+        none_ok = False
+        buf = st.scr[SCR_COPY_TARGETS]
+        n = _copy_target_options(st, cd, s[S_RES_AUX], s[S_RES_SUB] - 1, p, buf)
+        for k in range(n):
+            out_obj[m], out_arg[m] = buf[k], 0
+            m += 1
     else:
         none_ok = op == OP_PUT_LAND or op == OP_PUT_ATTACKING or ep[r, E_B] == 1
         buf = _buf(st)

@@ -41,6 +41,7 @@ from components.players import P_ALIVE, P_START_HAND
 from components.rules import PREGAME
 from components.variants import GRAND_MELEE
 from systems import (
+    conspiracy,
     leaving_game,
     legal_actions,
     mulligan,
@@ -81,13 +82,21 @@ def start_game(st, cd):
     """103.3-103.5: libraries shuffled, opening hands drawn in turn order from the
     starting player, mulligans if the game has them; then the first turn (103.8)."""
     s = st.s
+    if conspiracy.pregame_number(st, cd):  # (Emissary's Ploy: before the opening hands)
+        return
     s[S_STEP] = -1  # (no longer the pregame: started)
     buf = np.empty(st.pl.shape[0], np.int64)
     k = players.turn_order_from(st, s[S_STARTING], buf)
     for j in range(k):
         zones.shuffle(st, buf[j])
+    for j in range(k):  # (Sovereign's Realm: a starting hand of five)
+        p = buf[j]
+        st.pl[p, P_START_HAND] = conspiracy.starting_hand(st, cd, p, st.pl[p, P_START_HAND])
     for j in range(k):
         zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
+    conspiracy.extra_hands(st, cd)  # (Backup Plan: a hand kept before mulligans)
+    if conspiracy.pregame_hand(st, cd):
+        return
     if s[S_MULLIGANS]:
         if not mulligan.advance(st, cd):
             return

@@ -21,6 +21,7 @@ from components.cards import (
     AB_EQUIP,
     AB_LOYALTY,
     AB_MANA,
+    B_GRANT,
     B_KIND,
     B_SORC,
     B_ZONE,
@@ -47,6 +48,7 @@ from components.decisions import (
     A_LAND,
     A_MULLIGAN,
     A_PASS,
+    A_SPECIAL,
     AC_ARG,
     AC_ARG2,
     AC_KIND,
@@ -63,13 +65,17 @@ from components.decisions import (
     PEND_MODE,
     PEND_MULLIGAN,
     PEND_NONE,
+    PEND_NUMBER,
     PEND_PRIORITY,
     PEND_TARGET,
     PEND_X,
+    SP_TURN_FACE_UP,
 )
 from components.game import (
     ERR_FULL,
+    NEED_CONSPIRACY,
     NEED_COSTED_MANA,
+    NEED_GRANTED,
     NEED_GRAVEYARD_ABILITIES,
     NEED_HAND_ABILITIES,
     NEED_LAND_DROPS,
@@ -77,6 +83,7 @@ from components.game import (
     S_CASTING,
     S_DEPLOY,
     S_DSEQ,
+    S_MULLIGANS,
     S_N,
     S_NACTS,
     S_NCZ,
@@ -84,6 +91,7 @@ from components.game import (
     S_NSTK,
     S_PA,
     S_PASSES,
+    S_PB,
     S_PCOUNT,
     S_PEND,
     S_PPLAYER,
@@ -114,15 +122,18 @@ from components.players import (
     P_LAND_DROPS,
     P_LANDS,
     P_NINSTANT,
+    P_OUTSIDE_BASICS,
     P_START_HAND,
 )
 from components.rules import (
     BATTLEFIELD,
+    GONE,
     GRAVEYARD,
     KW_FLASH,
     MAIN1,
     MAIN2,
     NO_TARGET,
+    PREGAME,
     T_CREATURE,
     T_INSTANT,
     T_LAND,
@@ -131,6 +142,7 @@ from components.scratch import SCR_HAS_ACTION, SCR_PRIORITY_ORDER
 from systems import (
     casting,
     combat,
+    conspiracy,
     continuous_effects,
     effects,
     game_loop,
@@ -139,6 +151,7 @@ from systems import (
     mulligan,
     players,
     priority,
+    selectors,
     zones,
 )
 from systems.jit import kernel
@@ -189,6 +202,12 @@ def priority_actions(st, cd, p, acts, first_only):
                     m = _add(acts, m, A_LAND, q, i, 0, 0)
                     if first_only:
                         return m
+            if st.pl[q, P_OUTSIDE_BASICS]:  # basic lands from outside the game (-2 - row)
+                for c in range(cd.ct.shape[0]):
+                    if conspiracy.is_basic_land(cd, c):
+                        m = _add(acts, m, A_LAND, q, -2 - c, 0, 0)
+                        if first_only:
+                            return m
     for j in range(k):  # spells (601.3): the hand, then commanders (903.8)
         q = buf[j]
         if not players.same_side(st, p, q):
@@ -237,6 +256,13 @@ def priority_actions(st, cd, p, acts, first_only):
                 m = _ability_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
                     return m
+    # special actions (116.2): turning a hidden agenda face up (702.106c, 905.4a). Not
+    # counted by has_action: auto-pass doesn't stop only to offer it.
+    if not first_only:
+        for x in range(st.s[S_NCZ]):
+            i = st.cz[x]
+            if conspiracy.can_turn_face_up(st, cd, p, i):
+                m = _add(acts, m, A_SPECIAL, p, i, SP_TURN_FACE_UP, 0)
     return m
 
 
@@ -280,6 +306,8 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
         return m
     if not (sorc or t & T_INSTANT or o[i, F_KW] & KW_FLASH):
         return m
+    if conspiracy.cant_cast(st, cd, q, i):  # (Hymn of the Wilds)
+        return m
     if casting.castable(st, cd, q, i, casting.CAST_NORMAL):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_NORMAL, 0)
     if ct[c, C_ALT] >= 0 and casting.castable(st, cd, q, i, casting.CAST_ALTERNATIVE):
@@ -314,10 +342,34 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
             continue
         if casting.activatable(st, cd, q, i, a):
             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
+    if st.s[S_NEEDS] & NEED_GRANTED and o[i, F_ZONE] == BATTLEFIELD:
+        m = _granted_options(st, cd, q, i, sorc, acts, m)
     d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
     if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
         if casting.activatable(st, cd, q, i, d):
             m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
+    return m
+
+
+@kernel
+def _granted_options(st, cd, q, i, sorc, acts, m):
+    """Activated abilities face-up command-zone cards grant permanent i (Incendiary
+    Dissent: "creatures you control with the chosen name have ...")."""
+    o, ct, ab = st.o, cd.ct, cd.ab
+    for x in range(st.s[S_NCZ]):
+        src = st.cz[x]
+        c = o[src, F_CARD]
+        if c < 0 or o[src, F_FACE_DOWN]:
+            continue
+        for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+            if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_ACTIVATED:
+                continue
+            if ab[a, B_SORC] and not sorc:
+                continue
+            if not selectors.matches(st, cd, ab[a, B_GRANT], i, o[src, F_CTL], src, -1):
+                continue
+            if casting.activatable(st, cd, q, i, a):
+                m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
     return m
 
 
@@ -362,6 +414,8 @@ def list_actions(st, cd):
     elif kind == PEND_ATTACK:
         m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
         m = combat.attack_options(st, cd, acts, m)
+        if st.s[S_NEEDS] & NEED_CONSPIRACY:
+            m = _attack_requirements(st, cd, acts, m)
     elif kind == PEND_BLOCK:
         ok = combat.blocks_legal(st)
         m = _add(acts, 0, A_BLOCK_DONE if ok else A_BLOCK_RESET, p, -1, 0, 0)
@@ -376,10 +430,49 @@ def list_actions(st, cd):
     elif kind == PEND_BOTTOM:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
+    elif kind == PEND_NUMBER:  # a pregame choice (Emissary's Ploy; Backup Plan's hand)
+        for n in range(1, s[S_PB] + 1):
+            m = _add(acts, m, A_CHOOSE, p, s[S_PA], n, 0)
     if m > acts.shape[0]:  # more options than rows: the game can't go on in this arena
         fail(st, ERR_FULL)
         m = 0
     s[S_NACTS] = m
+    return m
+
+
+@kernel
+def _attack_requirements(st, cd, acts, m):
+    """508.1d (Cogwork Tracker): a creature that attacks each combat if able and isn't
+    declared yet: the declaration can't be closed ("done" is dropped) while it could
+    still attack; one that must attack a noted player, if it can, only attacks those."""
+    drop_done = False
+    k = 1
+    while k < m:
+        i = acts[k, AC_OBJ]
+        req = conspiracy.must_attack(st, cd, i) if acts[k, AC_KIND] == A_ATTACK else 0
+        if req == 0:
+            k += 1
+            continue
+        drop_done = True
+        if req == 2:
+            noted = False
+            for j in range(1, m):
+                d = acts[j, AC_ARG]
+                if acts[j, AC_OBJ] == i and d < 0 and conspiracy.noted_player(st, cd, i, -1 - d):
+                    noted = True
+            d = acts[k, AC_ARG]
+            if noted and not (d < 0 and conspiracy.noted_player(st, cd, i, -1 - d)):
+                for j in range(k, m - 1):  # (this defender isn't a noted player: not listed)
+                    for f in range(acts.shape[1]):
+                        acts[j, f] = acts[j + 1, f]
+                m -= 1
+                continue
+        k += 1
+    if drop_done and m > 1:
+        for j in range(0, m - 1):
+            for f in range(acts.shape[1]):
+                acts[j, f] = acts[j + 1, f]
+        m -= 1
     return m
 
 
@@ -447,6 +540,8 @@ def apply(st, cd, k):
         if kind == A_PASS:
             priority.do_pass(st, cd, s[S_PPLAYER])
         elif kind == A_LAND:  # 305.1: a special action; the player keeps priority
+            if obj < -1:  # a basic land from outside the game (Sovereign's Realm)
+                obj = zones.new_object(st, cd, -2 - obj, q, GONE)
             zones.enter_battlefield(st, cd, obj, q, -1, 0)
             st.pl[q, P_LANDS] += 1
             s[S_PASSES] = 0
@@ -456,6 +551,11 @@ def apply(st, cd, k):
             casting.begin_spell(st, cd, q, obj, arg)
         elif kind == A_ACTIVATE:
             casting.begin_ability(st, cd, q, obj, arg)
+        elif kind == A_SPECIAL and arg == SP_TURN_FACE_UP:  # 702.106c: keeps priority
+            conspiracy.turn_face_up(st, cd, q, obj)
+            s[S_PASSES] = 0
+            s[S_PRIO] = s[S_PPLAYER]
+            s[S_TODO] = TODO_PRIORITY
         return
     if pend == PEND_ATTACK:
         if kind == A_ATTACK:
@@ -488,6 +588,13 @@ def apply(st, cd, k):
         if s[S_PCOUNT] <= 0:
             s[S_PEND] = PEND_NONE
             s[S_TODO] = TODO_BEGIN  # the cleanup step goes on (the next active player)
+        return
+    if pend == PEND_NUMBER:  # (Conspiracy Draft: a pregame choice)
+        conspiracy.answer_pregame(st, cd, q, arg)
+        if s[S_STEP] != PREGAME:  # a hand kept (Backup Plan): on to the mulligans
+            if not conspiracy.pregame_hand(st, cd):
+                if not s[S_MULLIGANS] or mulligan.advance(st, cd):
+                    game_loop.first_turn(st, cd)
         return
     if pend == PEND_MULLIGAN or pend == PEND_BOTTOM:
         if pend == PEND_MULLIGAN:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from components.cards import (
     AB_MANA,
     B_COST,
+    B_GRANT,
     B_KIND,
     B_LIFE,
     B_MANA,
@@ -31,9 +32,21 @@ from components.cards import (
     MANA_FIXED,
     MANA_IDENTITY,
     MANA_LAND_COULD,
+    MANA_NOTED,
     MANA_ONE_OF,
 )
-from components.objects import F_CARD, F_CTL, F_KW, F_PAY_FIRST, F_SICK, F_TAPPED, F_TYPES, F_ZONE
+from components.game import NEED_GRANTED, S_NCZ, S_NEEDS
+from components.objects import (
+    F_CARD,
+    F_CTL,
+    F_FACE_DOWN,
+    F_KW,
+    F_PAY_FIRST,
+    F_SICK,
+    F_TAPPED,
+    F_TYPES,
+    F_ZONE,
+)
 from components.players import P_IDENTITY, P_MANA
 from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
 from components.scratch import (
@@ -85,6 +98,8 @@ def ability_mana(st, cd, i, a):
         return st.pl[st.o[i, F_CTL], P_IDENTITY] & 31, n
     if kind == MANA_LAND_COULD:
         return lands_could_produce(st, cd, st.o[i, F_CTL]), n
+    if kind == MANA_NOTED:  # colours the draft noted for cards named like i (905.2b)
+        return selectors.noted_colors(st, st.o[i, F_CTL], st.o[i, F_CARD]) & 31, n
     return 0, 0
 
 
@@ -126,6 +141,23 @@ def source_of(st, cd, i):
             amt = n
         if first < 0:
             first = a
+    if st.s[S_NEEDS] & NEED_GRANTED:  # mana abilities command-zone cards grant it
+        for k in range(st.s[S_NCZ]):
+            g = st.cz[k]
+            cg = o[g, F_CARD]
+            if cg < 0 or o[g, F_FACE_DOWN]:
+                continue
+            for a in range(ct[cg, C_AB0], ct[cg, C_AB0] + ct[cg, C_NAB]):
+                if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1:
+                    continue
+                if not selectors.matches(st, cd, ab[a, B_GRANT], i, o[g, F_CTL], g, -1):
+                    continue
+                b, n = ability_mana(st, cd, i, a)
+                bits |= b
+                if n > amt:
+                    amt = n
+                if first < 0:
+                    first = a
     return bits, amt, first
 
 

@@ -15,9 +15,11 @@ import numpy as np
 
 from components.cards import (
     AM_CHOSEN,
+    AM_CHOSEN_NUMBER,
     AM_CONST,
     AM_COUNT,
     AM_COUNTERS,
+    AM_CREATURE_SPELLS,
     AM_EVENT,
     AM_HALF_LIFE,
     AM_HAND,
@@ -26,6 +28,7 @@ from components.cards import (
     AM_MANA_POOL,
     AM_MANA_SPENT,
     AM_MV,
+    AM_NOTED,
     AM_OPP_DAMAGED,
     AM_POWER,
     AM_TOTAL_POWER,
@@ -44,6 +47,7 @@ from components.cards import (
     CO_COMPARE,
     CO_COUNT_AT_LEAST,
     CO_DAY,
+    CO_FIRST_TURN,
     CO_IN_ZONE,
     CO_IS,
     CO_KICKED,
@@ -51,8 +55,10 @@ from components.cards import (
     CO_MONARCH,
     CO_NIGHT,
     CO_NOT,
+    CO_NOTED,
     CO_SELF_IN_ZONE,
     CO_SELF_UNTAPPED,
+    CO_WHOLE_POOL,
     L_ANOTHER,
     L_ATTACKING,
     L_COLOR,
@@ -63,10 +69,13 @@ from components.cards import (
     L_KW,
     L_MV,
     L_NAME,
+    L_NAMED,
     L_NOT_COLOR,
     L_NOT_SUB,
     L_NOT_SUPER,
     L_NOT_TYPE,
+    L_NOTED,
+    L_NOTED_CARD,
     L_OR,
     L_OWNER,
     L_OWNER_REF,
@@ -135,8 +144,11 @@ from components.game import (
     S_N,
     S_NBF,
     S_NCHOSEN,
+    S_NNOTES,
+    S_RES,
     S_RES_AB,
     S_RES_IT,
+    S_TURN,
 )
 from components.objects import (
     F_ATKO,
@@ -158,7 +170,10 @@ from components.objects import (
     F_LKI_CTL,
     F_LKI_CTR,
     F_LKI_POW,
+    F_NAMED,
+    F_NAMED2,
     F_NT,
+    F_NUMBER,
     F_OWNER,
     F_POW,
     F_SPENT,
@@ -173,7 +188,26 @@ from components.objects import (
     F_XSUB,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_CTR, P_HANDN, P_MANA, P_OPP_DAMAGED
+from components.players import (
+    NOTE_COLORS,
+    NOTE_CORRECT,
+    NOTE_NAME,
+    NOTE_NUMBER,
+    NOTE_REMOVED,
+    NOTE_TYPE,
+    NT_CARD,
+    NT_KIND,
+    NT_PLAYER,
+    NT_VALUE,
+    P_ALIVE,
+    P_CREATURE_SPELLS,
+    P_CTR,
+    P_HANDN,
+    P_MANA,
+    P_OPP_DAMAGED,
+    P_OUTSIDE,
+    P_TURNS,
+)
 from components.rules import (
     BATTLEFIELD,
     CTR_M1M1,
@@ -343,6 +377,10 @@ def _matches(st, cd, f, x, you, src, item):
     if fl[f, L_NAME] >= 0 and c != fl[f, L_NAME]:
         return False
     if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0:
+        return False
+    if fl[f, L_NAMED] and not _named(st, fl[f, L_NAMED], c, src, item):
+        return False
+    if fl[f, L_NOTED] and not _noted(st, cd, fl[f, L_NOTED] - 1, fl[f, L_NOTED_CARD], x, you):
         return False
     return True
 
@@ -591,7 +629,9 @@ def base_amount(st, cd, m, you, src, item):
         v = st.pl[you, P_MANA + arg]
     elif kind == AM_LAST:
         v = st.s[S_LAST]
-    elif kind != AM_COUNT and kind != AM_TOTAL_POWER:
+    elif kind == AM_CHOSEN_NUMBER:
+        v = o[src, F_NUMBER] if src >= 0 else 0
+    elif kind != AM_COUNT and kind != AM_TOTAL_POWER and kind != AM_NOTED:
         x = simple_ref(st, cd, arg, you, src, item)
         if x == NO_TARGET:
             v = 0
@@ -611,6 +651,10 @@ def base_amount(st, cd, m, you, src, item):
             v = st.pl[-1 - x, P_HANDN] if x < 0 else 0
         elif kind == AM_OPP_DAMAGED:
             v = st.pl[-1 - x, P_OPP_DAMAGED] if x < 0 else 0
+        elif kind == AM_CREATURE_SPELLS:
+            v = st.pl[-1 - x, P_CREATURE_SPELLS] if x < 0 else 0
+    if kind == AM_NOTED:
+        v = noted_count(st, you, arg) if am[m, M_ARG2] == 1 else noted_highest(st, you, arg)
     return v * am[m, M_TIMES] + am[m, M_PLUS]
 
 
@@ -667,7 +711,10 @@ def _leaf(st, cd, c, you, src, item):
         return st.s[S_DAY_NIGHT] == 1
     if k == CO_NIGHT:
         return st.s[S_DAY_NIGHT] == 2
-    if k == CO_MONARCH:
+    if k == CO_MONARCH:  # a == 1: an opponent is the monarch (724)
+        if a == 1:
+            q = st.s[S_MONARCH]
+            return q >= 0 and players.is_opponent(st, you, q)
         return st.s[S_MONARCH] == you
     if k == CO_KICKED:
         return item >= 0 and o[item, F_KICKED] == 1
@@ -682,6 +729,14 @@ def _leaf(st, cd, c, you, src, item):
         if k == CO_IN_ZONE:
             return x >= 0 and o[x, F_ZONE] == b
         return matches(st, cd, b, x, you, src, item)
+    if k == CO_FIRST_TURN:  # the game's first turn, or the active player's first
+        if a == 1:
+            return st.s[S_TURN] == 1
+        return st.pl[st.s[S_ACTIVE], P_TURNS] == 1
+    if k == CO_WHOLE_POOL:
+        return st.pl[you, P_OUTSIDE] == 0
+    if k == CO_NOTED:  # a right guess noted for cards named a (Spire Phantasm)
+        return _has_note(st, you, a, NOTE_CORRECT, 1)
     return True
 
 
@@ -710,3 +765,91 @@ def matches_card_in(st, cd, f, x, you, src, item):
     ok = matches(st, cd, f, x, you, src, item)
     o[x, F_ZONE] = zone
     return ok
+
+
+# ----------------------------------------------------------------- Conspiracy Draft (905)
+@kernel
+def _named(st, mode, c, src, item):
+    """A hidden agenda's name (702.106): card row c is a name source ``src`` named
+    (mode 1); mode 2: it is the chosen name other than the event object's (Summoner's
+    Bond: the creature spell that triggered it)."""
+    if src < 0:
+        return False
+    o = st.o
+    n1, n2 = o[src, F_NAMED], o[src, F_NAMED2] - 1
+    if mode == 1:
+        return c >= 0 and (c == n1 or c == n2)
+    it = item if item >= 0 else st.s[S_RES]  # (a card matched by a resolving ability)
+    ev = o[it, F_EVO] if it >= 0 else -1
+    evc = o[ev, F_CARD] if ev >= 0 else -1
+    if evc == n1 and n2 >= 0:
+        return c == n2
+    if evc == n2 and n1 >= 0:
+        return c == n1
+    return False
+
+
+@kernel
+def _has_note(st, p, card, kind, value):
+    nt = st.nt
+    for r in range(st.s[S_NNOTES]):
+        if nt[r, NT_PLAYER] == p and nt[r, NT_CARD] == card and nt[r, NT_KIND] == kind:
+            if nt[r, NT_VALUE] == value:
+                return True
+    return False
+
+
+@kernel
+def _noted(st, cd, kind, card, x, you):
+    """905.2b: object x has a name (a creature type, a colour) that ``you`` noted for
+    cards named ``card``."""
+    nt = st.nt
+    o = st.o
+    for r in range(st.s[S_NNOTES]):
+        if nt[r, NT_PLAYER] != you or nt[r, NT_CARD] != card or nt[r, NT_KIND] != kind:
+            continue
+        v = nt[r, NT_VALUE]
+        if kind == NOTE_NAME and o[x, F_CARD] == v:
+            return True
+        if kind == NOTE_TYPE and v >= 0 and has_subtype(st, cd, x, v):
+            return True
+        if kind == NOTE_COLORS and o[x, F_COLORS] & v:
+            return True
+    return False
+
+
+@kernel
+def noted_highest(st, p, card):
+    """The highest number p noted for cards named ``card`` (0 if none)."""
+    nt = st.nt
+    best = 0
+    for r in range(st.s[S_NNOTES]):
+        if nt[r, NT_PLAYER] == p and nt[r, NT_CARD] == card and nt[r, NT_KIND] == NOTE_NUMBER:
+            best = max(best, nt[r, NT_VALUE])
+    return best
+
+
+@kernel
+def noted_count(st, p, card):
+    """How many cards p removed from the draft with cards named ``card`` (Cogwork
+    Grinder), or notes p made for them."""
+    nt = st.nt
+    n = 0
+    for r in range(st.s[S_NNOTES]):
+        if nt[r, NT_PLAYER] == p and nt[r, NT_CARD] == card:
+            if nt[r, NT_KIND] == NOTE_REMOVED:
+                n += nt[r, NT_VALUE]
+            else:
+                n += 1
+    return n
+
+
+@kernel
+def noted_colors(st, p, card):
+    """Colour bits p noted for cards named ``card`` (Paliano, the High City)."""
+    nt = st.nt
+    bits = 0
+    for r in range(st.s[S_NNOTES]):
+        if nt[r, NT_PLAYER] == p and nt[r, NT_CARD] == card and nt[r, NT_KIND] == NOTE_COLORS:
+            bits |= nt[r, NT_VALUE]
+    return bits

@@ -57,6 +57,7 @@ from components.variants import (
 )
 from systems import (
     attack_targets,
+    conspiracy,
     continuous_effects,
     game_loop,
     mulligan,
@@ -111,7 +112,7 @@ def deal(st, cd):
                 pl[p, P_LIFE] = 0
     if v == EMPEROR:
         _emperors(st)
-    st.s[S_STARTING] = _starting(st, v)
+    st.s[S_STARTING] = conspiracy.starting_player(st, cd, _starting(st, v))  # (Power Play)
 
 
 @kernel
@@ -298,11 +299,17 @@ def scenario_pregame(st, cd, draw):
     """A scenario in the pregame: players without a hand in the file draw seven, then
     the mulligans (103.5); the libraries are as the file lists them (no shuffle)."""
     s = st.s
+    s[S_STARTING] = conspiracy.starting_player(st, cd, s[S_STARTING])  # (Power Play)
     buf = np.empty(st.pl.shape[0], np.int64)
     k = players.turn_order_from(st, s[S_STARTING], buf)
     for j in range(k):
         if draw[buf[j]]:
-            zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
+            q = buf[j]  # (Sovereign's Realm: a starting hand of five)
+            st.pl[q, P_START_HAND] = conspiracy.starting_hand(st, cd, q, st.pl[q, P_START_HAND])
+            zones.draw(st, cd, q, st.pl[q, P_START_HAND])
     s[S_STEP] = -1
+    conspiracy.extra_hands(st, cd)  # (Backup Plan)
+    if conspiracy.pregame_hand(st, cd):
+        return
     if mulligan.advance(st, cd):
         game_loop.first_turn(st, cd)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from components.cards import (
     AB_TRIGGERED,
     B_ARG,
+    B_GRANT,
     B_GROUP,
     B_IF,
     B_KIND,
@@ -40,6 +41,7 @@ from components.cards import (
     EV_PUT_INTO_GRAVEYARD,
 )
 from components.game import (
+    NEED_GRANTED,
     NEED_SELF_TRIGGERS,
     S_CUR,
     S_NBF,
@@ -64,8 +66,10 @@ from components.objects import (
     F_ICTL,
     F_IKIND,
     F_LKI_CTL,
+    F_NT,
     F_OWNER,
     F_SRC,
+    F_T0,
     F_ZONE,
 )
 from components.players import P_ALIVE
@@ -133,6 +137,53 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     if ev == EV_CAST and st.s[S_NEEDS] & NEED_SELF_TRIGGERS and obj >= 0:
         if st.o[obj, F_ZONE] == STACK:  # "when you cast this spell" (603.2, from the stack)
             _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
+    if st.s[S_NEEDS] & NEED_GRANTED:
+        _granted(st, cd, ev, obj, player, amount, evc, aux)
+
+
+@kernel
+def _granted(st, cd, ev, obj, player, amount, evc, aux):
+    """Triggered abilities face-up command-zone cards grant permanents (Natural Unity,
+    Assemble the Rank and Vile: "creatures you control with the chosen name have ..."):
+    each matching permanent is the source of its own instance (for "leaves" and "dies",
+    603.10a, the permanents that just left, as they last existed)."""
+    o, ct, ab = st.o, cd.ct, cd.ab
+    for k in range(st.s[S_NCZ]):
+        g = st.cz[k]
+        c = o[g, F_CARD]
+        if c < 0 or o[g, F_FACE_DOWN] or not (ct[c, C_TRIGMASK] >> ev) & 1:
+            continue
+        gy = o[g, F_CTL]
+        for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+            f = ab[a, B_GRANT]
+            if f < 0 or ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev:
+                continue
+            if ev == EV_LEAVES or ev == EV_DIES:
+                for j in range(st.s[S_NLEFT]):
+                    x = st.left[j]
+                    if o[x, F_ZONE] != BATTLEFIELD and selectors.matches_lki(st, cd, f, x, gy, g):
+                        _check_one(st, cd, x, a, o[x, F_LKI_CTL], ev, obj, player, amount, evc, aux)
+            else:
+                for x in st.bf[: st.s[S_NBF]]:
+                    if selectors.matches(st, cd, f, x, gy, g, -1):
+                        _check_one(st, cd, x, a, o[x, F_CTL], ev, obj, player, amount, evc, aux)
+
+
+@kernel
+def _check_one(st, cd, src, a, you, ev, obj, player, amount, evc, aux):
+    """Ability a of source src, controlled by ``you``: queue it if the event is within
+    range (801.7), matches and its intervening "if" holds (603.4)."""
+    if not st.pl[you, P_ALIVE]:
+        return
+    if player >= 0 and not players.in_range(st, you, player):
+        return
+    if evc >= 0 and evc != player and not players.in_range(st, you, evc):
+        return
+    if not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+        return
+    if not selectors.holds(st, cd, cd.ab[a, B_IF], you, src, -1):
+        return
+    queue(st, src, a, you, player, amount, obj, evc)
 
 
 @kernel
@@ -234,6 +285,13 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         if arg & DMG_TO_OPPONENT and (player < 0 or not players.is_opponent(st, you, player)):
             return False
         return not (arg & DMG_TO_CREATURE and player >= 0)
+    if ev == EV_CAST and arg >= 0:  # "if it targets ..." (Echoing Boon): B_ARG a filter row
+        o = st.o
+        for k in range(o[obj, F_NT]):
+            t = o[obj, F_T0 + k]
+            if t >= 0 and selectors.matches(st, cd, arg, t, you, src, -1):
+                return True
+        return False
     return True
 
 

@@ -68,6 +68,7 @@ from components.objects import (
 )
 from components.players import (
     P_ALIVE,
+    P_CREATURE_SPELLS,
     P_DRAWS,
     P_HANDN,
     P_LAND_DROPS,
@@ -75,9 +76,11 @@ from components.players import (
     P_MANA,
     P_MAXHAND,
     P_OPP_DAMAGED,
+    P_OUTSIDE_BASICS,
     P_PLANAR_ROLLS,
     P_SPELLS,
     P_SPELLS_LAST,
+    P_TURNS,
 )
 from components.rules import (
     BATTLEFIELD,
@@ -159,9 +162,12 @@ def begin_turn(st, cd, p):
     s[S_TURN] += 1
     s[S_PREV_ACTIVE] = s[S_ACTIVE] if s[S_TURN] > 1 else -1
     s[S_ACTIVE] = p
+    st.pl[p, P_TURNS] += 1
     for q in range(st.pl.shape[0]):
         st.pl[q, P_SPELLS_LAST] = st.pl[q, P_SPELLS]
         st.pl[q, P_SPELLS] = 0
+        st.pl[q, P_CREATURE_SPELLS] = 0
+        st.pl[q, P_OUTSIDE_BASICS] = 0
         st.pl[q, P_DRAWS] = 0
         st.pl[q, P_OPP_DAMAGED] = 0
         st.pl[q, P_PLANAR_ROLLS] = 0

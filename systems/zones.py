@@ -112,7 +112,7 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import players, triggers
+from systems import conspiracy, players, triggers
 from systems.jit import kernel
 from systems.state import (
     bump,
@@ -349,6 +349,7 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
             o[i, F_CTR + k] += cd.ct[c, C_ENTERS_N]
         elif k >= 0 and cd.ct[c, C_ENTERS_N] < 0:  # "enters with X counters" (107.3m)
             o[i, F_CTR + k] += o[i, F_X]
+    conspiracy.enters_counters(st, cd, i, controller)  # (Muzzio's Preparations, Grinder)
     o[i, F_TAPPED] = 1 if tapped else 0
     if attach_to >= 0:
         o[i, F_ATT] = attach_to

@@ -182,3 +182,17 @@ def test_replay_files_with_wrong_fields_are_refused(
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"melee replay: error: {f}: ") and needle in err, err
     assert len(err.splitlines()) == 1
+
+
+def test_creatures_deployed_back_and_forth_do_not_fill_the_effects_table() -> None:
+    """Emperor (809) with deploy (804.2): random agents hand creatures back and forth;
+    each deploy is an indefinite control change (layer 2), which supersedes the earlier
+    ones on that creature. This game once ended with ERR_FULL after 256 such effects."""
+    decks = ["burn", "big-green", "white-fliers", "dimir-control", "red-aggro", "selesnya-midrange"]
+    cfg = {
+        "variant": "emperor", "players": 6, "games": 2, "agents": ["random"], "decks": decks,
+        "deck_cards": {d: load_deck(d).main for d in decks}, "seed": 0, "workers": 1,
+        "range": None, "attack": None, "max_turns": 200, "mulligans": False, "teams": None,
+    }  # fmt: skip
+    rows, _ = run_batch(cfg, progress=False)
+    assert len(rows) == 2 and all(r["turns"] > 0 for r in rows)

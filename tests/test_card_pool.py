@@ -139,7 +139,7 @@ def test_cards_main_prints_text(db, capsys) -> None:
     assert cards_main(["Lightning Bolt", "sol ring"], False) == 0
     out = capsys.readouterr().out
     assert "Lightning Bolt deals 3 damage to any target." in out and "{T}: Add {C}{C}." in out
-    assert cards_main(["Lightning Bolts"], False) == 1
+    assert cards_main(["Lightning Bolts"], False) == 2
     assert "did you mean" in capsys.readouterr().err
     assert cards_main(["Sky Knight Duo"], False) == 0  # asked for by name: shown
     assert "[not a real card]" in capsys.readouterr().out

@@ -1,0 +1,231 @@
+"""The draft engine (ecs/draft.py): draft scenarios (tests/drafts), determinism, speed,
+what drafters see (905.1c), deck building (905.1d), the command line pieces, and a
+draft's decks played to the end on the engine."""
+
+from __future__ import annotations
+
+import json
+import time
+from argparse import ArgumentParser
+from pathlib import Path
+
+import pytest
+
+from ecs import draft as D
+from ecs.cards import load_pool
+
+DRAFTS = sorted((Path(__file__).parent / "drafts").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def db():
+    return load_pool()
+
+
+@pytest.mark.parametrize("path", DRAFTS, ids=[p.stem for p in DRAFTS])
+def test_draft_scenario(path: Path, db) -> None:
+    data = D.load_draft_scenario(path)
+    fails, _ = D.run_draft_scenario(data, db)
+    assert not fails, "\n".join([data["name"], *fails])
+
+
+def test_a_wrong_expectation_fails(db) -> None:
+    data = D.load_draft_scenario(DRAFTS[0])
+    data["expect"] = {"pools.Alex": ["Lightning Bolt"]}
+    fails, _ = D.run_draft_scenario(data, db)
+    assert fails and "pools.Alex" in fails[0]
+
+
+def test_an_answer_that_isnt_an_option_fails(db) -> None:
+    data = D.load_draft_scenario(DRAFTS[0])
+    data["drafts"] = {"Alex": ["Serra Angel"]}
+    fails, _ = D.run_draft_scenario(data, db)
+    assert fails and "Serra Angel" in fails[0]
+
+
+def test_same_seed_same_draft_other_seed_other_draft(db) -> None:
+    cset = D.load_set("conspiracy")
+    a = D.Draft(cset, 8, 11, db=db).run()
+    b = D.Draft(cset, 8, 11, db=db).run()
+    c = D.Draft(cset, 8, 12, db=db).run()
+    assert a.pools == b.pools and a.picks == b.picks and a.notes == b.notes
+    assert a.boosters != c.boosters
+    r1 = D.Draft(cset, 5, 3, ["random"] * 5, db=db).run()
+    r2 = D.Draft(cset, 5, 3, ["random"] * 5, db=db).run()
+    assert r1.pools == r2.pools
+
+
+def test_an_eight_player_draft_takes_well_under_a_second(db) -> None:
+    cset = D.load_set("conspiracy")
+    D.Draft(cset, 8, 0, db=db).run()  # (card facts cached)
+    t = time.perf_counter()
+    r = D.Draft(cset, 8, 1, db=db).run()
+    assert time.perf_counter() - t < 0.5
+    assert sum(len(p) for p in r.pools) + sum(len(x) for x in r.removed) >= 8 * 3 * 15 - 8
+
+
+@pytest.mark.parametrize("n", [2, 3, 16])
+def test_any_table_from_2_to_16(n: int, db) -> None:
+    r = D.Draft(D.load_set("cns"), n, 5, ["random"] * n, db=db).run()
+    assert len(r.pools) == n
+    drafted = sum(len(p) for p in r.pools) + sum(len(x) for x in r.removed)
+    assert drafted >= n * 45 - n  # (undrafted only when a draft ability stops someone)
+
+
+@pytest.mark.parametrize("n", [1, 17, 0])
+def test_other_table_sizes_are_refused(n: int, db) -> None:
+    with pytest.raises(D.DraftError, match="players"):
+        D.Draft(D.load_set("conspiracy"), n, 0, db=db)
+
+
+def test_boosters_follow_the_set_layout(db) -> None:
+    import numpy as np
+
+    cset = D.load_set("cns")
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        b = D.open_booster(cset, rng)
+        assert len(b) == 15 and len(set(b)) == 15
+        assert sum(cset.cards[c] == "C" for c in b[:10]) == 10
+        assert b[14] in cset.sheets["conspiracies"]
+        assert all(c not in cset.sheets["conspiracies"] for c in b[:14])
+
+
+def test_what_a_drafter_sees(db) -> None:
+    """905.1c: the booster it drafts from, its own picks, revealed and face-up cards,
+    notes: never another player's booster or face-down picks."""
+    seen: list = []
+
+    def agent(view: D.DraftView, decision: D.Decision) -> int:
+        seen.append((view, decision))
+        return 0
+
+    cset = D.load_set("conspiracy")
+    drafters: list = ["rating"] * 8
+    drafters[0] = D.CallbackDrafter(agent)
+    r = D.Draft(cset, 8, 2, drafters, db=db).run()
+    picks = [v for v, d in seen if d.kind == "pick"]
+    assert len(picks) >= 40
+    own = [x["card"] for x in r.picks if x["player"] == 0]
+    for v, d in seen:
+        assert v.player == 0
+        if d.kind == "pick":
+            assert list(d.options) == v.pack
+        names = [n for n, _ in v.picks]
+        assert all(names.count(n) <= own.count(n) for n in names)
+        for _q, cards in v.face_up.items():  # only cards drafted face up (905.2c)
+            for c in cards:
+                assert (db.get(c).record.get("draft") or {}).get("face_up"), c
+        for e in v.revealed:
+            assert e["event"] == "reveal"
+
+
+def test_a_bad_answer_is_refused(db) -> None:
+    bad = D.CallbackDrafter(lambda v, d: 99)
+    with pytest.raises(D.DraftError, match="answered 99"):
+        D.Draft(D.load_set("conspiracy"), 2, 0, [bad, "random"], db=db).run()
+
+
+def test_notes_are_json_and_reach_the_game(db) -> None:
+    r = D.Draft(D.load_set("conspiracy"), 8, 7, db=db).run()
+    data = json.loads(json.dumps(r.to_json(r.build_decks(db=db))))
+    assert data["pools"][0]["cards"] == r.pools[0]
+    assert all({"player", "card"} <= set(n) for n in data["notes"])
+
+
+def test_deck_builder(db) -> None:
+    r = D.Draft(D.load_set("conspiracy"), 8, 9, db=db).run()
+    for deck in r.build_decks(db=db):
+        pool = list(r.pools[deck.player])
+        assert len(deck.main) == D.DECK_SIZE
+        for c in deck.main + [e["card"] for e in deck.command]:
+            if c in D.BASICS.values():
+                continue
+            assert c in pool, c
+            pool.remove(c)
+        for e in deck.command:
+            assert "Conspiracy" in db.get(e["card"]).record["types"]
+            if not e["face_up"]:
+                assert e["named"]
+
+
+def test_own_deck_lists(db) -> None:
+    pool = ["Grizzly Bears", "Advantageous Proclamation", "Double Stroke", "Lightning Bolt"]
+    text = "2 Grizzly Bears\n33 Forest\nConspiracies\nAdvantageous Proclamation\n"
+    text += "Double Stroke = Lightning Bolt\n"
+    with pytest.raises(D.DraftError, match="not in their card pool"):
+        D.deck_from_list(0, pool, text, db)
+    deck = D.deck_from_list(0, pool, text.replace("2 Grizzly", "1 Grizzly").replace(
+        "33 Forest", "34 Forest"), db)  # fmt: skip
+    assert len(deck.main) == 35  # (Advantageous Proclamation: five fewer than 40)
+    assert deck.command[1] == {"card": "Double Stroke", "named": "Lightning Bolt", "face_up": False}
+    with pytest.raises(D.DraftError, match="at least 40"):
+        D.deck_from_list(0, pool, {"main": ["Grizzly Bears"] + ["Forest"] * 35}, db)
+    realm = ["Sovereign's Realm"] + ["Grizzly Bears"] * 40
+    with pytest.raises(D.DraftError, match="basic"):
+        D.deck_from_list(0, realm, {"main": ["Forest"] * 40, "command": ["Sovereign's Realm"]}, db)
+
+
+def test_stock_cube_cards_exist_and_its_pool_plays(db) -> None:
+    cset = D.load_set("conspiracy")
+    for c in cset.cards:
+        assert c in db, c
+    sheet = set(cset.sheets["draft-matters"])
+    assert len(sheet) == 46
+    for c in cset.by_rarity("C"):
+        assert db.check(c) is None, c
+
+
+@pytest.mark.parametrize(
+    ("argv", "msg"),
+    [
+        (["--set", "nope"], "unknown set"),
+        (["--out", "/no/such/folder/d.json"], "doesn't exist"),
+        (["--drafters", "clever"], "--drafters"),
+        (["--deck", "9=x.txt"], "--deck"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(argv, msg, capsys) -> None:
+    ap = ArgumentParser(prog="melee draft")
+    D.add_arguments(ap)
+    assert D.main(ap.parse_args(argv)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and msg in err[0]
+
+
+def test_cli_players_out_of_range(capsys) -> None:
+    ap = ArgumentParser(prog="melee draft")
+    D.add_arguments(ap)
+    with pytest.raises(SystemExit) as e:
+        ap.parse_args(["--players", "17"])
+    assert e.value.code == 2
+
+
+def test_cli_writes_pools_picks_and_decks(tmp_path: Path, capsys) -> None:
+    ap = ArgumentParser(prog="melee draft")
+    D.add_arguments(ap)
+    out = tmp_path / "draft.json"
+    assert D.main(ap.parse_args(["--players", "4", "--seed", "3", "--out", str(out)])) == 0
+    data = json.loads(out.read_text())
+    assert [p["player"] for p in data["pools"]] == [0, 1, 2, 3]
+    assert all(len(p["cards"]) >= 40 for p in data["pools"])
+    assert len(data["decks"]) == 4 and len(data["picks"]) >= 4 * 45
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_pods() -> None:
+    assert D.pods(8) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert [len(p) for p in D.pods(7)] == [4, 3]
+    assert [len(p) for p in D.pods(6)] == [3, 3]
+    assert D.pods(2) == [[0, 1]] and D.pods(5) == [[0, 1, 2, 3, 4]]
+    assert sorted(x for p in D.pods(16) for x in p) == list(range(16))
+
+
+def test_a_draft_played_to_the_end(db) -> None:
+    """905.3-905.6: the decks (conspiracies in the command zone, the draft's notes) play
+    a free-for-all game to a winner or the turn cap on the engine."""
+    r = D.Draft(D.load_set("conspiracy"), 3, 5, db=db).run()
+    decks = r.build_decks(db=db)
+    rows = D.play_games(r, decks, seed=1, max_turns=120, db=db)
+    assert len(rows) == 1 and rows[0]["players"] == ["P0", "P1", "P2"]
+    assert rows[0]["winners"] or rows[0]["capped"]
