@@ -15,7 +15,7 @@ the decks into the arena) and reads the arena back for Python."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,14 @@ from components.rules import (
     T_INSTANT,
 )
 from components.state import GAME_LAYOUT, capacities
-from components.variants import ATTACK_NAMES, VARIANT_NAMES
+from components.variants import (
+    ATTACK_NAMES,
+    CASUAL_BRAWL,
+    CASUAL_COMMANDER,
+    CASUAL_NAMES,
+    COMMANDER_RULES,
+    VARIANT_NAMES,
+)
 from ecs.cards import CardDB, CardError, Compiled, load_pool
 
 
@@ -88,10 +95,43 @@ class Options:
     max_decisions: int = 0
     mulligans: bool = False
     autopass: bool = True
+    casual: str | tuple[str, ...] = ()  # "commander", "brawl", ... or several (900-905)
 
 
-def starting_life(variant: str, players: int, teams: int) -> int:
-    """103.4: 20; a Two-Headed Giant team shares 30, +15 per head beyond two (810.11)."""
+def casual_names(casual: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """The casual variants asked for ("none", a name, a comma list or a sequence)."""
+    if not casual:
+        return ()
+    names = casual.split(",") if isinstance(casual, str) else list(casual)
+    out = tuple(n.strip() for n in names if n.strip() and n.strip() != "none")
+    for n in out:
+        if n not in CASUAL_NAMES:
+            raise SetupError(
+                f"unknown casual variant {n!r} (expected one of {', '.join(CASUAL_NAMES)})"
+            )
+    return out
+
+
+def casual_bits(casual: str | tuple[str, ...] | list[str] | None) -> int:
+    """S_CASUAL: the bit of each casual variant (components/variants.py)."""
+    return sum(1 << CASUAL_NAMES.index(n) for n in set(casual_names(casual)))
+
+
+def commander_game(casual: str | tuple[str, ...] | list[str] | None) -> bool:
+    """Is this a Commander game (903; Brawl is one, 903.12a)?"""
+    return bool(casual_bits(casual) & COMMANDER_RULES)
+
+
+def starting_life(variant: str, players: int, teams: int, casual: Any = ()) -> int:
+    """103.4: 20; a Two-Headed Giant team shares 30, +15 per head beyond two (810.11).
+    Commander: 40 (903.7); Brawl: 25 in a two-player game, 30 in a multiplayer one
+    (903.12f). A team sharing its life total (810.4) starts with the Commander number:
+    903.7 sets each player's life total to it, and a shared total is each member's."""
+    bits = casual_bits(casual)
+    if bits & CASUAL_BRAWL:
+        return 25 if players == 2 else 30
+    if bits & CASUAL_COMMANDER:
+        return 40
     if variant == "two-headed-giant":
         return 30 + 15 * max(0, players // max(teams, 1) - 2)
     return 20
@@ -138,20 +178,79 @@ def template(
     variant: str,
     options: Options,
     trace: int = 0,
+    commanders: list[list[str]] | None = None,
 ) -> np.ndarray:
     """An arena with the players and their decks (each library in deck order, the top
     last), the variant's options, in the pregame: ``systems/setup.deal`` seats them
-    and ``begin`` starts the game."""
+    and ``begin`` starts the game. In a Commander game (``options.casual``) each
+    player's ``commanders`` (one, or a partner pair) start in the command zone, face up
+    (903.6), and fix the player's colour identity (903.4)."""
     n = len(decks)
     team = default_teams(variant, n, options.teams)
-    cards = sum(len(d) for d in decks)
+    commanders = commanders or [[] for _ in decks]
+    if len(commanders) != n:
+        raise SetupError(f"{len(commanders)} commander lists for {n} decks")
+    if any(commanders) and not commander_game(options.casual):
+        raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
+    cards = sum(len(d) for d in decks) + sum(len(c) for c in commanders)
     a = new_arena(variant, options, team, cards, max(len(d) for d in decks), trace)
     for p, deck in enumerate(decks):
         for name in deck:
             add_object(a, compiled, name, p, LIBRARY)
+    for p, names in enumerate(commanders):
+        for name in names:
+            designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND))
     GAME_LAYOUT.views(a).s[G.S_TRIGMASK] = trigger_events(compiled)
     GAME_LAYOUT.views(a).s[G.S_NEEDS] = needs(compiled)
     return a
+
+
+def designate(a: np.ndarray, compiled: Compiled, p: int, i: int) -> None:
+    """Card object i is one of player p's commanders (903.3; two with partner, 702.124):
+    its slot, and p's colour identity grows by its card's (903.4, fixed before the game
+    begins, 903.4a)."""
+    v = GAME_LAYOUT.views(a)
+    if v.pl[p, PL.P_CMD + 1] >= 0:
+        raise SetupError("a player has at most two commanders (702.124)")
+    slot = 0 if v.pl[p, PL.P_CMD] < 0 else 1
+    v.pl[p, PL.P_CMD + slot] = i
+    v.o[i, O.F_COMMANDER] = slot + 1
+    c = int(v.o[i, O.F_CARD])
+    v.pl[p, PL.P_IDENTITY] |= int(compiled.tables.rows["ct"][c][K.C_IDENTITY]) & 31
+
+
+def deck_lists(decks: list[Any]) -> tuple[list[list[str]], list[list[str]]]:
+    """(the main decks, the commanders) of ``decks``: card-name lists, or decklists with
+    ``main`` and ``commander`` (ecs/decks.py ``Deck``, a ``Commander`` section)."""
+    mains, cmds = [], []
+    for d in decks:
+        if hasattr(d, "main"):
+            mains.append(list(d.main))
+            cmds.append(list(getattr(d, "commander", None) or []))
+        else:
+            mains.append(list(d))
+            cmds.append([])
+    return mains, cmds
+
+
+def pod_template(
+    decks: list[Any],
+    variant: str = "free-for-all",
+    options: Options | None = None,
+    db: CardDB | None = None,
+    trace: int = 0,
+) -> tuple[Compiled, np.ndarray]:
+    """The cards compiled for a pod and its game template, for batches: copy the arena
+    per game (``np.tile``), give each its seed (``seed_rng``), deal (``entry.DEAL``) and
+    play. ``decks`` are decklists with a ``commander`` section (a Commander game unless
+    ``options.casual`` says otherwise) or card-name lists."""
+    options = options or Options()
+    mains, cmds = deck_lists(decks)
+    if any(cmds) and not options.casual:
+        options = replace(options, casual=("commander",))
+    db = db or load_pool()
+    compiled = db.compile(sorted({c for d in mains + cmds for c in d}))
+    return compiled, template(compiled, mains, variant, options, trace, cmds)
 
 
 def new_arena(
@@ -180,6 +279,11 @@ def new_arena(
     s[G.S_POISON_LIMIT] = poison_limit(variant, n, nteams)
     s[G.S_SKIP_FIRST_DRAW] = int(n == 2 or variant == "two-headed-giant")  # 103.8, 800.7, 810.6
     s[G.S_FREE_MULLIGAN] = int(n > 2)  # 800.6
+    s[G.S_CASUAL] = casual_bits(options.casual)
+    if s[G.S_CASUAL] & CASUAL_BRAWL:
+        s[G.S_FREE_MULLIGAN] = 1  # 903.12g: in any Brawl game
+    elif s[G.S_CASUAL] & CASUAL_COMMANDER:
+        s[G.S_COMMANDER_DAMAGE] = 21  # 903.10a (Brawl has none, 903.12h)
     cap = options.max_turns
     s[G.S_MAXTURNS] = cap * max(1, n // 4) if variant == "grand-melee" and cap else cap
     s[G.S_MAXDECISIONS] = options.max_decisions
@@ -193,7 +297,7 @@ def new_arena(
     s[G.S_MONARCH] = -1
     s[G.S_PREV_ACTIVE] = -1
     s[G.S_STARTING] = 0
-    life = starting_life(variant, n, nteams)
+    life = starting_life(variant, n, nteams, options.casual)
     for p in range(n):
         pl[p, PL.P_LIFE] = life
         pl[p, PL.P_LIFEPOOL] = p
@@ -347,11 +451,24 @@ class Game:
         db: CardDB | None = None,
         names: list[str] | None = None,
         trace: int = 0,
+        casual: str | tuple[str, ...] | None = None,
+        commanders: list[list[str]] | None = None,
     ) -> Game:
+        """A game of ``decks`` (card-name lists, or decklists with a ``commander``
+        section: then a Commander game unless ``casual`` names another); ``casual``
+        ("commander", "brawl", or several) sets ``options.casual``; ``commanders``
+        gives each player's commanders for card-name decks."""
         db = db or load_pool()
         options = options or Options()
-        compiled = db.compile(sorted({c for d in decks for c in d}))
-        a = template(compiled, decks, variant, options, trace=trace)
+        if casual is not None:
+            options = replace(options, casual=casual)
+        mains, cmds = deck_lists(decks)
+        if commanders is not None:
+            cmds = [list(c) for c in commanders]
+        if any(cmds) and not options.casual:
+            options = replace(options, casual=("commander",))
+        compiled = db.compile(sorted({c for d in mains + cmds for c in d}))
+        a = template(compiled, mains, variant, options, trace=trace, commanders=cmds)
         seed_rng(a, seed)
         ops = _ops()
         call(ops.DEAL, a, compiled.arena)

@@ -101,7 +101,6 @@ from components.objects import (
     F_CARD,
     F_CASTING,
     F_CHOOSER,
-    F_COMMANDER,
     F_CTL,
     F_CTR,
     F_EVO,
@@ -126,10 +125,9 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CMDCAST, P_HANDN, P_SPELLS
+from components.players import P_HANDN, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
-    COMMAND,
     CTR_LOYALTY,
     GRAVEYARD,
     KW_HASTE,
@@ -149,6 +147,7 @@ from systems import (
     stack,
     targets,
     triggers,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -189,9 +188,7 @@ def base_cost(st, cd, p, i, a, option, out):
             out[k] = ct[c, C_COST + k]
         xs = ct[c, C_XS]
     if spell and option >= 0:
-        slot = o[i, F_COMMANDER]
-        if slot > 0 and o[i, F_ZONE] == COMMAND:
-            out[0] += 2 * st.pl[p, P_CMDCAST + slot - 1]
+        out[0] += variants.spell_tax(st, p, i)  # 903.8: the commander tax
         out[0] += _cost_change(st, cd, p, i)
         if out[0] < 0:
             out[0] = 0
@@ -751,9 +748,7 @@ def finish(st, cd):
             zones.move(st, cd, o[it, F_EVO], GRAVEYARD, -1)
     else:
         st.pl[p, P_SPELLS] += 1
-        slot = o[it, F_COMMANDER]
-        if slot > 0 and o[it, F_FROM] == COMMAND:
-            st.pl[p, P_CMDCAST + slot - 1] += 1
+        variants.spell_cast(st, p, it)  # 903.8: a cast from the command zone counts
         triggers.event(st, cd, EV_CAST, it, p, 0, p)
     touch(st)
     s[S_PASSES] = 0

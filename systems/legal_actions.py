@@ -49,6 +49,7 @@ from components.decisions import (
     PEND_BOTTOM,
     PEND_CHOOSE_OBJECT,
     PEND_CHOOSE_PLAYER,
+    PEND_COMMAND_ZONE,
     PEND_DISCARD,
     PEND_KICKER,
     PEND_MODE,
@@ -71,6 +72,7 @@ from components.game import (
     S_NSTK,
     S_PA,
     S_PASSES,
+    S_PB,
     S_PCOUNT,
     S_PEND,
     S_PPLAYER,
@@ -84,7 +86,6 @@ from components.game import (
 )
 from components.objects import (
     F_CARD,
-    F_COMMANDER,
     F_CTL,
     F_FACE_DOWN,
     F_ICTL,
@@ -124,6 +125,7 @@ from systems import (
     mulligan,
     players,
     priority,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -187,7 +189,7 @@ def priority_actions(st, cd, p, acts, first_only):
                     return m
         for x in range(st.s[S_NCZ]):
             i = st.cz[x]
-            if o[i, F_COMMANDER] and o[i, F_OWNER] == q:
+            if variants.castable_from_command_zone(st, q, i):
                 m0 = m
                 m = _cast_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
@@ -315,6 +317,9 @@ def list_actions(st, cd):
     elif kind == PEND_BOTTOM:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
+    elif kind == PEND_COMMAND_ZONE:  # 903.9a, asked by a state-based action: yes, no
+        m = _add(acts, 0, A_CHOOSE, p, s[S_PB], 1, 0)
+        m = _add(acts, m, A_CHOOSE, p, s[S_PB], 0, 0)
     s[S_NACTS] = min(m, acts.shape[0])
     return m
 
@@ -426,5 +431,8 @@ def apply(st, cd, k):
             mulligan.put_on_bottom(st, cd, q, obj)
         if mulligan.advance(st, cd):
             game_loop.first_turn(st, cd)
+        return
+    if pend == PEND_COMMAND_ZONE:
+        variants.answer(st, cd, pend, arg)
         return
     touch(st)

@@ -157,7 +157,7 @@ from components.objects import (
 )
 from components.players import P_ALIVE, P_HANDN
 from components.rules import BATTLEFIELD, KW_CHANGELING, NO_TARGET, STACK, T_CREATURE, T_KINDRED
-from systems import players
+from systems import commander, players
 from systems.jit import kernel
 
 
@@ -296,8 +296,8 @@ def matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NAME] >= 0 and c != fl[f, L_NAME]:
         return False
-    if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0:
-        return False
+    if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0 and commander.card_of(st, x) < 0:
+        return False  # (903.3c: a merged permanent with a commander card is one)
     return True
 
 

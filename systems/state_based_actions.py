@@ -1,5 +1,6 @@
 """State-based actions (704), with the range of influence (801.8, 801.9, 801.12), teams
-(810.8c-d) and the Commander variant's (903.10a; 903.9a is in systems/commander.py).
+(810.8c-d) and, through systems/variants.py, the casual variants' (903.9a, 903.10a:
+systems/commander.py).
 
 ``check`` performs every applicable state-based action at once (704.3) and says
 whether any was; ``systems/priority.py`` repeats it, with triggered abilities, until
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 from components.cards import C_ENCHANT, C_FLAGS, C_SUPER, CF_AURA, CF_EQUIPMENT, ST_NO_LOSS_ZERO
 from components.game import (
-    S_COMMANDER_DAMAGE,
     S_N,
     S_NBF,
     S_NSTK,
@@ -147,19 +147,14 @@ def _check(st, cd):
                     break
     losers = scr[SCR_SBA_LOSERS]
     nl = 0
-    for p in range(P):  # 704.5a-c (810.8c-d: the team's totals), 903.10a
+    for p in range(P):  # 704.5a-c (810.8c-d: the team's totals)
         if not pl[p, P_ALIVE]:
             continue
         zero = players.life(st, p) <= 0 and not _no_loss_at_zero(st, cd, p)
         if zero or pl[p, P_DREW_EMPTY] or players.poison(st, p) >= s[S_POISON_LIMIT]:
             losers[nl] = p
             nl += 1
-        elif s[S_COMMANDER_DAMAGE] > 0:
-            for k in range(st.cdmg.shape[1]):
-                if st.cdmg[p, k] >= s[S_COMMANDER_DAMAGE]:
-                    losers[nl] = p
-                    nl += 1
-                    break
+    nl = variants.losers(st, cd, losers, nl)  # the casual variants' (903.10a)
     if s[S_TOKENS]:  # 704.5d-e (only after a token or copy left: zones.move)
         for i in range(s[S_N]):
             z = o[i, F_ZONE]
