@@ -16,6 +16,7 @@ P_ALIVE = F("in_game", "1 while in the game (800.4)")
 P_LOST = F("lost", "1 if lost the game")
 P_WON = F("won", "1 if won the game")
 P_DRAWN = F("drawn", "1 if the game was a draw for them")
+P_LOSS = F("loss", "how they lost: LOSS_* (0 while they haven't)")
 P_TEAM = F("team", "team index (808, 809, 810, 811); own index when not in a team")
 P_ROLE = F("role", "ROLE_* (emperor, general, archenemy)")
 P_SEATPOS = F("seat", "position at the table, clockwise (seating order)")
@@ -53,6 +54,20 @@ P_NINSTANT = F("instants_in_hand", "cards in hand castable at instant speed", vo
 P_HELD0 = F("held_start", "start of their permanents in the `held` list", volatile=True)
 P_NHELD = F("held_count", "how many permanents they control", volatile=True)
 P_ELIG = F("eligible", "807.5a: gets priority for the loaded stack", volatile=True)
+
+# P_LOSS: how a player lost (for reports: how games end)
+LOSS_NAMES = (
+    "", "life", "combat", "decking", "poison", "commander damage", "effect", "concession",
+    "team",
+)  # fmt: skip
+(
+    LOSS_NONE, LOSS_LIFE, LOSS_COMBAT, LOSS_DECK, LOSS_POISON, LOSS_COMMANDER, LOSS_EFFECT,
+    LOSS_CONCEDE, LOSS_TEAM,
+) = range(len(LOSS_NAMES))  # fmt: skip
+"""life: 0 or less life (704.5a); combat: the same, checked in a combat damage step;
+decking: drew from an empty library (704.5b); poison (704.5c); commander damage
+(903.10a); effect: a spell or ability said so, or an opponent won (104.3e, 104.3h);
+concession (104.3a); team: lost with their team or emperor (809.5b, 810.8a)."""
 
 # roles
 ROLE_NONE, ROLE_EMPEROR, ROLE_GENERAL, ROLE_ARCHENEMY = range(4)

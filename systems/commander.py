@@ -47,7 +47,7 @@ from components.objects import (
     F_OWNER,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_CMD, P_CMDCAST
+from components.players import LOSS_COMMANDER, P_ALIVE, P_CMD, P_CMDCAST, P_LOSS
 from components.rules import COMMAND, EXILE, GRAVEYARD, HAND, LIBRARY
 from systems import players, zones
 from systems.jit import kernel
@@ -135,6 +135,7 @@ def losers(st, out, n):
             if cdmg[p, k] >= limit:
                 out[n] = p
                 n += 1
+                pl[p, P_LOSS] = LOSS_COMMANDER
                 break
     return n
 
@@ -146,8 +147,8 @@ def destination(st, i, zone):
     a hand or a library goes to the command zone instead, unless its owner said no. The
     owner's answer is used up by the move."""
     o = st.o
-    if o[i, F_COMMANDER] == 0:
-        return zone
+    if o[i, F_COMMANDER] == 0 or o[i, F_ZONE] == zone:
+        return zone  # (a card moved within its library isn't put into it: scry, 701.22)
     answer = o[i, F_CMD_ANSWER]
     o[i, F_CMD_ANSWER] = 0
     if (zone == HAND or zone == LIBRARY) and answer != CMD_NO:

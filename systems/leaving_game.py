@@ -20,9 +20,14 @@ from components.effects import X_CONTROL, X_KIND, X_NEWCTL
 from components.game import S_N, S_NEFF, S_NMARK, S_NSTK, S_NTRG, S_NXT, S_OVER, S_PEND
 from components.objects import F_CARD, F_CTL, F_ICTL, F_OWNER, F_ZONE
 from components.players import (
+    LOSS_CONCEDE,
+    LOSS_EFFECT,
+    LOSS_NONE,
+    LOSS_TEAM,
     P_ALIVE,
     P_DRAWN,
     P_LIBN,
+    P_LOSS,
     P_LOST,
     P_MANA,
     P_ROLE,
@@ -109,6 +114,7 @@ def players_lose(st, cd, ps, m):
     everyone left, the game is a draw for them (104.4a)."""
     buf = np.empty(st.pl.shape[0], np.int64)
     buf[:m] = ps[:m]
+    m0 = m
     m = with_team(st, buf, m)
     pl = st.pl
     everyone = True
@@ -121,10 +127,14 @@ def players_lose(st, cd, ps, m):
             if not found:
                 everyone = False
     if everyone:
+        for j in range(m):
+            pl[buf[j], P_LOSS] = LOSS_NONE
         draw_players(st, cd, buf, m)
         return
     for j in range(m):
         pl[buf[j], P_LOST] = 1
+        if pl[buf[j], P_LOSS] == LOSS_NONE:  # (the caller may have said how)
+            pl[buf[j], P_LOSS] = LOSS_EFFECT if j < m0 else LOSS_TEAM
     leave_many(st, cd, buf, m)
 
 
@@ -137,6 +147,7 @@ def concede(st, cd, p):
     m = with_team(st, buf, 1)
     for j in range(m):
         st.pl[buf[j], P_LOST] = 1
+        st.pl[buf[j], P_LOSS] = LOSS_CONCEDE if j == 0 else LOSS_TEAM
     leave_many(st, cd, buf, m)
 
 

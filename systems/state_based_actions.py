@@ -16,6 +16,7 @@ from components.game import (
     S_NTRG,
     S_POISON_LIMIT,
     S_SDIRTY,
+    S_STEP,
     S_TOKENS,
 )
 from components.objects import (
@@ -33,13 +34,24 @@ from components.objects import (
     F_TYPES,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_DREW_EMPTY
+from components.players import (
+    LOSS_COMBAT,
+    LOSS_DECK,
+    LOSS_LIFE,
+    LOSS_NONE,
+    LOSS_POISON,
+    P_ALIVE,
+    P_DREW_EMPTY,
+    P_LOSS,
+)
 from components.rules import (
     BATTLEFIELD,
+    COMBAT_DAMAGE,
     CTR_DEFENSE,
     CTR_LOYALTY,
     CTR_M1M1,
     CTR_P1P1,
+    FIRST_STRIKE_DAMAGE,
     GONE,
     GRAVEYARD,
     S_LEGENDARY,
@@ -154,6 +166,11 @@ def _check(st, cd):
         if zero or pl[p, P_DREW_EMPTY] or players.poison(st, p) >= s[S_POISON_LIMIT]:
             losers[nl] = p
             nl += 1
+            if zero:  # (how, for reports)
+                combat = s[S_STEP] == COMBAT_DAMAGE or s[S_STEP] == FIRST_STRIKE_DAMAGE
+                pl[p, P_LOSS] = LOSS_COMBAT if combat else LOSS_LIFE
+            else:
+                pl[p, P_LOSS] = LOSS_DECK if pl[p, P_DREW_EMPTY] else LOSS_POISON
     nl = variants.losers(st, cd, losers, nl)  # the casual variants' (903.10a)
     if s[S_TOKENS]:  # 704.5d-e (only after a token or copy left: zones.move)
         for i in range(s[S_N]):
@@ -179,6 +196,8 @@ def _check(st, cd):
         if not leaving_game.cant_lose(st, cd, losers[k]):
             losers[m] = losers[k]
             m += 1
+        else:
+            pl[losers[k], P_LOSS] = LOSS_NONE
     for p in range(P):
         pl[p, P_DREW_EMPTY] = 0
     if m:

@@ -167,6 +167,8 @@ def test_random_games_end_without_errors(variant, n, casual, options, db) -> Non
                      options=Options(**{**options.__dict__, "max_turns": 60}))  # fmt: skip
         _play_random(g, np.random.default_rng(seed))
         assert g.over and g.error == 0
+        for p in range(n):  # how each loser lost is recorded (reports: how games end)
+            assert bool(g.v.pl[p, PL.P_LOST]) == (g.v.pl[p, PL.P_LOSS] != PL.LOSS_NONE)
         casts += int(sum(g.v.pl[p, PL.P_CMDCAST] + g.v.pl[p, PL.P_CMDCAST + 1] for p in range(n)))
     assert casts > 0
 
@@ -264,3 +266,22 @@ def test_where_no_one_asks_a_commander_goes_to_the_command_zone(tmp_path, db) ->
     v = sc.game.v
     g = sc.refs_by_id["g"]
     assert v.o[g, O.F_ZONE] == COMMAND and v.pl[0, PL.P_HANDN] == 0 and v.pl[0, PL.P_LIBN] == 1
+
+
+def test_how_players_lose_is_recorded(tmp_path, db) -> None:
+    """P_LOSS: 21 commander damage (903.10a) in a combat damage step is commander damage,
+    not combat; a player at 0 life after combat damage lost in combat."""
+    text = BASE.format(
+        casual="commander",
+        alex="battlefield: [{card: \"Kamahl, Pit Fighter\", commander: true, id: k}, Hill Giant]",
+        bianca="commander_damage: {k: 15}",
+        actions="[{player: Alex, attack: {k: Bianca, Hill Giant: Carissa}},"
+        " {advance_to: {step: end-of-combat}}]",
+        expect="{players.Bianca.in_game: false, players.Carissa.in_game: false}",
+    ).replace("{name: Carissa}", "{name: Carissa, life: 3}")
+    sc = _scenario(tmp_path, text, db)
+    assert run_scenario(sc, db) == []
+    pl = sc.game.v.pl
+    assert PL.LOSS_NAMES[pl[1, PL.P_LOSS]] == "commander damage"
+    assert PL.LOSS_NAMES[pl[2, PL.P_LOSS]] == "combat"
+    assert pl[0, PL.P_LOSS] == PL.LOSS_NONE and pl[0, PL.P_WON]
