@@ -273,7 +273,7 @@ def test_how_players_lose_is_recorded(tmp_path, db) -> None:
     not combat; a player at 0 life after combat damage lost in combat."""
     text = BASE.format(
         casual="commander",
-        alex="battlefield: [{card: \"Kamahl, Pit Fighter\", commander: true, id: k}, Hill Giant]",
+        alex='battlefield: [{card: "Kamahl, Pit Fighter", commander: true, id: k}, Hill Giant]',
         bianca="commander_damage: {k: 15}",
         actions="[{player: Alex, attack: {k: Bianca, Hill Giant: Carissa}},"
         " {advance_to: {step: end-of-combat}}]",
