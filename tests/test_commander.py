@@ -285,3 +285,43 @@ def test_how_players_lose_is_recorded(tmp_path, db) -> None:
     assert PL.LOSS_NAMES[pl[1, PL.P_LOSS]] == "commander damage"
     assert PL.LOSS_NAMES[pl[2, PL.P_LOSS]] == "combat"
     assert pl[0, PL.P_LOSS] == PL.LOSS_NONE and pl[0, PL.P_WON]
+
+
+TWIN = """
+import hashlib, sys
+import numpy as np
+sys.path.insert(0, "tests")
+from test_commander import pod
+from components.state import GAME_LAYOUT
+from ecs.engine import Options, call, pod_template, seed_rng
+from systems import entry
+prints = []
+for variant, n, casual in [("free-for-all", 4, "commander"), ("two-headed-giant", 4, "commander"),
+                           ("two-player", 2, "brawl"), ("emperor", 6, "commander")]:
+    comp, a = pod_template(pod(n), variant, Options(max_turns=120, casual=(casual,)))
+    A = np.tile(a, (3, 1))
+    for g in range(3):
+        seed_rng(A[g], 100 + g)
+    call(entry.DEAL, A, comp.arena)
+    call(entry.PLAY, A, comp.arena, 0)
+    prints += [GAME_LAYOUT.fingerprint(A[g]) for g in range(3)]
+print(hashlib.sha256("".join(prints).encode()).hexdigest())
+"""
+
+
+@pytest.mark.slow
+def test_the_twin_and_the_jit_play_the_same_commander_games() -> None:
+    """Seeded Commander and Brawl pods (free-for-all, Two-Headed Giant, duel, Emperor)
+    played to the end as the Python twin and compiled: the same final states."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    runs = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONPATH=str(root))
+        out = subprocess.run([sys.executable, "-W", "ignore", "-c", TWIN], cwd=root, env=env,
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        runs.append(out.stdout.strip().splitlines()[-1])
+    assert runs[0] == runs[1]
