@@ -194,14 +194,15 @@ def template(
         raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
     cards = sum(len(d) for d in decks) + sum(len(c) for c in commanders)
     a = new_arena(variant, options, team, cards, max(len(d) for d in decks), trace)
+    v = GAME_LAYOUT.views(a)
     for p, deck in enumerate(decks):
         for name in deck:
-            add_object(a, compiled, name, p, LIBRARY)
+            add_object(a, compiled, name, p, LIBRARY, v)
     for p, names in enumerate(commanders):
         for name in names:
-            designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND))
-    GAME_LAYOUT.views(a).s[G.S_TRIGMASK] = trigger_events(compiled)
-    GAME_LAYOUT.views(a).s[G.S_NEEDS] = needs(compiled)
+            designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND, v))
+    v.s[G.S_TRIGMASK] = trigger_events(compiled)
+    v.s[G.S_NEEDS] = needs(compiled)
     return a
 
 
@@ -239,17 +240,21 @@ def pod_template(
     options: Options | None = None,
     db: CardDB | None = None,
     trace: int = 0,
+    compiled: Compiled | None = None,
 ) -> tuple[Compiled, np.ndarray]:
     """The cards compiled for a pod and its game template, for batches: copy the arena
     per game (``np.tile``), give each its seed (``seed_rng``), deal (``entry.DEAL``) and
     play. ``decks`` are decklists with a ``commander`` section (a Commander game unless
-    ``options.casual`` says otherwise) or card-name lists."""
+    ``options.casual`` says otherwise) or card-name lists. Pods drawn from one set of
+    decks can share one ``compiled`` (compiled once from all their cards): then only the
+    template is built (a few milliseconds)."""
     options = options or Options()
     mains, cmds = deck_lists(decks)
     if any(cmds) and not options.casual:
         options = replace(options, casual=("commander",))
-    db = db or load_pool()
-    compiled = db.compile(sorted({c for d in mains + cmds for c in d}))
+    if compiled is None:
+        db = db or load_pool()
+        compiled = db.compile(sorted({c for d in mains + cmds for c in d}))
     return compiled, template(compiled, mains, variant, options, trace, cmds)
 
 
@@ -339,9 +344,12 @@ def trigger_events(compiled: Compiled) -> int:
     return mask
 
 
-def add_object(a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int) -> int:
-    """A card object appended to the arena (setup only: no rules run)."""
-    v = GAME_LAYOUT.views(a)
+def add_object(
+    a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int, v: Any = None
+) -> int:
+    """A card object appended to the arena (setup only: no rules run); ``v``: the arena's
+    views, when the caller has them (building them is most of the cost)."""
+    v = v if v is not None else GAME_LAYOUT.views(a)
     s, o = v.s, v.o
     i = int(s[G.S_N])
     if i >= o.shape[0]:

@@ -715,7 +715,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             if zname == "library":
                 es = list(reversed(es))  # the file lists the top first
             for e in es:
-                i = add_object(a, compiled, e["card"], p, ZONES[zname])
+                i = add_object(a, compiled, e["card"], p, ZONES[zname], v)
                 if "id" in e:
                     refs[e["id"]] = i
                 if e.get("commander"):
