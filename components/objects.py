@@ -21,6 +21,15 @@ F_TS = F("ts", "timestamp: when it entered its zone or last changed (613.7)", vo
 F_FACE_DOWN = F("face_down", "1 while face down (conspiracies, planar and scheme decks)")
 F_TRANSFORMED = F("transformed", "1 while its back face is up (712)")
 F_COMMANDER = F("commander", "0, or 1 + its owner's commander slot (903.3): a commander card")
+F_CMD_MOVED = F(
+    "commander_moved",
+    "1 while a commander put into a graveyard or exile since state-based actions last looked"
+    " (903.9a)",
+)
+F_CMD_ANSWER = F(
+    "command_zone_answer",
+    "its owner's answer for the move under way (903.9b): 0 not asked, CMD_YES / CMD_NO",
+)
 F_NAMED = F("named", "card row a hidden agenda names (702.106); -1 none")
 # control (layer 2, 613.1b)
 F_BCTL = F("base_controller", "who put it onto the battlefield / cast it (110.2)")
@@ -97,3 +106,5 @@ F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary'
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2
+# F_CMD_ANSWER values (903.9b): the command zone instead, or where it was going
+CMD_YES, CMD_NO = 1, 2

@@ -61,6 +61,11 @@ P_HELD0 = F("held_start", "start of their permanents in the `held` list", volati
 P_NHELD = F("held_count", "how many permanents they control", volatile=True)
 P_ELIG = F("eligible", "807.5a: gets priority for the loaded stack", volatile=True)
 
+"""life: 0 or less life (704.5a); combat: the same, checked in a combat damage step;
+decking: drew from an empty library (704.5b); poison (704.5c); commander damage
+(903.10a); effect: a spell or ability said so, or an opponent won (104.3e, 104.3h);
+concession (104.3a); team: lost with their team or emperor (809.5b, 810.8a)."""
+
 # roles
 ROLE_NONE, ROLE_EMPEROR, ROLE_GENERAL, ROLE_ARCHENEMY = range(4)
 ROLE_NAMES = ("", "emperor", "general", "archenemy")
@@ -83,14 +88,14 @@ RANGES = Table(
     shape=(3, "players", "players"),
 )
 
-# how a player's game ended (P_HOW)
+# how a player's game ended (P_HOW; "combat": life to 0 in a combat damage step)
 HOW_NAMES = (
     "playing", "life", "poison", "decking", "commander-damage", "conceded", "effect",
-    "draw", "won", "team",
+    "draw", "won", "team", "combat",
 )  # fmt: skip
 (
     HOW_PLAYING, HOW_LIFE, HOW_POISON, HOW_DECKING, HOW_COMMANDER, HOW_CONCEDED, HOW_EFFECT,
-    HOW_DRAW, HOW_WON, HOW_TEAM,
+    HOW_DRAW, HOW_WON, HOW_TEAM, HOW_COMBAT,
 ) = range(len(HOW_NAMES))  # fmt: skip
 # What a draft noted (905.2b; Conspiracy Draft, systems/conspiracy.py): one row per
 # note, read by the cards that refer to notes ("the highest number you noted for cards

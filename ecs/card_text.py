@@ -1040,7 +1040,7 @@ def _pump(ctx: Ctx, verb: str, args: dict, ref) -> str:
     if verb == "pump" and ("power" in args or "toughness" in args):
         p, t = _pt_amount(ctx, args.get("power", 0)), _pt_amount(ctx, args.get("toughness", 0))
         parts.append(f"{'get' if plural else 'gets'} {p}/{t}")
-        xs = [args.get(k) for k in ("power", "toughness") if not isinstance(args.get(k), int)]
+        xs = [args[k] for k in ("power", "toughness") if k in args and not isinstance(args[k], int)]
         xa = _amount(xs[0], ctx).replace("minus ", "") if xs else "X"
         note = f", where X is {xa}" if xa != "X" else ""
     else:
@@ -1327,6 +1327,10 @@ def _static(ctx: Ctx, body: dict) -> str:
         text = f"{_cap(spells)}{' ' + who if who else ''} cost {{{_amount(n, ctx)}}} {'less' if 'less' in arg else 'more'} to cast."
     elif k == "may_cast_from":
         text = f"You may cast {ctx.name} from your graveyard."
+    elif k in ("enters_with_counters", "must_attack", "toughness_damage", "cant_cast",
+               "mana_any_color", "starting_player", "starting_hand", "extra_opening_hand",
+               "choose_number"):  # fmt: skip
+        text = _conspiracy_static(ctx, k, arg)
     text = text or f"{k.replace('_', ' ').capitalize()}: {arg}."
     if cond is not None:
         text = f"As long as {_cond(ctx, cond)}, {_low(text)}"
@@ -1428,3 +1432,43 @@ def _conspiracy_lines(rec: dict) -> list[str]:
         else:
             out.append("(Start the game with this face up in the command zone.)")
     return out
+
+
+def _conspiracy_static(ctx: Ctx, k: str, arg: Any) -> str:
+    """Static abilities of conspiracies and draft-matters cards (905)."""
+
+    def spells(f: Any) -> str:
+        f = FILTER_WORDS.get(f, f) if isinstance(f, str) else f
+        t = _filter({**f, "zone": "stack"} if isinstance(f, dict) else f, plural=True)
+        if isinstance(f, dict) and isinstance(f.get("mv"), dict) and "chosen_number" in str(f):
+            t = t.split(" with mana value")[0] + " with mana value equal to the chosen number"
+        return t if "spell" in t else t + " spells"
+
+    if k == "enters_with_counters" and isinstance(arg, dict):
+        what = arg.get("what")
+        who = ctx.name if what == "self" else _filter(what, plural=True)
+        n, note = _n(ctx, arg.get("amount", 1), f"{arg.get('kind', '+1/+1')} counter")
+        verb = "enters" if what == "self" else "enter"
+        return _cap(f"{who} {verb} with {n} on {'it' if what == 'self' else 'them'}{note}.")
+    if k == "must_attack" and isinstance(arg, dict):
+        if "noted" in arg:
+            return (f"{ctx.name} attacks each combat if able, and attacks a player you noted "
+                    f"for cards named {arg['noted']} if able.")  # fmt: skip
+        return f"{ctx.name} attacks each combat if able."
+    if k == "toughness_damage":
+        who = ctx.name if arg == "self" else _filter(arg, plural=True)
+        return (f"{_cap(who)} assign combat damage equal to their toughness rather than "
+                "their power.")  # fmt: skip
+    if k == "cant_cast" and isinstance(arg, dict):
+        return f"You can't cast {spells(arg.get('spells'))}."
+    if k == "mana_any_color" and isinstance(arg, dict):
+        return (f"You may spend mana as though it were mana of any colour to cast "
+                f"{spells(arg.get('spells'))}.")  # fmt: skip
+    if k == "starting_player":
+        return "You start the game (you are the starting player)."
+    if k == "starting_hand":
+        return f"Your starting hand size is {_num(arg)}."
+    if k == "extra_opening_hand":
+        return (f"As the game starts, draw an additional opening hand of {_num(arg)} cards; "
+                "keep one hand and shuffle the other into your library.")  # fmt: skip
+    return f"As the game starts, choose a number from 1 to {arg}."

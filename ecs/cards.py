@@ -911,7 +911,7 @@ class Compiler:
     WHEN_KEYS = {
         "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
         "attacks": {"what", "defender", "one_or_more"}, "blocks": {"what"},
-        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat"},
+        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
         "dealt_damage": {"what"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},

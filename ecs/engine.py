@@ -15,7 +15,7 @@ the decks into the arena) and reads the arena back for Python."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,15 @@ from components.rules import (
     T_INSTANT,
 )
 from components.state import GAME_LAYOUT, capacities
-from components.variants import ATTACK_NAMES, CASUAL_CONSPIRACY, VARIANT_NAMES
+from components.variants import (
+    ATTACK_NAMES,
+    CASUAL_BRAWL,
+    CASUAL_COMMANDER,
+    CASUAL_CONSPIRACY,
+    CASUAL_NAMES,
+    COMMANDER_RULES,
+    VARIANT_NAMES,
+)
 from ecs.cards import CardDB, CardError, Compiled, load_pool
 
 
@@ -88,10 +96,47 @@ class Options:
     max_decisions: int = 0
     mulligans: bool = False
     autopass: bool = True
+    casual: str | tuple[str, ...] = ()  # "commander", "brawl", ... or several (900-905)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.casual, list):  # (from JSON: a replay's setup) hashable again
+            object.__setattr__(self, "casual", tuple(self.casual))
 
 
-def starting_life(variant: str, players: int, teams: int) -> int:
-    """103.4: 20; a Two-Headed Giant team shares 30, +15 per head beyond two (810.11)."""
+def casual_names(casual: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """The casual variants asked for ("none", a name, a comma list or a sequence)."""
+    if not casual:
+        return ()
+    names = casual.split(",") if isinstance(casual, str) else list(casual)
+    out = tuple(n.strip() for n in names if n.strip() and n.strip() != "none")
+    for n in out:
+        if n not in CASUAL_NAMES:
+            raise SetupError(
+                f"unknown casual variant {n!r} (expected one of {', '.join(CASUAL_NAMES)})"
+            )
+    return out
+
+
+def casual_bits(casual: str | tuple[str, ...] | list[str] | None) -> int:
+    """S_CASUAL: the bit of each casual variant (components/variants.py)."""
+    return sum(1 << CASUAL_NAMES.index(n) for n in set(casual_names(casual)))
+
+
+def commander_game(casual: str | tuple[str, ...] | list[str] | None) -> bool:
+    """Is this a Commander game (903; Brawl is one, 903.12a)?"""
+    return bool(casual_bits(casual) & COMMANDER_RULES)
+
+
+def starting_life(variant: str, players: int, teams: int, casual: Any = ()) -> int:
+    """103.4: 20; a Two-Headed Giant team shares 30, +15 per head beyond two (810.11).
+    Commander: 40 (903.7); Brawl: 25 in a two-player game, 30 in a multiplayer one
+    (903.12f). A team sharing its life total (810.4) starts with the Commander number:
+    903.7 sets each player's life total to it, and a shared total is each member's."""
+    bits = casual_bits(casual)
+    if bits & CASUAL_BRAWL:
+        return 25 if players == 2 else 30
+    if bits & CASUAL_COMMANDER:
+        return 40
     if variant == "two-headed-giant":
         return 30 + 15 * max(0, players // max(teams, 1) - 2)
     return 20
@@ -139,23 +184,88 @@ def template(
     options: Options,
     trace: int = 0,
     room: tuple[int, int] | None = None,
+    commanders: list[list[str]] | None = None,
 ) -> np.ndarray:
     """An arena with the players and their decks (each library in deck order, the top
     last), the variant's options, in the pregame: ``systems/setup.deal`` seats them
     and ``begin`` starts the game. ``room``: (cards, largest library) to size the
-    arena for, when several templates must have one size (a batch's deck rotations)."""
+    arena for, when several templates must have one size (a batch's deck rotations).
+    In a Commander game (``options.casual``) each player's ``commanders`` (one, or a
+    partner pair) start in the command zone, face up (903.6), and fix the player's
+    colour identity (903.4)."""
     n = len(decks)
     check_setup(variant, n, options)
     team = default_teams(variant, n, options.teams)
-    cards, library = room or (sum(len(d) for d in decks), max(len(d) for d in decks))
+    commanders = commanders or [[] for _ in decks]
+    if len(commanders) != n:
+        raise SetupError(f"{len(commanders)} commander lists for {n} decks")
+    if any(commanders) and not commander_game(options.casual):
+        raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
+    cards = sum(len(d) for d in decks) + sum(len(c) for c in commanders)
+    cards, library = room or (cards, max(len(d) for d in decks))
     a = new_arena(variant, options, team, cards, library, trace)
     v = GAME_LAYOUT.views(a)
     for p, deck in enumerate(decks):
         for name in deck:
             add_object(a, compiled, name, p, LIBRARY, v)
+    for p, names in enumerate(commanders):
+        for name in names:
+            designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND, v))
     v.s[G.S_TRIGMASK] = trigger_events(compiled)
     v.s[G.S_NEEDS] = needs(compiled)
     return a
+
+
+def designate(a: np.ndarray, compiled: Compiled, p: int, i: int) -> None:
+    """Card object i is one of player p's commanders (903.3; two with partner, 702.124):
+    its slot, and p's colour identity grows by its card's (903.4, fixed before the game
+    begins, 903.4a)."""
+    v = GAME_LAYOUT.views(a)
+    if v.pl[p, PL.P_CMD + 1] >= 0:
+        raise SetupError("a player has at most two commanders (702.124)")
+    slot = 0 if v.pl[p, PL.P_CMD] < 0 else 1
+    v.pl[p, PL.P_CMD + slot] = i
+    v.o[i, O.F_COMMANDER] = slot + 1
+    c = int(v.o[i, O.F_CARD])
+    v.pl[p, PL.P_IDENTITY] |= int(compiled.tables.rows["ct"][c][K.C_IDENTITY]) & 31
+
+
+def deck_lists(decks: list[Any]) -> tuple[list[list[str]], list[list[str]]]:
+    """(the main decks, the commanders) of ``decks``: card-name lists, or decklists with
+    ``main`` and ``commander`` (ecs/decks.py ``Deck``, a ``Commander`` section)."""
+    mains, cmds = [], []
+    for d in decks:
+        if hasattr(d, "main"):
+            mains.append(list(d.main))
+            cmds.append(list(getattr(d, "commander", None) or []))
+        else:
+            mains.append(list(d))
+            cmds.append([])
+    return mains, cmds
+
+
+def pod_template(
+    decks: list[Any],
+    variant: str = "free-for-all",
+    options: Options | None = None,
+    db: CardDB | None = None,
+    trace: int = 0,
+    compiled: Compiled | None = None,
+) -> tuple[Compiled, np.ndarray]:
+    """The cards compiled for a pod and its game template, for batches: copy the arena
+    per game (``np.tile``), give each its seed (``seed_rng``), deal (``entry.DEAL``) and
+    play. ``decks`` are decklists with a ``commander`` section (a Commander game unless
+    ``options.casual`` says otherwise) or card-name lists. Pods drawn from one set of
+    decks can share one ``compiled`` (compiled once from all their cards): then only the
+    template is built (a few milliseconds)."""
+    options = options or Options()
+    mains, cmds = deck_lists(decks)
+    if any(cmds) and not options.casual:
+        options = replace(options, casual=("commander",))
+    if compiled is None:
+        db = db or load_pool()
+        compiled = db.compile(sorted({c for d in mains + cmds for c in d}))
+    return compiled, template(compiled, mains, variant, options, trace, commanders=cmds)
 
 
 def new_arena(
@@ -184,6 +294,11 @@ def new_arena(
     s[G.S_POISON_LIMIT] = poison_limit(variant, n, nteams)
     s[G.S_SKIP_FIRST_DRAW] = int(n == 2 or variant == "two-headed-giant")  # 103.8, 800.7, 810.6
     s[G.S_FREE_MULLIGAN] = int(n > 2)  # 800.6
+    s[G.S_CASUAL] = casual_bits(options.casual)
+    if s[G.S_CASUAL] & CASUAL_BRAWL:
+        s[G.S_FREE_MULLIGAN] = 1  # 903.12g: in any Brawl game
+    elif s[G.S_CASUAL] & CASUAL_COMMANDER:
+        s[G.S_COMMANDER_DAMAGE] = 21  # 903.10a (Brawl has none, 903.12h)
     cap = options.max_turns
     s[G.S_MAXTURNS] = cap * max(1, n // 4) if variant == "grand-melee" and cap else cap
     s[G.S_MAXDECISIONS] = options.max_decisions
@@ -197,7 +312,7 @@ def new_arena(
     s[G.S_MONARCH] = -1
     s[G.S_PREV_ACTIVE] = -1
     s[G.S_STARTING] = 0
-    life = starting_life(variant, n, nteams)
+    life = starting_life(variant, n, nteams, options.casual)
     for p in range(n):
         pl[p, PL.P_LIFE] = life
         pl[p, PL.P_START_LIFE] = life
@@ -282,7 +397,7 @@ def add_object(
     a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int, v: Any = None
 ) -> int:
     """A card object appended to the arena (setup only: no rules run); ``v``: the arena's
-    views, when the caller has them."""
+    views, when the caller has them (building them is most of the cost)."""
     v = v if v is not None else GAME_LAYOUT.views(a)
     s, o = v.s, v.o
     i = int(s[G.S_N])
@@ -414,19 +529,31 @@ class Game:
         command: list[list[dict]] | None = None,
         notes: list[dict] | None = None,
         pool_outside: list[int] | None = None,
+        casual: str | tuple[str, ...] | None = None,
+        commanders: list[list[str]] | None = None,
     ) -> Game:
         """A game of these decks (one per player, in seating order before the variant
         seats them), dealt from ``seed`` and started up to its first decision.
-        ``room`` sizes the arena (see :func:`template`); ``agents`` names the compiled
-        agent of each player (for :meth:`play_out` with each player's own); ``cards``:
-        more cards to compile with the decks' (a batch compiles every deck's once).
-        Conspiracy Draft (905): ``command``: each player's conspiracies (905.4:
-        ``{card, face_up, named}``); ``notes``: what the draft noted (905.2b; ecs.draft);
-        ``pool_outside``: how many cards of each player's draft pool stay outside the
-        game (Worldknit)."""
+        ``decks``: card-name lists, or decklists with a ``commander`` section (then a
+        Commander game unless ``casual`` names another); ``casual`` ("commander",
+        "brawl", or several) sets ``options.casual``; ``commanders`` gives each player's
+        commanders for card-name decks. ``room`` sizes the arena (see
+        :func:`template`); ``agents`` names the compiled agent of each player (for
+        :meth:`play_out` with each player's own); ``cards``: more cards to compile with
+        the decks' (a batch compiles every deck's once). Conspiracy Draft (905):
+        ``command``: each player's conspiracies (905.4: ``{card, face_up, named}``);
+        ``notes``: what the draft noted (905.2b; ecs.draft); ``pool_outside``: how many
+        cards of each player's draft pool stay outside the game (Worldknit)."""
         db = db or load_pool()
         options = options or Options()
-        wanted = {c for d in decks for c in d} | set(cards or ())
+        if casual is not None:
+            options = replace(options, casual=casual)
+        decks, cmds = deck_lists(decks)
+        if commanders is not None:
+            cmds = [list(c) for c in commanders]
+        if any(cmds) and not options.casual:
+            options = replace(options, casual=("commander",))
+        wanted = {c for d in decks + cmds for c in d} | set(cards or ())
         for entries in command or []:
             for e in entries:
                 wanted.add(e["card"])
@@ -436,10 +563,11 @@ class Game:
         wanted.update(n for n in noted_names(notes or []) if n in db and db.check(n) is None)
         compiled = db.compiled(sorted(wanted))
         key = (id(compiled.arena), tuple(tuple(d) for d in decks), variant, options, trace, room,
-               tuple(agents or ()))  # fmt: skip
+               tuple(agents or ()), tuple(tuple(c) for c in cmds))  # fmt: skip
         base = _TEMPLATES.get(key)
         if base is None or base[0] is not compiled.arena:
-            a = template(compiled, decks, variant, options, trace=trace, room=room)
+            a = template(compiled, decks, variant, options, trace=trace, room=room,
+                         commanders=cmds)  # fmt: skip
             if agents is not None:
                 v = GAME_LAYOUT.views(a)
                 for p, name in enumerate(agents):

@@ -82,6 +82,7 @@ from components.decisions import (
     PEND_CHOOSE_OBJECT,
     PEND_CHOOSE_PLAYER,
     PEND_COLOR,
+    PEND_COMMAND_ZONE,
     PEND_KICKER,
     PEND_MODE,
     PEND_MULLIGAN,
@@ -114,7 +115,16 @@ from components.rules import (
 from components.state import GAME_LAYOUT
 from ecs.cards import CardDB, CardError, load_pool
 from ecs.checks import INT32, MAX_PLAYERS, InputError, int_fields, load_yaml, read_text
-from ecs.engine import VARIANTS, Game, IllegalAction, Options, SetupError, add_object, new_arena
+from ecs.engine import (
+    VARIANTS,
+    Game,
+    IllegalAction,
+    Options,
+    SetupError,
+    add_object,
+    designate,
+    new_arena,
+)
 
 ZONES = {
     "hand": HAND,
@@ -285,6 +295,8 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                     raise _err(path, f"{f}.counters.{ck}", "expected a whole number")
         if cnt > 1 and "id" in e:
             raise _err(path, f"{f}.id", "an entry with count > 1 can't have one id")
+        if cnt > 1 and e.get("commander"):
+            raise _err(path, f"{f}.count", "a count never applies to a commander")
         out.append(e)
     total = sum(e.get("count", 1) for e in out)
     if total > MAX_CARDS:
@@ -444,6 +456,7 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
                         name_counts,
                         db,
                     )
+    _validate_commander(path, game, players, names, ids, name_counts, db)
     variant = game.get("variant")
     if variant in ("team-vs-team", "emperor", "alternating-teams", "two-headed-giant"):
         for k, p in enumerate(players):
@@ -496,6 +509,36 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
     exp = data.get("expect")
     if exp is not None and not isinstance(exp, dict):
         raise _err(path, "expect", "expected a mapping of path -> value")
+
+
+def _validate_commander(path, game, players, names, ids, name_counts, db) -> None:
+    """The Commander fields (903): ``commander: true`` entries (at most two a player, in
+    a Commander or Brawl game), ``commander_damage`` and ``commander_casts``."""
+    casual = game.get("casual", "none")
+    casual = casual if isinstance(casual, list) else [casual]
+    commander_game = "commander" in casual or "brawl" in casual
+    for k, p in enumerate(players):
+        marked = []
+        for z in ZONES:
+            for j, e in enumerate(_card_entries(path, f"players[{k}].{z}", p.get(z), db)):
+                if e.get("commander"):
+                    marked.append(f"players[{k}].{z}[{j}].commander")
+        if marked and not commander_game:
+            raise _err(path, marked[0], "a commander needs game.casual: commander or brawl")
+        if len(marked) > 2:
+            raise _err(path, marked[2], "a player has at most two commanders (702.124)")
+        for key in ("commander_damage", "commander_casts"):
+            if key not in p or p[key] is None:
+                continue
+            f = f"players[{k}].{key}"
+            if not commander_game:
+                raise _err(path, f, "needs game.casual: commander or brawl")
+            if not isinstance(p[key], dict):
+                raise _err(path, f, "expected a mapping of commander -> number")
+            for ref, n in p[key].items():
+                _check_ref(path, f, ref, names, ids, name_counts, db)
+                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    raise _err(path, f"{f}.{ref}", "expected a whole number >= 0")
 
 
 _CREATED = re.compile(r"^(.+)#(\d+)$")
@@ -607,7 +650,7 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
 
 # ------------------------------------------------------------------ building
 NOT_YET = {
-    "commander": "Commander (903)", "brawl": "Brawl (903.12)", "planechase": "Planechase (901)",
+    "planechase": "Planechase (901)",
     "vanguard": "Vanguard (902)", "archenemy": "Archenemy (904)",
     "supervillain-rumble": "Supervillain Rumble (904.12)",
 }  # fmt: skip
@@ -623,8 +666,7 @@ def _not_implemented(d: dict) -> str | None:
     if game.get("planes") or game.get("planar_deck") or game.get("day_night"):
         return "planes and day/night setup are not implemented yet"
     for p in d.get("players") or []:
-        for k in ("vanguard", "planar_deck", "scheme_deck", "ongoing_schemes", "commander_damage",
-                  "commander_casts"):  # fmt: skip
+        for k in ("vanguard", "planar_deck", "scheme_deck", "ongoing_schemes"):
             if p.get(k):
                 return f"players.{k} is not implemented yet"
     return None
@@ -655,12 +697,14 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     if shared and variant not in ("team-vs-team", "two-headed-giant"):
         raise ScenarioFailure(f"shared team turns can't be used in {variant} (805.1)")
     rng = opts.get("range_of_influence", "default")
+    casual = game.get("casual", "none")
     options = Options(
         range_of_influence=None if rng == "default" else (0 if rng is None else rng),
         attack=opts.get("attack"),
         deploy=opts.get("deploy_creatures"),
         shared_team_turns=shared,
         autopass=False,
+        casual=tuple(casual) if isinstance(casual, list) else casual,
     )
     entries: dict[tuple[int, str], list[dict]] = {}
     all_cards = set()
@@ -750,13 +794,14 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             if zname == "library":
                 es = list(reversed(es))  # the file lists the top first
             for e in es:
-                i = add_object(a, compiled, e["card"], p, ZONES[zname])
+                i = add_object(a, compiled, e["card"], p, ZONES[zname], v)
                 if "id" in e:
                     refs[e["id"]] = i
                 if e.get("commander"):
-                    slot = 0 if pl[p, PL.P_CMD] < 0 else 1
-                    pl[p, PL.P_CMD + slot] = i
-                    o[i, O.F_COMMANDER] = slot + 1
+                    try:
+                        designate(a, compiled, p, i)  # 903.3, 903.4
+                    except SetupError as err:
+                        raise ScenarioFailure(f"players[{p}]: {err}") from None
                 if zname == "command" and _is_conspiracy(db, e["card"]):  # 905.4, 702.106
                     from ecs.engine import set_agenda
 
@@ -791,6 +836,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     sc.game = g
     for i, r in attach:
         o[i, O.F_ATT] = resolve_card(sc, r)
+    _commander_setup(sc, players)
     for i, who in protector:  # 310.11a: by default the first opponent in turn order
         if who is not None:
             o[i, O.F_PROTECTOR] = names.index(who)
@@ -825,6 +871,32 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     call(entry.SCENARIO_START, a, compiled.arena, int(auto), hold)
     g._n = call(entry.BEGIN, a, compiled.arena)
     return g
+
+
+def _commander_setup(sc: Scenario, players: list[dict]) -> None:
+    """``commander_damage`` (903.10a) and ``commander_casts`` (903.8) of the players:
+    keys are card references to commanders (``commander: true`` entries)."""
+    g = sc.game
+    v = g.v
+    for p, pd in enumerate(players):
+        for key in ("commander_damage", "commander_casts"):
+            for ref, n in (pd.get(key) or {}).items():
+                c = resolve_card(sc, ref)
+                slot = int(v.o[c, O.F_COMMANDER])
+                if slot == 0:
+                    raise ScenarioFailure(
+                        f"players[{p}].{key}.{ref}: not a commander (give its entry commander: true)"
+                    )
+                owner = int(v.o[c, O.F_OWNER])
+                if key == "commander_damage":
+                    v.cdmg[p, 2 * owner + slot - 1] = n
+                elif owner != p:
+                    raise ScenarioFailure(
+                        f"players[{p}].commander_casts.{ref}: {g.names[owner]}'s commander;"
+                        " a player casts only their own from the command zone (903.8)"
+                    )
+                else:
+                    v.pl[p, PL.P_CMDCAST + slot - 1] = n
 
 
 _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
@@ -1290,7 +1362,13 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
             _take(g, f"colour {val}", arg=_color(val))
         elif key == "redistribute":
             _redistribute(sc, val)
-        elif key in ("may", "pay_life", "command_zone"):
+        elif key == "command_zone":  # 903.9a-b: the owner moves a commander, or not
+            if not isinstance(val, bool):
+                raise ScenarioFailure(f"choose.{key}: expected true or false")
+            if kind != PEND_COMMAND_ZONE:
+                raise IllegalAction("no commander is waiting for its owner's choice (903.9)")
+            _take(g, f"{key} {val}", arg=int(val))
+        elif key in ("may", "pay_life"):
             if not isinstance(val, bool):
                 raise ScenarioFailure(f"choose.{key}: expected true or false")
             if kind not in (PEND_YES_NO, PEND_SCRY):

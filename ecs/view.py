@@ -376,11 +376,12 @@ def _defender(g: Game, i: int, refs: dict[int, str]) -> str | None:
 
 
 def _commander_damage(g: Game, p: int, refs: dict[int, str]) -> dict[str, int]:
+    """903.10a: the combat damage each commander of the game has dealt to p (0 included)."""
     v = g.v
     out = {}
     for q in range(len(g.names)):
         for k in range(2):
             c = int(v.pl[q, PL.P_CMD + k])
-            if c >= 0 and v.cdmg[p, 2 * q + k]:
+            if c >= 0:
                 out[_label(g, refs, c)] = int(v.cdmg[p, 2 * q + k])
     return out

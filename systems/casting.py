@@ -116,7 +116,6 @@ from components.objects import (
     F_CARD,
     F_CASTING,
     F_CHOOSER,
-    F_COMMANDER,
     F_CTL,
     F_CTR,
     F_EVO,
@@ -141,10 +140,9 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CMDCAST, P_CREATURE_SPELLS, P_HANDN, P_SPELLS
+from components.players import P_CREATURE_SPELLS, P_HANDN, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
-    COMMAND,
     CTR_LOYALTY,
     EXILE,
     GRAVEYARD,
@@ -167,6 +165,7 @@ from systems import (
     stack,
     targets,
     triggers,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -211,9 +210,7 @@ def base_cost(st, cd, p, i, a, option, out):
         if ct[c, C_HYB + 2]:
             _hybrid(st, cd, p, out, ct[c, C_HYB], ct[c, C_HYB + 1], ct[c, C_HYB + 2])
     if spell and option >= 0:
-        slot = o[i, F_COMMANDER]
-        if slot > 0 and o[i, F_ZONE] == COMMAND:
-            out[0] += 2 * st.pl[p, P_CMDCAST + slot - 1]
+        out[0] += variants.spell_tax(st, p, i)  # 903.8: the commander tax
         out[0] += _cost_change(st, cd, p, i)
         r = ct[c, C_SELF_COST]
         if r >= 0:  # "this spell costs {1} less for each ..." (601.2f)
@@ -927,9 +924,7 @@ def finish(st, cd):
         st.pl[p, P_SPELLS] += 1
         if o[it, F_TYPES] & T_CREATURE:
             st.pl[p, P_CREATURE_SPELLS] += 1
-        slot = o[it, F_COMMANDER]
-        if slot > 0 and o[it, F_FROM] == COMMAND:
-            st.pl[p, P_CMDCAST + slot - 1] += 1
+        variants.spell_cast(st, p, it)  # 903.8: a cast from the command zone counts
         triggers.event(st, cd, EV_CAST, it, p, 0, p)
     touch(st)
     s[S_PASSES] = 0

@@ -31,13 +31,11 @@ from components.effects import H_AMT, H_COMBAT, H_CTL, H_HASRECIP, H_RECIP, H_RE
 from components.game import S_NBF, S_NSH
 from components.objects import (
     F_COLORS,
-    F_COMMANDER,
     F_CTL,
     F_CTR,
     F_DMG,
     F_DTHIT,
     F_KW,
-    F_OWNER,
     F_PROT,
     F_TYPES,
     F_ZONE,
@@ -56,7 +54,7 @@ from components.rules import (
     T_CREATURE,
     T_PLANESWALKER,
 )
-from systems import continuous_effects, players, selectors, triggers, zones
+from systems import continuous_effects, players, selectors, triggers, variants, zones
 from systems.jit import kernel
 from systems.state import delete_row, touch_sba
 
@@ -300,10 +298,7 @@ def _results(st, cd, source, src_ctl, t, a, combat):
 def _combat_damage_to_player(st, source, src_ctl, p, a):
     """Combat damage to a player: who dealt it this turn (Tymna), and commander damage
     (903.10a: counted per commander, whoever controls it)."""
-    o = st.o
     if src_ctl >= 0 and players.is_opponent(st, src_ctl, p) and st.rm[2, src_ctl, p] == 0:
         st.rm[2, src_ctl, p] = 1
         st.pl[src_ctl, P_OPP_DAMAGED] += 1
-    slot = o[source, F_COMMANDER]
-    if slot > 0:
-        st.cdmg[p, 2 * o[source, F_OWNER] + slot - 1] += a
+    variants.combat_damage_to_player(st, source, p, a)

@@ -105,6 +105,7 @@ from components.cards import (
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
     PEND_COLOR,
+    PEND_COMMAND_ZONE,
     PEND_DISCARD,
     PEND_NONE,
     PEND_PILE,
@@ -246,6 +247,7 @@ from components.stack import (
     I_SPELL,
 )
 from systems import (
+    commander,
     continuous_effects,
     damage,
     delayed,
@@ -257,6 +259,7 @@ from systems import (
     stack,
     targets,
     turn_structure,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -443,6 +446,9 @@ def step(st, cd, r):
         return _sac_unless_life(st, cd, r, you, src, item)
     if op == OP_FACT_OR_FICTION:
         return _piles(st, cd, r, you, src, item)
+    if (op == OP_BOUNCE or op == OP_TO_LIBRARY or op == OP_RETURN) and variants.commander_rules(st):
+        if _command_zone_question(st, cd, r, you, src, item):  # 903.9b
+            return PAUSE
     if op == OP_COPY_SPELL:
         return _copy(st, cd, r, you, src, item)
     if op == OP_ADD_MANA and cd.ep[r, E_B] < 0:
@@ -486,6 +492,38 @@ def _popcount(v):
         v &= v - 1
         n += 1
     return n
+
+
+@kernel
+def _command_zone_question(st, cd, r, you, src, item):
+    """903.9b: before a step puts objects into their owners' hands or libraries, the
+    owner of each commander among them decides whether it goes to the command zone
+    instead (one decision per commander, in the order the step names them; the answer
+    rides on the card until it moves). True while a decision is pending."""
+    s, o, ep = st.s, st.o, cd.ep
+    if _answered(st):
+        commander.record_answer(st, s[S_PB], s[S_ANSWER] == 1)
+    op = ep[r, E_OP]
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    for k in range(m):
+        x = buf[k]
+        if x < 0 or not _reach(st, you, x):
+            continue
+        z = o[x, F_ZONE]
+        if op == OP_BOUNCE:
+            goes = z == BATTLEFIELD or z == STACK or z == GRAVEYARD or z == EXILE
+        elif op == OP_RETURN:
+            goes = (z == GRAVEYARD or z == EXILE) and ep[r, E_A] != TO_BATTLEFIELD
+        else:
+            goes = z != LIBRARY and z != GONE
+        if not goes:
+            continue
+        c = commander.unasked(st, x)
+        if c >= 0:
+            _ask(st, PEND_COMMAND_ZONE, o[c, F_OWNER], c)
+            return True
+    return False
 
 
 @kernel
@@ -1643,6 +1681,10 @@ def options(st, cd, out_obj, out_arg):
                 out_obj[m], out_arg[m] = -1, c
                 m += 1
         return m
+    if kind == PEND_COMMAND_ZONE:  # 903.9b: the command zone, or where it was going
+        out_obj[0], out_arg[0] = s[S_PB], 1
+        out_obj[1], out_arg[1] = s[S_PB], 0
+        return 2
     if kind == PEND_SCRY or kind == PEND_PILE_SPLIT or kind == PEND_PILE:
         first = 1 if kind == PEND_SCRY else 0
         out_obj[0], out_arg[0] = s[S_PB], first

@@ -60,6 +60,7 @@ from components.decisions import (
     PEND_CHOOSE_OBJECT,
     PEND_CHOOSE_PLAYER,
     PEND_COLOR,
+    PEND_COMMAND_ZONE,
     PEND_DISCARD,
     PEND_KICKER,
     PEND_MODE,
@@ -105,7 +106,6 @@ from components.game import (
 )
 from components.objects import (
     F_CARD,
-    F_COMMANDER,
     F_CTL,
     F_FACE_DOWN,
     F_ICTL,
@@ -152,6 +152,7 @@ from systems import (
     players,
     priority,
     selectors,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -221,7 +222,7 @@ def priority_actions(st, cd, p, acts, first_only):
                     return m
         for x in range(st.s[S_NCZ]):
             i = st.cz[x]
-            if o[i, F_COMMANDER] and o[i, F_OWNER] == q:
+            if variants.castable_from_command_zone(st, q, i):
                 m0 = m
                 m = _cast_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
@@ -430,6 +431,9 @@ def list_actions(st, cd):
     elif kind == PEND_BOTTOM:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
+    elif kind == PEND_COMMAND_ZONE:  # 903.9a, asked by a state-based action: yes, no
+        m = _add(acts, 0, A_CHOOSE, p, s[S_PB], 1, 0)
+        m = _add(acts, m, A_CHOOSE, p, s[S_PB], 0, 0)
     elif kind == PEND_NUMBER:  # a pregame choice (Emissary's Ploy; Backup Plan's hand)
         for n in range(1, s[S_PB] + 1):
             m = _add(acts, m, A_CHOOSE, p, s[S_PA], n, 0)
@@ -603,5 +607,8 @@ def apply(st, cd, k):
             mulligan.put_on_bottom(st, cd, q, obj)
         if mulligan.advance(st, cd):
             game_loop.first_turn(st, cd)
+        return
+    if pend == PEND_COMMAND_ZONE:
+        variants.answer(st, cd, pend, arg)
         return
     touch(st)

@@ -218,7 +218,7 @@ from components.rules import (
     T_CREATURE,
     T_KINDRED,
 )
-from systems import players
+from systems import commander, players
 from systems.jit import kernel
 
 
@@ -376,8 +376,8 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NAME] >= 0 and c != fl[f, L_NAME]:
         return False
-    if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0:
-        return False
+    if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0 and commander.card_of(st, x) < 0:
+        return False  # (903.3c: a merged permanent with a commander card is one)
     if fl[f, L_NAMED] and not _named(st, fl[f, L_NAMED], c, src, item):
         return False
     if fl[f, L_NOTED] and not _noted(st, cd, fl[f, L_NOTED] - 1, fl[f, L_NOTED_CARD], x, you):

@@ -1,5 +1,6 @@
 """State-based actions (704), with the range of influence (801.8, 801.9, 801.12), teams
-(810.8c-d) and the Commander variant's (903.10a; 903.9a is in systems/commander.py).
+(810.8c-d) and, through systems/variants.py, the casual variants' (903.9a, 903.10a:
+systems/commander.py).
 
 ``check`` performs every applicable state-based action at once (704.3) and says
 whether any was; ``systems/priority.py`` repeats it, with triggered abilities, until
@@ -10,7 +11,6 @@ from __future__ import annotations
 from components.cards import C_ENCHANT, C_FLAGS, C_SUPER, CF_AURA, CF_EQUIPMENT, ST_NO_LOSS_ZERO
 from components.game import (
     NEED_EXILE_UNTIL,
-    S_COMMANDER_DAMAGE,
     S_N,
     S_NBF,
     S_NEEDS,
@@ -18,6 +18,7 @@ from components.game import (
     S_NTRG,
     S_POISON_LIMIT,
     S_SDIRTY,
+    S_STEP,
     S_TOKENS,
 )
 from components.objects import (
@@ -38,7 +39,7 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import (
-    HOW_COMMANDER,
+    HOW_COMBAT,
     HOW_DECKING,
     HOW_LIFE,
     HOW_PLAYING,
@@ -49,11 +50,13 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    COMBAT_DAMAGE,
     CTR_DEFENSE,
     CTR_LOYALTY,
     CTR_M1M1,
     CTR_P1P1,
     EXILE,
+    FIRST_STRIKE_DAMAGE,
     GONE,
     GRAVEYARD,
     S_LEGENDARY,
@@ -161,25 +164,22 @@ def _check(st, cd):
                     break
     losers = scr[SCR_SBA_LOSERS]
     nl = 0
-    for p in range(P):  # 704.5a-c (810.8c-d: the team's totals), 903.10a
+    for p in range(P):  # 704.5a-c (810.8c-d: the team's totals)
         if not pl[p, P_ALIVE]:
             continue
         how = HOW_PLAYING
         if players.life(st, p) <= 0 and not _no_loss_at_zero(st, cd, p):
-            how = HOW_LIFE
+            combat = s[S_STEP] == COMBAT_DAMAGE or s[S_STEP] == FIRST_STRIKE_DAMAGE
+            how = HOW_COMBAT if combat else HOW_LIFE
         elif players.poison(st, p) >= s[S_POISON_LIMIT]:
             how = HOW_POISON
         elif pl[p, P_DREW_EMPTY]:
             how = HOW_DECKING
-        elif s[S_COMMANDER_DAMAGE] > 0:
-            for k in range(st.cdmg.shape[1]):
-                if st.cdmg[p, k] >= s[S_COMMANDER_DAMAGE]:
-                    how = HOW_COMMANDER
-                    break
         if how != HOW_PLAYING:
             losers[nl] = p
             pl[p, P_HOW] = how
             nl += 1
+    nl = variants.losers(st, cd, losers, nl)  # the casual variants' (903.10a)
     if s[S_TOKENS]:  # 704.5d-e (only after a token or copy left: zones.move)
         for i in range(s[S_N]):
             z = o[i, F_ZONE]

@@ -112,7 +112,7 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import conspiracy, players, triggers
+from systems import conspiracy, players, triggers, variants
 from systems.jit import kernel
 from systems.state import (
     bump,
@@ -228,16 +228,17 @@ def move(st, cd, i, zone, controller):
     ``controller`` >= 0 gives the new object's controller (the battlefield, the stack),
     else its owner. Leaving the battlefield is reported to the triggers (603.6c,
     603.10a: they look back in time); the other cards of a merged permanent go to the
-    same zone (727.3)."""
+    same zone (727.3), each card where the variants' replacements send it (903.9b-c: a
+    commander may go to the command zone instead of a hand or library)."""
     j = st.o[i, F_MERGED] if st.o[i, F_ZONE] == BATTLEFIELD else -1
-    _move(st, cd, i, zone, controller)
+    _move(st, cd, i, variants.destination(st, i, zone), controller)
     while j >= 0:
         nxt = st.o[j, F_MERGED]
         st.o[j, F_MERGED] = -1
         st.o[j, F_MERGED_IN] = -1
         st.o[j, F_ZONE] = GONE  # (a component isn't in a zone of its own)
         if st.o[j, F_TOKEN] == 0:
-            _move(st, cd, j, zone, -1)
+            _move(st, cd, j, variants.destination(st, j, zone), -1)
         j = nxt
 
 
@@ -319,6 +320,7 @@ def _move(st, cd, i, zone, controller):
                 o[j, F_BLOCKING] = -1
     if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS:  # "... from anywhere"
         triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
+    variants.moved(st, i, zone)
 
 
 @kernel
@@ -385,7 +387,7 @@ def library_top(st, p, k):
 def to_library(st, cd, i, top):
     """i goes to its owner's library, on top or at the bottom (401.4)."""
     move(st, cd, i, LIBRARY, -1)
-    if not top:  # move() put it on top: take it down
+    if not top and st.o[i, F_ZONE] == LIBRARY:  # move() put it on top: take it down
         p = st.o[i, F_OWNER]
         n = st.pl[p, P_LIBN]
         for k in range(n - 1, 0, -1):
