@@ -267,6 +267,29 @@ EV = {name: k for k, name in enumerate(EV_NAMES)}
     EV_COUNTER_PLACED, EV_SACRIFICED,
 ) = range(len(EV_NAMES))  # fmt: skip
 
+# ----------------------------------------------------------------- the casual variants' words
+# (issue 14: planes, phenomena, schemes, vanguards; documented in VOCABULARY.md)
+EV_ROLLS_DIE = len(EV_NAMES)  # "whenever you roll one or more dice" (706, 901.9d)
+EV_NAMES = EV_NAMES + ("rolls_die",)
+EV["rolls_die"] = EV_ROLLS_DIE
+(
+    OP_CHAOTIC_AETHER, OP_REVERSE_TURN_ORDER, OP_REVEAL_PLANES, OP_NO_SCHEMES,
+    OP_CHAOS_OF_TOP_PLANES,
+) = range(len(OP_NAMES), len(OP_NAMES) + 5)  # fmt: skip
+OP_NAMES = OP_NAMES + (
+    "chaotic_aether", "reverse_turn_order", "reveal_planes", "no_schemes_this_turn",
+    "chaos_of_top_planes",
+)  # fmt: skip
+OP.update({name: k for k, name in enumerate(OP_NAMES)})
+ST_DAMAGE_BY_TOUGHNESS = 40  # "each creature assigns combat damage equal to its toughness"
+ST_PREVENT_ONE = 41  # "if a source an opponent controls would deal damage to you, prevent 1"
+R_EACH_OPPONENT_BUT_TARGET = 140  # each of your opponents other than the (first) target
+X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until ...)
+# the synthetic ability rows at the end of every cards arena: exalted (702.83), then deploy
+AB_FROM_END_EXALTED = 2
+# reveal_planes (E_A): what happens to the planes revealed
+REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

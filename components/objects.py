@@ -86,6 +86,9 @@ F_CASTING = F("casting", "1 while being cast (601.2a-h): its choices still being
 F_LKI_POW = F("lki_power", "power as it last existed on the battlefield")
 F_LKI_CTL = F("lki_controller", "controller as it last existed on the battlefield")
 F_PAY_FIRST = F("pay_first", "1: a mana source to tap first (a script's `pay:`)", volatile=True)
+# the casual variants (issue 14)
+F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker whose holder "
+             "controls this face-up plane (901.14); 0 none")  # fmt: skip
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

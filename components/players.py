@@ -63,6 +63,7 @@ LIBRARIES = Table("lib", "each player's library, bottom first (the top is the la
 HANDS = Table("hand", "each player's hand, in object-id order", shape=("players", "hand"))
 PLANAR_DECKS = Table("pdeck", "planar decks, bottom first (901.3)", shape=("players", "deck"))
 SCHEME_DECKS = Table("sdeck", "scheme decks, bottom first (904.3)", shape=("players", "deck"))
+COMMUNAL_DECK = Table("cdeck", "the single planar deck, bottom first (901.15)", shape=("deck",))
 COMMANDER_DAMAGE = Table(
     "cdmg",
     "combat damage dealt to each player by each commander (903.10a): [victim, 2*owner+slot]",

@@ -29,6 +29,7 @@ from components.rules import (
     MANA_LETTERS,
     STEP_NAMES,
     SUPERTYPE_NAMES,
+    T_NONTRADITIONAL,
     TYPE_NAMES,
     ZONE_NAMES,
 )
@@ -248,9 +249,9 @@ class Compiler:
         card = self.db.get(name)
         r = self.t.new("ct")
         self.row_of[name] = r
-        saved = self.where
+        saved = self.where, getattr(self, "default_zone", "battlefield")
         self._fill_card(r, card.name, card.record, card)
-        self.where = saved
+        self.where, self.default_zone = saved
         return r
 
     def _fill_card(self, r: int, name: str, rec: dict, card: Card | None) -> None:
@@ -309,6 +310,9 @@ class Compiler:
         if "Equipment" in subtypes:
             flags |= K.CF_EQUIPMENT
         row[K.C_FLAGS] = flags
+        # 901.7, 902.7, 904.8: a plane's, phenomenon's, scheme's or vanguard's abilities work
+        # from the command zone (the default zone of its abilities)
+        self.default_zone = "command" if types & T_NONTRADITIONAL else "battlefield"
         row[K.C_HAND_MOD] = self._int(rec.get("hand", 0), "hand")
         row[K.C_LIFE_MOD] = self._int(rec.get("life", 0), "life")
         land_mana = 0
@@ -444,7 +448,7 @@ class Compiler:
         row[K.B_CARD] = card
         row[K.B_SAC] = -1
         row[K.B_RMCTR] = -1
-        row[K.B_ZONE] = ZONE["battlefield"]
+        row[K.B_ZONE] = ZONE[getattr(self, "default_zone", "battlefield")]
         row[K.B_IF] = -1
         row[K.B_WHAT] = -1
         row[K.B_WHO] = -1
@@ -802,7 +806,7 @@ class Compiler:
         if not isinstance(body, dict):
             self.fail("a static ability is a mapping")
         body = dict(body)
-        zone = body.pop("zone", "battlefield")
+        zone = body.pop("zone", getattr(self, "default_zone", "battlefield"))
         cond = body.pop("if", None)
         if len(body) != 1:
             self.fail(f"one kind of static ability per entry, got {sorted(body)}")
@@ -843,6 +847,15 @@ class Compiler:
             row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
                              "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
             self._static_what(r, arg)
+            return
+        if kind == "damage_by_toughness":  # The Great Forest (510.1a's exception)
+            if arg != "creature":
+                self.fail("damage_by_toughness: creature (each creature)")
+            row[K.A_KIND] = K.ST_DAMAGE_BY_TOUGHNESS
+            return
+        if kind == "extra_land_drops":  # 305.2: N more lands each turn ("any": Naya)
+            row[K.A_KIND] = K.ST_EXTRA_LAND
+            row[K.A_P] = 1000 if arg == "any" else self._int(arg, "extra_land_drops")
             return
         if kind == "prevent_damage_by":
             row[K.A_KIND] = K.ST_PREVENT_BY
@@ -1268,11 +1281,13 @@ class Compiler:
         elif verb == "proliferate":
             self._row(op)
         elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
-            a = self._args(verb, arg, "what", {"power", "toughness", "keywords", "until", "types"})
+            a = self._args(verb, arg, "what", {"power", "toughness", "keywords", "until", "types",
+                                               "per"})  # fmt: skip
             kw, _, _ = self._keywords(a.get("keywords"))
             types = self._type_bits(a.get("types"))
+            per = self.amount(a["per"]) if "per" in a and verb == "pump" else -1
             self._row(op, a=self._int(a.get("power", 0), "power"),
-                      b=self._int(a.get("toughness", 0), "toughness"), c=kw, d=types,
+                      b=self._int(a.get("toughness", 0), "toughness"), c=kw, d=types, amt=per,
                       until=self._until(a, verb), **self._subject(a, "what", "target", verb))  # fmt: skip
         elif verb == "gain_control":
             a = self._args(verb, arg, "what", {"until"})
@@ -1348,6 +1363,24 @@ class Compiler:
             self.effects(_list(arg["effects"]))
             n = self._row(K.OP_NEXT, jump=r)
             self.t.set("ep", r, K.E_JUMP, n + 1)
+        # the casual variants' words (issue 14)
+        elif verb in ("planeswalk", "roll_planar_die", "set_in_motion"):
+            a = self._args(verb, {} if arg in (None, True) else arg, "who", set())
+            self._row(op, **self._subject(a, "who", "you", verb))
+        elif verb in ("abandon_this_scheme", "chaotic_aether", "reverse_turn_order",
+                      "no_schemes_this_turn"):  # fmt: skip
+            if arg not in (None, True, {}):
+                self.fail(f"{verb} takes no arguments")
+            self._row(op)
+        elif verb == "reveal_planes":
+            a = self._args(verb, arg, "amount", {"then"})
+            then = {"top": K.REVEAL_PLANES_TOP, "planeswalk": K.REVEAL_PLANES_PLANESWALK}
+            if a.get("then", "top") not in then:
+                self.fail("reveal_planes: then is top or planeswalk")
+            self._row(op, a=then[a.get("then", "top")], amt=self.amount(a["amount"]))
+        elif verb == "chaos_of_top_planes":
+            a = self._args(verb, arg, "amount", set())
+            self._row(op, amt=self.amount(a["amount"]), ref=K.R_YOU)
         else:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
@@ -1364,9 +1397,13 @@ class Compiler:
             return self.row_of[key]
         r = self.t.new("ct")
         self.row_of[key] = r
-        saved = (self.where, getattr(self, "n_specs", 0))
+        saved = (
+            self.where,
+            getattr(self, "n_specs", 0),
+            getattr(self, "default_zone", "battlefield"),
+        )
         self._fill_card(r, name, spec, Card(name, spec, real=False, token=True))
-        self.where, self.n_specs = saved
+        self.where, self.n_specs, self.default_zone = saved
         self.db.token_names[r] = name
         return r
 
@@ -1454,6 +1491,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(self.get(name).name)
+        _exalted_ability(comp)
         _deploy_ability(comp)
         return Compiled(comp.t.arena(), dict(comp.row_of), comp.t, self)
 
@@ -1473,10 +1511,28 @@ class CardDB:
         return render(card.name, card.record)
 
 
+def _exalted_ability(comp: Compiler) -> None:
+    """702.83: exalted's trigger ("whenever a creature you control attacks alone, it gets
+    +1/+1 until end of turn"), one row every cards arena has, before deploy's
+    (components.cards AB_FROM_END_EXALTED); systems/combat.py puts it on the stack."""
+    t = comp.t
+    comp.default_zone = "battlefield"
+    a = t.new("ab")
+    comp._ability_defaults(a, -1, K.AB_TRIGGERED)
+    t.set("ab", a, K.B_WHEN, -1)
+    comp.where = "exalted (702.83)"
+    comp.n_specs = 0
+    e0 = len(t.rows["ep"])
+    comp.effects([{"pump": {"what": "event.object", "power": 1, "toughness": 1}}])
+    t.set("ab", a, K.B_E0, e0)
+    t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
+
+
 def _deploy_ability(comp: Compiler) -> None:
     """804.2: every creature has "{T}: Target teammate gains control of this creature.
     Activate only as a sorcery." when creatures can be deployed: the last ability row."""
     t = comp.t
+    comp.default_zone = "battlefield"
     a = t.new("ab")
     comp._ability_defaults(a, -1, K.AB_ACTIVATED)
     t.set("ab", a, K.B_TAP, 1)

@@ -37,7 +37,12 @@ from components.rules import (
     T_INSTANT,
 )
 from components.state import GAME_LAYOUT, capacities
-from components.variants import ATTACK_NAMES, VARIANT_NAMES
+from components.variants import (
+    ATTACK_NAMES,
+    CASUAL_NAMES,
+    CASUAL_SINGLE_PLANAR_DECK,
+    VARIANT_NAMES,
+)
 from ecs.cards import CardDB, CardError, Compiled, load_pool
 
 
@@ -88,6 +93,20 @@ class Options:
     max_decisions: int = 0
     mulligans: bool = False
     autopass: bool = True
+    casual: tuple[str, ...] = ()  # casual variants (components.variants CASUAL_NAMES)
+    single_planar_deck: bool = False  # 901.15
+
+
+def casual_bits(casual: tuple[str, ...] | list[str], single_planar_deck: bool = False) -> int:
+    """S_CASUAL: the casual variants' bits (CASUAL_* of components.variants)."""
+    bits = 0
+    for name in casual:
+        if name not in CASUAL_NAMES:
+            raise SetupError(f"unknown casual variant {name!r} (expected one of {CASUAL_NAMES})")
+        bits |= 1 << CASUAL_NAMES.index(name)
+    if single_planar_deck:
+        bits |= CASUAL_SINGLE_PLANAR_DECK
+    return bits
 
 
 def starting_life(variant: str, players: int, teams: int) -> int:
@@ -192,6 +211,7 @@ def new_arena(
     s[G.S_PLANAR_CTL] = -1
     s[G.S_MONARCH] = -1
     s[G.S_PREV_ACTIVE] = -1
+    s[G.S_CASUAL] = casual_bits(options.casual, options.single_planar_deck)
     s[G.S_STARTING] = 0
     life = starting_life(variant, n, nteams)
     for p in range(n):

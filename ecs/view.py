@@ -147,7 +147,7 @@ def state_view(
             "ongoing_schemes": [
                 display_name(g, i)
                 for i in cmd_ids
-                if _is(g, i, T_SCHEME) and not o[i, O.F_FACE_DOWN]
+                if _is(g, i, T_SCHEME) and not o[i, O.F_FACE_DOWN] and _ongoing(g, i)
             ],
             "conspiracies": [display_name(g, i) for i in cmd_ids if _is(g, i, T_CONSPIRACY)],
             "planar_rolls": int(pl[p, PL.P_PLANAR_ROLLS]),
@@ -164,7 +164,7 @@ def state_view(
         if viewer is not None and ((z == HAND and o[i, O.F_OWNER] != viewer) or z == LIBRARY):
             continue
         att = int(o[i, O.F_ATT])
-        ctl = int(o[i, O.F_CTL]) if z == BATTLEFIELD else (
+        ctl = int(o[i, O.F_CTL]) if z in (BATTLEFIELD, COMMAND) else (
             int(o[i, O.F_ICTL]) if z == STACK else int(o[i, O.F_OWNER]))  # fmt: skip
         merged = [display_name(g, i)]
         j = int(o[i, O.F_MERGED])
@@ -245,7 +245,9 @@ def state_view(
             "planar_controller": g.names[int(s[G.S_PLANAR_CTL])]
             if s[G.S_PLANAR_CTL] >= 0
             else None,
-            "planar_library": [],
+            "planar_library": [
+                display_name(g, int(x)) for x in v.cdeck[: int(s[G.S_NCOMMUNAL])][::-1]
+            ],
             "subgame": None,
             "depth": 0,
             "variant": g.variant_name,
@@ -297,8 +299,18 @@ def _deck_card(g: Game, i: int) -> bool:
     v = g.v
     p = int(v.o[i, O.F_OWNER])
     return (
-        i in v.pdeck[p, : int(v.pl[p, PL.P_PDECKN])] or i in v.sdeck[p, : int(v.pl[p, PL.P_SDECKN])]
+        i in v.pdeck[p, : int(v.pl[p, PL.P_PDECKN])]
+        or i in v.sdeck[p, : int(v.pl[p, PL.P_SDECKN])]
+        or i in v.cdeck[: int(v.s[G.S_NCOMMUNAL])]
     )
+
+
+def _ongoing(g: Game, i: int) -> bool:
+    """An ongoing scheme (904.11)."""
+    from components.rules import S_ONGOING
+
+    c = int(g.v.o[i, O.F_CARD])
+    return c >= 0 and bool(g.compiled.tables.rows["ct"][c][K.C_SUPER] & S_ONGOING)
 
 
 def _active(g: Game) -> list[str]:

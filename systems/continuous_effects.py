@@ -59,7 +59,7 @@ from components.effects import (
     X_TS,
     X_TYPES,
 )
-from components.game import S_LDIRTY, S_NBF, S_NEFF, S_SDIRTY, S_VERSION, S_WASPLAIN
+from components.game import S_LDIRTY, S_NBF, S_NCZ, S_NEFF, S_SDIRTY, S_VERSION, S_WASPLAIN
 from components.objects import (
     CANT_ATTACK,
     CANT_BLOCK,
@@ -72,6 +72,7 @@ from components.objects import (
     F_COLORS,
     F_CTL,
     F_CTR,
+    F_FACE_DOWN,
     F_KW,
     F_LCTL,
     F_POW,
@@ -84,7 +85,16 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import P_ALIVE, P_HELD0, P_NHELD
-from components.rules import BATTLEFIELD, CTR_M1M1, CTR_P1P1, KW_CHANGELING, T_CREATURE
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    CTR_M1M1,
+    CTR_P1P1,
+    KW_CHANGELING,
+    T_CREATURE,
+    T_PHENOMENON,
+    T_PLANE,
+)
 from components.scratch import SCR_STATIC_SOURCES
 from systems import players, selectors, zones
 from systems.jit import kernel
@@ -142,6 +152,16 @@ def _recompute(st, cd):
         o[i, F_POW] = ct[c, C_POW]
         o[i, F_TOU] = ct[c, C_TOU]
         if ct[c, C_NSA]:
+            j = m
+            while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
+                srcs[j] = srcs[j - 1]
+                j -= 1
+            srcs[j] = i
+            m += 1
+    for x in range(s[S_NCZ]):  # 901.7, 902.7, 904.8: face-up command-zone cards too
+        i = st.cz[x]
+        c = o[i, F_CARD]
+        if c >= 0 and o[i, F_FACE_DOWN] == 0 and ct[c, C_NSA]:
             j = m
             while j > 0 and o[srcs[j - 1], F_TS] > o[i, F_TS]:
                 srcs[j] = srcs[j - 1]
@@ -248,8 +268,9 @@ def _statics(st, cd, src, kind):
         if kind == ST_COAT_OF_ARMS:
             _coat_of_arms(st, cd, you)
         elif ref == R_EACH:
+            planar = o[src, F_ZONE] == COMMAND and (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON))
             for i in st.bf[: st.s[S_NBF]]:
-                if players.in_range(st, you, o[i, F_CTL]) and selectors.matches(
+                if (planar or players.in_range(st, you, o[i, F_CTL])) and selectors.matches(
                     st, cd, sa[r, A_REFA], i, you, src, -1
                 ):
                     _apply(st, cd, r, kind, i, you)

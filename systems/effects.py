@@ -30,11 +30,14 @@ from components.cards import (
     E_REF2,
     E_REFA,
     E_UNTIL,
+    OP_ABANDON,
     OP_ADD_MANA,
     OP_ANIMATE,
     OP_ATTACH,
     OP_BOUNCE,
     OP_CANT_BLOCK,
+    OP_CHAOS_OF_TOP_PLANES,
+    OP_CHAOTIC_AETHER,
     OP_CHOOSE,
     OP_COUNTER,
     OP_COUNTERS,
@@ -66,6 +69,8 @@ from components.cards import (
     OP_MAY,
     OP_MILL,
     OP_NEXT,
+    OP_NO_SCHEMES,
+    OP_PLANESWALK,
     OP_PREVENT,
     OP_PROLIFERATE,
     OP_PUMP,
@@ -73,12 +78,16 @@ from components.cards import (
     OP_REDIRECT,
     OP_REGENERATE,
     OP_RETURN,
+    OP_REVEAL_PLANES,
     OP_REVEAL_TOP,
+    OP_REVERSE_TURN_ORDER,
+    OP_ROLL_PLANAR_DIE,
     OP_SAC_UNLESS_LIFE,
     OP_SACRIFICE,
     OP_SCRY,
     OP_SEARCH,
     OP_SET_BASE_PT,
+    OP_SET_IN_MOTION,
     OP_SET_LIFE,
     OP_SHUFFLE,
     OP_SURVEIL,
@@ -89,6 +98,7 @@ from components.cards import (
     OP_UNTAP,
     OP_WIN,
     R_NONE,
+    REVEAL_PLANES_PLANESWALK,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
@@ -129,6 +139,7 @@ from components.game import (
     S_ACTIVE,
     S_ANSWER,
     S_ANSWERED,
+    S_CHAOS_BLANKS,
     S_LOOPK,
     S_N,
     S_NCHOSEN,
@@ -171,6 +182,7 @@ from components.objects import (
 from components.players import P_ALIVE, P_CTR, P_HANDN, P_LIBN, P_LIFEPOOL
 from components.rules import (
     BATTLEFIELD,
+    COMMAND,
     CTR_POISON,
     EXILE,
     GONE,
@@ -183,11 +195,13 @@ from components.rules import (
     STACK,
 )
 from systems import (
+    archenemy,
     continuous_effects,
     damage,
     delayed,
     leaving_game,
     mana,
+    planechase,
     players,
     selectors,
     stack,
@@ -319,11 +333,18 @@ def _reach(st, you, x):
     if x == NONE:
         return False
     if x < 0:
-        return players.in_range(st, you, -1 - x)
+        return players.in_range(st, you, -1 - x) or _planar_item(st)
     z = st.o[x, F_ZONE]
     if z == BATTLEFIELD:
-        return players.in_range(st, you, st.o[x, F_CTL])
+        return players.in_range(st, you, st.o[x, F_CTL]) or _planar_item(st)
     return True
+
+
+@kernel
+def _planar_item(st):
+    """901.13: is what resolves an ability of a plane or phenomenon (no range limit)?"""
+    i = st.s[S_RES]
+    return i >= 0 and selectors.unbounded(st, zones.is_source_of(st, i))
 
 
 @kernel(inline="always")
@@ -374,6 +395,13 @@ def step(st, cd, r):
         return _sac_unless_life(st, cd, r, you, src, item)
     if op == OP_FACT_OR_FICTION:
         return _piles(st, cd, r, you, src, item)
+    if op == OP_REVEAL_PLANES:
+        return _reveal_planes(st, cd, r, you, src, item)
+    if (op >= OP_PLANESWALK and op <= OP_ABANDON) or (
+        op >= OP_CHAOTIC_AETHER and op <= OP_CHAOS_OF_TOP_PLANES
+    ):
+        _casual(st, cd, r, you, src, item)
+        return NEXT
     _simple(st, cd, r, you, src, item)
     return NEXT
 
@@ -482,7 +510,7 @@ def _simple(st, cd, r, you, src, item):
                     zones.move(st, cd, x, HAND, -1)
                 s[S_RES_IT] = x
         elif op == OP_COUNTERS:
-            if z == BATTLEFIELD:
+            if z == BATTLEFIELD or z == COMMAND:  # (planes and schemes have counters too)
                 zones.add_counters(st, cd, x, ep[r, E_A], amt)
         elif op == OP_TAP:
             if z == BATTLEFIELD:
@@ -596,6 +624,10 @@ def _effect(st, cd, r, kind, x, you, src, ts, newctl):
     e[k, X_TS] = ts
     e[k, X_P] = ep[r, E_A]
     e[k, X_T] = ep[r, E_B]
+    if kind == X_PUMP and ep[r, E_AMT] >= 0:  # "+1/+1 for each ..." (Naya: issue 14)
+        n = selectors.amount(st, cd, ep[r, E_AMT], you, src, st.s[S_RES])
+        e[k, X_P] = ep[r, E_A] * n
+        e[k, X_T] = ep[r, E_B] * n
     e[k, X_KW] = ep[r, E_C]
     e[k, X_TYPES] = ep[r, E_D]
     e[k, X_NEWCTL] = newctl
@@ -1186,6 +1218,70 @@ def _separator(st, item, you):
     return q if q >= 0 and q != you else you
 
 
+# ----------------------------------------------------------------- the casual variants (issue 14)
+@kernel
+def _casual(st, cd, r, you, src, item):
+    """Planechase and Archenemy words: planeswalk (701.24), roll the planar die (not the
+    special action: the cost doesn't rise, 901.9), set in motion (701.25), abandon this
+    scheme (701.26), Chaotic Aether, Time Distortion, All in Good Time, Pools of
+    Becoming's chaos."""
+    ep = cd.ep
+    op = ep[r, E_OP]
+    if op == OP_ABANDON:
+        archenemy.abandon(st, cd, src)
+        return
+    if op == OP_CHAOTIC_AETHER:  # until a player planeswalks away from a plane
+        st.s[S_CHAOS_BLANKS] = 1
+        return
+    if op == OP_REVERSE_TURN_ORDER:
+        planechase.reverse_turn_order(st, cd)
+        return
+    if op == OP_NO_SCHEMES:
+        archenemy.no_schemes_this_turn(st)
+        return
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    for k in range(m):
+        if buf[k] >= 0 or not st.pl[-1 - buf[k], P_ALIVE]:
+            continue
+        p = -1 - buf[k]
+        if op == OP_PLANESWALK:
+            planechase.planeswalk(st, cd, p)
+        elif op == OP_ROLL_PLANAR_DIE:
+            planechase.roll(st, cd, p)
+        elif op == OP_SET_IN_MOTION:
+            archenemy.set_in_motion(st, cd, p)
+        elif op == OP_CHAOS_OF_TOP_PLANES:
+            amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+            planechase.chaos_of_top(st, cd, p, amt)
+
+
+@kernel
+def _reveal_planes(st, cd, r, you, src, item):
+    """Interplanar Tunnel / Spatial Merging: reveal cards from the top of your planar deck
+    until N plane cards are revealed; put the plane you choose on top and the rest on the
+    bottom in a random order (E_A REVEAL_PLANES_TOP), or planeswalk to all N at once,
+    the rest to the bottom (REVEAL_PLANES_PLANESWALK)."""
+    s, ep = st.s, cd.ep
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if ep[r, E_A] == REVEAL_PLANES_PLANESWALK:
+        planechase.planeswalk_to_top(st, cd, you, amt)
+        return NEXT
+    if s[S_RES_SUB] == 0:
+        s[S_NCHOSEN] = planechase.reveal_planes(st, cd, you, amt, st.chosen, st.marks)
+        s[S_RES_SUB] = 1
+    if _answered(st):
+        x = s[S_ANSWER]
+        planechase.put_back_revealed(st, cd, you, x, st.chosen, st.marks, s[S_NCHOSEN])
+        s[S_NCHOSEN] = 0
+        return NEXT
+    if planechase.count_marked(st.marks, s[S_NCHOSEN]) > 0:
+        return _ask(st, PEND_CHOOSE_OBJECT, you, -1)
+    planechase.put_back_revealed(st, cd, you, -1, st.chosen, st.marks, s[S_NCHOSEN])
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
 # ----------------------------------------------------------------- the options
 @kernel
 def options(st, cd, out_obj, out_arg):
@@ -1237,6 +1333,12 @@ def options(st, cd, out_obj, out_arg):
             i = st.chosen[k]
             if st.marks[k] == 0 and selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
                 out_obj[m], out_arg[m] = i, 0
+                m += 1
+    elif op == OP_REVEAL_PLANES:  # the revealed planes, top first
+        none_ok = False
+        for k in range(s[S_NCHOSEN]):
+            if st.marks[k] == 1:
+                out_obj[m], out_arg[m] = st.chosen[k], 0
                 m += 1
     elif op == OP_SACRIFICE:
         none_ok = False

@@ -50,6 +50,7 @@ from systems import (
     stack,
     turn_markers,
     turn_structure,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -100,9 +101,10 @@ def first_turn(st, cd):
     s = st.s
     s[S_TURN] = 0
     s[S_PEND] = PEND_NONE
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, s[S_STARTING], buf)
+    variants.before_first_turn(st, cd, buf, k)  # 901.5: starting planes
     if st.s[S_VARIANT] == GRAND_MELEE:
-        buf = np.empty(st.pl.shape[0], np.int64)
-        k = players.turn_order_from(st, s[S_STARTING], buf)
         turn_markers.setup(st, cd, buf, k)
         return
     turn_structure.begin_turn(st, cd, s[S_STARTING])

@@ -24,6 +24,7 @@ from components.cards import (
     C_ALT,
     C_NAB,
     G_UP_TO,
+    ST_EXTRA_LAND,
 )
 from components.decisions import (
     A_ACTIVATE,
@@ -39,6 +40,7 @@ from components.decisions import (
     A_LAND,
     A_MULLIGAN,
     A_PASS,
+    A_SPECIAL,
     AC_ARG,
     AC_ARG2,
     AC_KIND,
@@ -62,6 +64,7 @@ from components.game import (
     NEED_GRAVEYARD_ABILITIES,
     S_ACTIVE,
     S_CASTING,
+    S_CASUAL,
     S_DEPLOY,
     S_DSEQ,
     S_N,
@@ -124,6 +127,7 @@ from systems import (
     mulligan,
     players,
     priority,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -168,7 +172,7 @@ def priority_actions(st, cd, p, acts, first_only):
         q = buf[j]
         if not players.same_side(st, p, q):
             continue
-        if sorcery_timing(st, q) and st.pl[q, P_LANDS] < st.pl[q, P_LAND_DROPS]:
+        if sorcery_timing(st, q) and st.pl[q, P_LANDS] < _land_drops(st, cd, q):
             for i in zones.hand_of(st, q):
                 if o[i, F_TYPES] & T_LAND:
                     m = _add(acts, m, A_LAND, q, i, 0, 0)
@@ -216,7 +220,25 @@ def priority_actions(st, cd, p, acts, first_only):
                     m = _ability_options(st, cd, q, i, sorc, acts, m)
                     if first_only and m > m0:
                         return m
+    if st.s[S_CASUAL]:  # special actions of the casual variants (the planar die, 901.9)
+        for j in range(k):
+            q = buf[j]
+            if players.same_side(st, p, q) and sorcery_timing(st, q):
+                m0 = m
+                m = variants.special_options(st, cd, p, q, acts, m)
+                if first_only and m > m0:
+                    return m
     return m
+
+
+@kernel(inline="always")
+def _land_drops(st, cd, q):
+    """305.2: lands q may play this turn; more with a command-zone card that says so
+    (Naya, Titania: 901.7, 902.7)."""
+    n = st.pl[q, P_LAND_DROPS]
+    if st.s[S_CASUAL]:
+        n += variants.command_static(st, cd, q, ST_EXTRA_LAND)
+    return n
 
 
 @kernel
@@ -386,6 +408,8 @@ def apply(st, cd, k):
             casting.begin_spell(st, cd, q, obj, arg)
         elif kind == A_ACTIVATE:
             casting.begin_ability(st, cd, q, obj, arg)
+        elif kind == A_SPECIAL:  # 116.2: a special action; the rules say who gets priority
+            variants.special_action(st, cd, q, arg)
         return
     if pend == PEND_ATTACK:
         if kind == A_ATTACK:

@@ -120,6 +120,7 @@ from components.game import (
     S_N,
     S_NBF,
     S_NCHOSEN,
+    S_NMARK,
     S_RES_AB,
     S_RES_IT,
 )
@@ -156,9 +157,32 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import P_ALIVE, P_HANDN
-from components.rules import BATTLEFIELD, KW_CHANGELING, NO_TARGET, STACK, T_CREATURE, T_KINDRED
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    KW_CHANGELING,
+    NO_TARGET,
+    STACK,
+    T_CREATURE,
+    T_KINDRED,
+    T_PHENOMENON,
+    T_PLANE,
+)
 from systems import players
 from systems.jit import kernel
+
+
+# ----------------------------------------------------------------- 901.13
+@kernel(inline="always")
+def unbounded(st, src):
+    """901.13: the abilities of planes and phenomena, and their effects, are exempt from
+    the limited range of influence (outside Grand Melee)."""
+    return (
+        src >= 0
+        and st.o[src, F_ZONE] == COMMAND
+        and (st.o[src, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
+        and st.s[S_NMARK] == 0
+    )
 
 
 # ----------------------------------------------------------------- relations
@@ -441,9 +465,9 @@ def refs(st, cd, ref, refa, you, src, item, out):
         if fl_what & W_OBJECTS:
             if cd.fl[refa, L_ZONE] == BATTLEFIELD:
                 for i in st.bf[: st.s[S_NBF]]:
-                    if players.in_range(st, you, st.o[i, F_CTL]) and matches(
-                        st, cd, refa, i, you, src, item
-                    ):
+                    if (
+                        players.in_range(st, you, st.o[i, F_CTL]) or unbounded(st, src)
+                    ) and matches(st, cd, refa, i, you, src, item):
                         out[m] = i
                         m += 1
             else:
@@ -457,7 +481,7 @@ def refs(st, cd, ref, refa, you, src, item, out):
     k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
     for j in range(k):
         q = buf[j]
-        if not players.in_range(st, you, q):
+        if not players.in_range(st, you, q) and not unbounded(st, src):
             continue
         if ref == R_EACH:
             ok = matches(st, cd, refa, -1 - q, you, src, item)

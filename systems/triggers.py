@@ -43,6 +43,7 @@ from components.game import (
     S_NTRG,
     S_STCUR,
     S_STVER,
+    S_TEAM_TURNS,
     S_TRIGMASK,
     S_VERSION,
 )
@@ -55,10 +56,11 @@ from components.objects import (
     F_IKIND,
     F_LKI_CTL,
     F_SRC,
+    F_TYPES,
     F_ZONE,
 )
 from components.players import P_ALIVE
-from components.rules import BATTLEFIELD, COMMAND
+from components.rules import BATTLEFIELD, COMMAND, T_PHENOMENON, T_PLANE
 from components.stack import I_TRIGGERED, Q_AB, Q_CTL, Q_EVA, Q_EVC, Q_EVO, Q_EVP, Q_SRC
 from systems import continuous_effects, players, selectors
 from systems.jit import kernel
@@ -121,11 +123,16 @@ def _check(st, cd, src, ev, obj, player, amount, evc, aux):
     you = o[src, F_LKI_CTL] if looking_back else o[src, F_CTL]
     if not st.pl[you, P_ALIVE]:
         return
-    # 801.7: the event must happen entirely within the controller's range
-    if player >= 0 and not players.in_range(st, you, player):
+    planar = zone == COMMAND and (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
+    # 801.7: the event must happen entirely within the controller's range (901.13: not
+    # for planes and phenomena)
+    if player >= 0 and not players.in_range(st, you, player) and not planar:
         return
-    if evc >= 0 and evc != player and not players.in_range(st, you, evc):
+    if evc >= 0 and evc != player and not players.in_range(st, you, evc) and not planar:
         return
+    who = you  # 901.12c: a plane's "you" is its controller's whole team
+    if planar and st.s[S_TEAM_TURNS] and player >= 0 and players.teammates(st, you, player):
+        who = player
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
         if ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev:
             continue
@@ -135,7 +142,7 @@ def _check(st, cd, src, ev, obj, player, amount, evc, aux):
                 continue
         elif wz != zone:
             continue
-        if not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+        if not _matches(st, cd, a, src, who, ev, obj, player, amount, evc, aux):
             continue
         if not selectors.holds(st, cd, ab[a, B_IF], you, src, -1):
             continue

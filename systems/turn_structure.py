@@ -31,7 +31,6 @@ from components.game import (
     S_PASSES,
     S_PCOUNT,
     S_PEND,
-    S_PLANAR_CTL,
     S_PPLAYER,
     S_PREV_ACTIVE,
     S_PRIO,
@@ -162,8 +161,7 @@ def begin_turn(st, cd, p):
     ring = np.empty(st.pl.shape[0], np.int64)
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)
-    if s[S_PLANAR_CTL] >= 0:
-        s[S_PLANAR_CTL] = p
+    variants.turn_begins(st, cd, p)  # 901.6: the planar controller
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
