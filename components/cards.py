@@ -274,16 +274,22 @@ EV_NAMES = EV_NAMES + ("rolls_die",)
 EV["rolls_die"] = EV_ROLLS_DIE
 (
     OP_CHAOTIC_AETHER, OP_REVERSE_TURN_ORDER, OP_REVEAL_PLANES, OP_NO_SCHEMES,
-    OP_CHAOS_OF_TOP_PLANES,
-) = range(len(OP_NAMES), len(OP_NAMES) + 5)  # fmt: skip
+    OP_CHAOS_OF_TOP_PLANES, OP_NO_MAX_HAND, OP_CHOOSE_MODE,
+) = range(len(OP_NAMES), len(OP_NAMES) + 7)  # fmt: skip
 OP_NAMES = OP_NAMES + (
     "chaotic_aether", "reverse_turn_order", "reveal_planes", "no_schemes_this_turn",
-    "chaos_of_top_planes",
+    "chaos_of_top_planes", "no_max_hand_size", "choose_mode",
 )  # fmt: skip
 OP.update({name: k for k, name in enumerate(OP_NAMES)})
 ST_DAMAGE_BY_TOUGHNESS = 40  # "each creature assigns combat damage equal to its toughness"
 ST_PREVENT_ONE = 41  # "if a source an opponent controls would deal damage to you, prevent 1"
 R_EACH_OPPONENT_BUT_TARGET = 140  # each of your opponents other than the (first) target
+R_EACH_OF_TARGET = 141  # each permanent matching the filter that the (first) target controls
+ST_DOUBLE_DAMAGE = 42  # "if a creature you control (a source) would deal damage, double it"
+CO_DAMAGE_TAKEN = 40
+ST_LAND_MANA_PLUS = 43  # "whenever you tap a land for mana, add one more of a type it made"
+ST_HANDS_REVEALED = 44  # "your opponents play with their hands revealed"
+ST_ARTIFACT_CREATURES = 45  # noncreature artifacts are creatures with P/T = mana value  # "if you've been dealt N or more damage this turn"
 X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until ...)
 # the synthetic ability rows at the end of every cards arena: exalted (702.83), then deploy
 AB_FROM_END_EXALTED = 2

@@ -75,6 +75,7 @@ SET_REFS = {
     "each_player": K.R_EACH_PLAYER, "each_opponent": K.R_EACH_OPPONENT,
     "each_other_player": K.R_EACH_OTHER, "each_teammate": K.R_EACH_TEAMMATE,
     "all_chosen": K.R_ALL_CHOSEN,
+    "each_opponent_but_target": K.R_EACH_OPPONENT_BUT_TARGET,  # (issue 14)
 }  # fmt: skip
 FILTER_WORDS = {
     "any": {"what": "both", "type": ["Creature", "Planeswalker", "Battle"]},
@@ -848,6 +849,23 @@ class Compiler:
                              "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
             self._static_what(r, arg)
             return
+        if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
+            row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"
+                             else K.ST_HANDS_REVEALED)  # fmt: skip
+            return
+        if kind == "animate_artifacts":  # Karn: each matching artifact is a creature, P/T = MV
+            row[K.A_KIND] = K.ST_ARTIFACT_CREATURES
+            self._static_what(r, arg.get("what") if isinstance(arg, dict) else None)
+            return
+        if kind in ("double_damage", "prevent_one_from_opponents"):
+            if kind == "double_damage":  # Mishra (your creatures), Stronghold Furnace (any)
+                if arg not in ("your_creatures", "any"):
+                    self.fail("double_damage: your_creatures or any")
+                row[K.A_KIND] = K.ST_DOUBLE_DAMAGE
+                row[K.A_ARG] = 1 if arg == "your_creatures" else 0
+            else:
+                row[K.A_KIND] = K.ST_PREVENT_ONE
+            return
         if kind == "damage_by_toughness":  # The Great Forest (510.1a's exception)
             if arg != "creature":
                 self.fail("damage_by_toughness: creature (each creature)")
@@ -1001,6 +1019,13 @@ class Compiler:
             if v in ("creatures_you_control", "each_creature"):
                 return K.R_EACH, self.filter(v)
             self.fail(f"{what}: unknown reference {v!r}")
+        if isinstance(v, dict) and set(v) == {
+            "each",
+            "of",
+        }:  # (issue 14) "... target player controls"
+            if v["of"] != "target":
+                self.fail(f"{what}: `of` is target (the first target player)")
+            return K.R_EACH_OF_TARGET, self.filter(v["each"])
         if isinstance(v, dict) and len(v) == 1:
             ((k, arg),) = v.items()
             if k == "each":
@@ -1110,6 +1135,8 @@ class Compiler:
             vals[K.N_KIND] = {"day": K.CO_DAY, "night": K.CO_NIGHT, "kicked": K.CO_KICKED}[k]
         elif k == "monarch":
             vals[K.N_KIND] = K.CO_MONARCH
+        elif k == "dealt_damage_this_turn":  # (issue 14) "if you've been dealt N or more damage"
+            vals[K.N_KIND], vals[K.N_A] = K.CO_DAMAGE_TAKEN, self._int(arg, k)
         elif k == "compare":
             if not isinstance(arg, list) or len(arg) != 3 or arg[1] not in ("le", "ge", "eq"):
                 self.fail("condition: compare is [AMOUNT, le|ge|eq, AMOUNT]")
@@ -1144,7 +1171,9 @@ class Compiler:
 
     def _args(self, verb: str, arg: Any, subject: str, allowed: set[str]) -> dict:
         """Arguments of a step: a mapping, or (a shorthand) just its subject."""
-        if not isinstance(arg, dict) or (subject == "what" and "each" in arg and len(arg) == 1):
+        if not isinstance(arg, dict) or (
+            subject == "what" and "each" in arg and set(arg) in ({"each"}, {"each", "of"})
+        ):
             arg = {subject: arg}
         for k in arg:
             if k not in allowed | {subject}:
@@ -1378,6 +1407,25 @@ class Compiler:
             if a.get("then", "top") not in then:
                 self.fail("reveal_planes: then is top or planeswalk")
             self._row(op, a=then[a.get("then", "top")], amt=self.amount(a["amount"]))
+        elif verb == "no_max_hand_size":
+            a = self._args(verb, {} if arg in (None, True) else arg, "who", {"until"})
+            self._row(op, until=self._until(dict(a, until=a.get("until", "forever")), verb),
+                      **self._subject(a, "who", "you", verb))  # fmt: skip
+        elif verb == "choose_mode":  # a player picks one of the modes as it resolves
+            a = self._args(verb, arg, "modes", {"who"})
+            modes = _list(a["modes"])
+            if len(modes) < 2:
+                self.fail("choose_mode: at least two modes, each a list of steps")
+            r = self._row(op, a=len(modes), **self._subject(a, "who", "target", verb))
+            table = [self._row(K.OP_JUMP) for _ in modes]
+            ends = []
+            for j, mode in zip(table, modes):
+                self.t.set("ep", j, K.E_JUMP, len(self.t.rows["ep"]))
+                self.effects(_list(mode))
+                ends.append(self._row(K.OP_JUMP))
+            for e in ends:
+                self.t.set("ep", e, K.E_JUMP, len(self.t.rows["ep"]))
+            self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
         elif verb == "chaos_of_top_planes":
             a = self._args(verb, arg, "amount", set())
             self._row(op, amt=self.amount(a["amount"]), ref=K.R_YOU)

@@ -141,7 +141,10 @@ def check_setup(variant: str, n: int, options: Options) -> None:
     rules = VARIANTS[variant]
     if variant == "two-player" and n != 2:
         raise SetupError("two-player: exactly 2 players")
-    if not rules.min_players <= n <= MAX_PLAYERS:
+    least = rules.min_players
+    if variant == "team-vs-team" and "archenemy" in options.casual:
+        least = 3  # 904.2: the archenemy against a team of two or more
+    if not least <= n <= MAX_PLAYERS:
         raise SetupError(
             f"{variant}: between {rules.min_players} and {MAX_PLAYERS} players, not {n}"
         )

@@ -94,7 +94,7 @@ def state_view(
     for p, name in enumerate(g.names):
         in_game = bool(pl[p, PL.P_ALIVE])
         pool = int(pl[p, PL.P_LIFEPOOL])
-        hidden = viewer is not None and viewer != p
+        hidden = viewer is not None and viewer != p and not _revealed(g, p)
 
         def names_in(z: int, p: int = p) -> list[str]:
             return [display_name(g, i) for i in by_zone.get((z, p), [])]
@@ -303,6 +303,27 @@ def _deck_card(g: Game, i: int) -> bool:
         or i in v.sdeck[p, : int(v.pl[p, PL.P_SDECKN])]
         or i in v.cdeck[: int(v.s[G.S_NCOMMUNAL])]
     )
+
+
+def _revealed(g: Game, p: int) -> bool:
+    """Does p play with their hand revealed (Squee's "your opponents play with their hands
+    revealed", 902.7)?"""
+    v = g.v
+    rows = g.compiled.tables.rows
+    for i in v.cz[: int(v.s[G.S_NCZ])]:
+        i = int(i)
+        c = int(v.o[i, O.F_CARD])
+        if (
+            c < 0
+            or v.o[i, O.F_FACE_DOWN]
+            or v.pl[int(v.o[i, O.F_CTL]), PL.P_TEAM] == v.pl[p, PL.P_TEAM]
+        ):
+            continue
+        ct = rows["ct"][c]
+        for r in range(ct[K.C_SA0], ct[K.C_SA0] + ct[K.C_NSA]):
+            if rows["sa"][r][K.A_KIND] == K.ST_HANDS_REVEALED:
+                return True
+    return False
 
 
 def _ongoing(g: Game, i: int) -> bool:

@@ -93,7 +93,7 @@ from components.rules import (
     T_LAND,
     T_PLANESWALKER,
 )
-from systems import continuous_effects, damage, players, selectors, triggers, variants
+from systems import command_zone, continuous_effects, damage, players, selectors, triggers
 from systems.jit import kernel
 from systems.state import bump, touch
 
@@ -529,7 +529,9 @@ def combat_damage(st, cd, step):
     atk = np.empty(n, np.int64)
     m = attackers(st, atk)
     order = np.empty(n, np.int64)
-    by_toughness = variants.command_static_any(st, cd, ST_DAMAGE_BY_TOUGHNESS)  # (The Great Forest)
+    by_toughness = command_zone.command_static_any(
+        st, cd, ST_DAMAGE_BY_TOUGHNESS
+    )  # (The Great Forest)
     for k in range(m):
         a = atk[k]
         if not _deals_now(st, a, step):

@@ -25,6 +25,7 @@ from components.cards import (
     C_BACK,
     C_COLORS,
     C_KW,
+    C_MV,
     C_NSA,
     C_POW,
     C_SA0,
@@ -35,6 +36,7 @@ from components.cards import (
     R_ATTACHED,
     R_EACH,
     R_SELF,
+    ST_ARTIFACT_CREATURES,
     ST_CANT_ATTACK,
     ST_CANT_BLOCK,
     ST_COAT_OF_ARMS,
@@ -186,7 +188,9 @@ def _recompute(st, cd):
             k += 1
         if q < m:
             _statics(st, cd, srcs[q], ST_CONTROL)
-    # layer 4: types (animation)
+    # layer 4: types (animation; Karn's static ability, 902.7)
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_ARTIFACT_CREATURES)
     for k in range(ne):
         if eff[k, X_KIND] == X_ANIMATE:
             i = eff[k, X_OBJ]
@@ -293,6 +297,12 @@ def _apply(st, cd, r, kind, i, you):
             o[i, F_CTL] = you
     elif kind == ST_CANT_ATTACK:
         o[i, F_RESTRICT] |= CANT_ATTACK
+    elif kind == ST_ARTIFACT_CREATURES:  # a creature with P/T equal to its mana value
+        c = o[i, F_CARD]
+        o[i, F_TYPES] |= T_CREATURE
+        o[i, F_POW] = cd.ct[c, C_MV] if c >= 0 else 0
+        o[i, F_TOU] = o[i, F_POW]
+        o[i, F_ANIMATED] = 1
     elif kind == ST_CANT_BLOCK:
         o[i, F_RESTRICT] |= CANT_BLOCK
 

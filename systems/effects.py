@@ -39,6 +39,7 @@ from components.cards import (
     OP_CHAOS_OF_TOP_PLANES,
     OP_CHAOTIC_AETHER,
     OP_CHOOSE,
+    OP_CHOOSE_MODE,
     OP_COUNTER,
     OP_COUNTERS,
     OP_CREATE_TOKEN,
@@ -69,6 +70,7 @@ from components.cards import (
     OP_MAY,
     OP_MILL,
     OP_NEXT,
+    OP_NO_MAX_HAND,
     OP_NO_SCHEMES,
     OP_PLANESWALK,
     OP_PREVENT,
@@ -99,10 +101,12 @@ from components.cards import (
     OP_WIN,
     R_NONE,
     REVEAL_PLANES_PLANESWALK,
+    X_NO_MAX_HAND,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
     PEND_DISCARD,
+    PEND_MODE,
     PEND_NONE,
     PEND_PILE,
     PEND_PILE_SPLIT,
@@ -397,8 +401,10 @@ def step(st, cd, r):
         return _piles(st, cd, r, you, src, item)
     if op == OP_REVEAL_PLANES:
         return _reveal_planes(st, cd, r, you, src, item)
+    if op == OP_CHOOSE_MODE:
+        return _choose_mode(st, cd, r, you, src, item)
     if (op >= OP_PLANESWALK and op <= OP_ABANDON) or (
-        op >= OP_CHAOTIC_AETHER and op <= OP_CHAOS_OF_TOP_PLANES
+        op >= OP_CHAOTIC_AETHER and op <= OP_NO_MAX_HAND
     ):
         _casual(st, cd, r, you, src, item)
         return NEXT
@@ -1254,6 +1260,35 @@ def _casual(st, cd, r, you, src, item):
         elif op == OP_CHAOS_OF_TOP_PLANES:
             amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
             planechase.chaos_of_top(st, cd, p, amt)
+        elif op == OP_NO_MAX_HAND:  # "you have no maximum hand size" (until ...)
+            e = new_row(st, st.eff, S_NEFF)
+            if e >= 0:
+                st.eff[e, :] = 0
+                st.eff[e, X_KIND] = X_NO_MAX_HAND
+                st.eff[e, X_OBJ] = -1
+                st.eff[e, X_CTL] = p
+                st.eff[e, X_TS] = stamp(st)
+                st.eff[e, X_UNTIL] = ep[r, E_UNTIL]
+                st.eff[e, X_SRC] = src
+
+
+@kernel
+def _choose_mode(st, cd, r, you, src, item):
+    """A player chooses one of the modes as the ability resolves ("target opponent chooses
+    self or others", Feed the Machine): E_A modes; the rows after this one jump to each."""
+    s, ep = st.s, cd.ep
+    if _answered(st):
+        s[S_RES_PC] = r + 1 + s[S_ANSWER]
+        s[S_RES_SUB] = 0
+        s[S_RES_AUX] = 0
+        return JUMPED
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    p = -1 - buf[0] if m > 0 and buf[0] < 0 else you
+    if not st.pl[p, P_ALIVE]:
+        s[S_RES_PC] = r + 1
+        return JUMPED
+    return _ask(st, PEND_MODE, p, ep[r, E_A])
 
 
 @kernel
@@ -1314,6 +1349,11 @@ def options(st, cd, out_obj, out_arg):
         out_obj[0], out_arg[0] = s[S_PB], first
         out_obj[1], out_arg[1] = s[S_PB], 1 - first
         return 2
+    if kind == PEND_MODE:  # choose_mode: the modes in printed order
+        for k in range(s[S_PB]):
+            out_obj[m], out_arg[m] = -1, k
+            m += 1
+        return m
     if kind == PEND_DISCARD:
         for j in range(st.pl[p, P_HANDN]):
             out_obj[m], out_arg[m] = st.hand[p, j], 0

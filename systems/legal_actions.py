@@ -121,6 +121,7 @@ from components.scratch import SCR_HAS_ACTION, SCR_PRIORITY_ORDER
 from systems import (
     casting,
     combat,
+    command_zone,
     continuous_effects,
     effects,
     game_loop,
@@ -237,7 +238,7 @@ def _land_drops(st, cd, q):
     (Naya, Titania: 901.7, 902.7)."""
     n = st.pl[q, P_LAND_DROPS]
     if st.s[S_CASUAL]:
-        n += variants.command_static(st, cd, q, ST_EXTRA_LAND)
+        n += command_zone.command_static(st, cd, q, ST_EXTRA_LAND)
     return n
 
 

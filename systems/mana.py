@@ -29,7 +29,9 @@ from components.cards import (
     MANA_IDENTITY,
     MANA_LAND_COULD,
     MANA_ONE_OF,
+    ST_LAND_MANA_PLUS,
 )
+from components.game import S_CASUAL
 from components.objects import F_CARD, F_CTL, F_KW, F_PAY_FIRST, F_SICK, F_TAPPED, F_TYPES, F_ZONE
 from components.players import P_IDENTITY, P_MANA
 from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
@@ -44,7 +46,7 @@ from components.scratch import (
     SCR_MANA_TAKEN,
     SCR_MANA_USED,
 )
-from systems import continuous_effects, players, zones
+from systems import command_zone, continuous_effects, players, zones
 from systems.jit import kernel
 from systems.state import bump
 
@@ -119,6 +121,8 @@ def source_of(st, cd, i):
             amt = n
         if first < 0:
             first = a
+    if amt > 0 and o[i, F_TYPES] & T_LAND and st.s[S_CASUAL]:  # (Sisay: 902.7)
+        amt += command_zone.command_static(st, cd, o[i, F_CTL], ST_LAND_MANA_PLUS)
     return bits, amt, first
 
 

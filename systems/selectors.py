@@ -38,6 +38,7 @@ from components.cards import (
     CO_ANY,
     CO_COMPARE,
     CO_COUNT_AT_LEAST,
+    CO_DAMAGE_TAKEN,
     CO_DAY,
     CO_KICKED,
     CO_LIFE_AT_LEAST,
@@ -87,7 +88,9 @@ from components.cards import (
     R_CHOSEN_PLAYER,
     R_CONTROLLER_OF,
     R_EACH,
+    R_EACH_OF_TARGET,
     R_EACH_OPPONENT,
+    R_EACH_OPPONENT_BUT_TARGET,
     R_EACH_OTHER,
     R_EACH_PLAYER,
     R_EACH_TEAMMATE,
@@ -156,7 +159,7 @@ from components.objects import (
     F_X,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_HANDN
+from components.players import P_ALIVE, P_DAMAGE_TURN, P_HANDN
 from components.rules import (
     BATTLEFIELD,
     COMMAND,
@@ -455,6 +458,15 @@ def refs(st, cd, ref, refa, you, src, item, out):
         out[0] = x
         return 1
     m = 0
+    if ref == R_EACH_OF_TARGET:  # (issue 14) every matching permanent the target controls
+        t = simple_ref(st, cd, R_TARGET, you, src, item)
+        if t == NO_TARGET or t >= 0:
+            return 0
+        for i in st.bf[: st.s[S_NBF]]:
+            if st.o[i, F_CTL] == -1 - t and matches(st, cd, refa, i, you, src, item):
+                out[m] = i
+                m += 1
+        return m
     if ref == R_ALL_CHOSEN:
         for k in range(st.s[S_NCHOSEN]):
             out[m] = st.chosen[k]
@@ -493,6 +505,10 @@ def refs(st, cd, ref, refa, you, src, item, out):
             ok = q != you
         elif ref == R_EACH_TEAMMATE:
             ok = q != you and players.teammates(st, you, q)
+        elif ref == R_EACH_OPPONENT_BUT_TARGET:
+            ok = players.is_opponent(st, you, q) and -1 - q != simple_ref(
+                st, cd, R_TARGET, you, src, item
+            )
         else:
             ok = False
         if ok:
@@ -590,6 +606,8 @@ def _leaf(st, cd, c, you, src, item):
         return st.s[S_DAY_NIGHT] == 2
     if k == CO_MONARCH:
         return st.s[S_MONARCH] == you
+    if k == CO_DAMAGE_TAKEN:
+        return st.pl[you, P_DAMAGE_TURN] >= a
     if k == CO_KICKED:
         return item >= 0 and o[item, F_KICKED] == 1
     if k == CO_COMPARE:

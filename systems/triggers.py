@@ -33,8 +33,10 @@ from components.cards import (
     EV_DRAWS,
     EV_LEAVES,
     EV_LIFE_AT_LEAST,
+    REL_ANY,
 )
 from components.game import (
+    S_ACTIVE,
     S_CUR,
     S_NBF,
     S_NCZ,
@@ -171,7 +173,9 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         q = player if player >= 0 else evc
         if q < 0 or not selectors.related(st, you, q, who):
             return False
-    if ev == EV_BEGINNING_OF:
+    if ev == EV_BEGINNING_OF:  # "each" step: once, not once per active player (805.4d)
+        if who == REL_ANY and player != st.s[S_ACTIVE] and st.s[S_TEAM_TURNS]:
+            return False
         return ab[a, B_STEP] == amount
     if ev == EV_LEAVES:
         return arg < 0 or arg == amount

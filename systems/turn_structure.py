@@ -18,6 +18,7 @@ from components.game import (
     S_ACTIVE,
     S_AUTOPASS,
     S_CAPPED,
+    S_CASUAL,
     S_CLEANUP_AGAIN,
     S_DECLARED,
     S_FSSTEP,
@@ -56,6 +57,7 @@ from components.objects import (
 )
 from components.players import (
     P_ALIVE,
+    P_DAMAGE_TURN,
     P_DRAWS,
     P_HANDN,
     P_LAND_DROPS,
@@ -151,6 +153,7 @@ def begin_turn(st, cd, p):
         st.pl[q, P_DRAWS] = 0
         st.pl[q, P_OPP_DAMAGED] = 0
         st.pl[q, P_PLANAR_ROLLS] = 0
+        st.pl[q, P_DAMAGE_TURN] = 0
         st.pl[q, P_LANDS] = 0
         st.pl[q, P_LAND_DROPS] = 1
         for r in range(st.pl.shape[0]):
@@ -282,6 +285,8 @@ def max_hand_size(st, cd, p):
     """402.2: seven, or what the player's row says (vanguard, 902.5b); none with
     "you have no maximum hand size" (Reliquary Tower)."""
     if continuous_effects.player_static(st, cd, p, ST_NO_MAX_HAND):
+        return 1 << 30
+    if st.s[S_CASUAL] and variants.no_max_hand(st, cd, p):  # (schemes, planes)
         return 1 << 30
     m = st.pl[p, P_MAXHAND]
     return (1 << 30) if m < 0 else m

@@ -1,7 +1,7 @@
 """Vanguard (902): each player's vanguard card sits face up in the command zone (902.3),
 controlled by its owner (902.6); its abilities work from there (902.7: triggers and
 activated abilities through systems/triggers.py and systems/legal_actions.py, static
-abilities through the layers and ``variants.command_static``). Its life and hand
+abilities through the layers and ``command_zone.command_static``). Its life and hand
 modifiers set the starting life total, the opening hand and the maximum hand size
 (902.4-902.5b): the game's setup applies them (ecs/engine.py, ecs/casual.py), the
 mulligans draw the modified hand (systems/mulligan.py, 902.5a)."""

@@ -9,17 +9,28 @@ Cards of the casual variants work from the command zone (901.7, 902.7, 904.8): t
 triggered abilities through systems/triggers.py, their activated abilities through
 systems/legal_actions.py, their static abilities that change objects through the layers
 (systems/continuous_effects.py) and those that change what a player may do through
-``command_static`` below."""
+systems/command_zone.py."""
 
 from __future__ import annotations
 
-from components.cards import A_IF, A_KIND, A_P, A_ZONE, C_NSA, C_SA0
+from components.cards import (
+    A_ARG,
+    A_KIND,
+    A_ZONE,
+    C_NSA,
+    C_SA0,
+    ST_DOUBLE_DAMAGE,
+    ST_NO_MAX_HAND,
+    ST_PREVENT_ONE,
+    X_NO_MAX_HAND,
+)
 from components.decisions import SP_ROLL_PLANAR_DIE
-from components.game import S_CASUAL, S_NCZ, S_PREV_ACTIVE, S_TEAM_TURNS
-from components.objects import F_CARD, F_CTL, F_FACE_DOWN
+from components.effects import X_CTL, X_KIND
+from components.game import S_NCZ, S_NEFF, S_PREV_ACTIVE
+from components.objects import F_CARD, F_CTL, F_FACE_DOWN, F_TYPES, F_ZONE
 from components.players import P_LIFE
-from components.rules import COMMAND
-from systems import archenemy, day_night, planechase, players, selectors, vanguard
+from components.rules import BATTLEFIELD, COMMAND, T_CREATURE
+from systems import archenemy, command_zone, day_night, planechase, players, vanguard
 from systems.jit import kernel
 
 
@@ -104,53 +115,50 @@ def players_left(st, cd, ps, m, info):
         planechase.players_left(st, cd, ps, m, info)
 
 
-# ----------------------------------------------------------------- command-zone statics
 @kernel
-def command_static(st, cd, p, kind):
-    """The static abilities of this kind (ST_*) of face-up command-zone cards that apply
-    to player p as "you": the sum of their amounts (A_P), or 0. A plane's "you" is its
-    controller's whole team in shared team turns (901.12c); a vanguard's and a scheme's
-    is its controller."""
-    if not st.s[S_CASUAL]:
-        return 0
-    o, ct, sa = st.o, cd.ct, cd.sa
-    total = 0
-    for k in range(st.s[S_NCZ]):
-        i = st.cz[k]
-        if o[i, F_FACE_DOWN]:
-            continue
-        you = o[i, F_CTL]
-        if you != p:
-            if not (
-                st.s[S_TEAM_TURNS] and planechase.is_planar(st, i) and players.teammates(st, you, p)
-            ):
-                continue
-        c = o[i, F_CARD]
-        if c < 0:
-            continue
-        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
-                if selectors.holds(st, cd, sa[r, A_IF], you, i, -1):
-                    total += max(1, sa[r, A_P])
-    return total
+def no_max_hand(st, cd, p):
+    """402.2: p has no maximum hand size by a command-zone card or an effect of one (Your
+    Puny Minds Cannot Fathom: until p's next turn)."""
+    for k in range(st.s[S_NEFF]):
+        if st.eff[k, X_KIND] == X_NO_MAX_HAND and st.eff[k, X_CTL] == p:
+            return True
+    return command_zone.command_static(st, cd, p, ST_NO_MAX_HAND) > 0
 
 
 @kernel
-def command_static_any(st, cd, kind):
-    """Has a face-up command-zone card a static ability of this kind that applies to the
-    whole game (The Great Forest's)?"""
-    if not st.s[S_CASUAL]:
-        return False
+def damage_dealt(st, cd, source, src_ctl, t, a):
+    """Replacement and prevention effects of command-zone cards on damage about to be dealt
+    (the affected player's order is the documented one: doubling first, 616.1): Mishra
+    and Stronghold Furnace double it, Nothing Can Stop Me Now prevents 1 of the damage an
+    opponent's source would deal to its controller. Returns the damage left."""
     o, ct, sa = st.o, cd.ct, cd.sa
     for k in range(st.s[S_NCZ]):
         i = st.cz[k]
         c = o[i, F_CARD]
         if o[i, F_FACE_DOWN] or c < 0:
             continue
+        you = o[i, F_CTL]
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
-                return True
-    return False
+            if sa[r, A_KIND] == ST_DOUBLE_DAMAGE and sa[r, A_ZONE] == COMMAND:
+                if sa[r, A_ARG] == 0 or (
+                    source >= 0
+                    and o[source, F_ZONE] == BATTLEFIELD
+                    and o[source, F_TYPES] & T_CREATURE
+                    and o[source, F_CTL] == you
+                ):
+                    a *= 2
+    if t < 0:
+        p = -1 - t
+        for k in range(st.s[S_NCZ]):
+            i = st.cz[k]
+            c = o[i, F_CARD]
+            if o[i, F_FACE_DOWN] or c < 0 or o[i, F_CTL] != p:
+                continue
+            if src_ctl >= 0 and players.is_opponent(st, p, src_ctl):
+                for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+                    if sa[r, A_KIND] == ST_PREVENT_ONE and sa[r, A_ZONE] == COMMAND and a > 0:
+                        a -= 1
+    return a
 
 
 @kernel
