@@ -182,7 +182,7 @@ def random_planar_deck(rng: np.random.Generator, db: CardDB | None = None,
                        size: int = PLANAR_DECK_SIZE, phenomena: int = 2) -> list[str]:  # fmt: skip
     """901.3: ``size`` different cards, at most two of them phenomena."""
     planes, phen = stock_planes(db), stock_phenomena(db)
-    k = min(phenomena, 2, len(phen), size)
+    k = min(phenomena, len(phen), size)
     out = list(rng.choice(phen, k, replace=False)) if k else []
     out += list(rng.choice(planes, min(size - k, len(planes)), replace=False))
     rng.shuffle(out)
@@ -235,7 +235,7 @@ def choose(casual: tuple[str, ...] | list[str], n: int, seed: int,
     if PLANECHASE in casual:
         if single_planar_deck:
             size = min(40, 10 * n)  # 901.15a
-            setup.communal_deck = random_planar_deck(rng, db, size=size, phenomena=2)
+            setup.communal_deck = random_planar_deck(rng, db, size=size, phenomena=2 * n)
         else:
             setup.planar_decks = [random_planar_deck(rng, db) for _ in range(n)]
     if ARCHENEMY in casual or RUMBLE in casual:

@@ -137,6 +137,8 @@ from components.rules import (
     NO_TARGET,
     STACK,
     T_CREATURE,
+    T_PHENOMENON,
+    T_PLANE,
 )
 from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
 from components.stack import I_ACTIVATED
@@ -234,7 +236,8 @@ def _changes_of(st, cd, src, p, i):
         if (k != ST_COST_LESS and k != ST_COST_MORE) or sa[r, A_ZONE] != o[src, F_ZONE]:
             continue
         # the filter names the spells affected; its controller relation is to ``you``
-        if k == ST_COST_LESS and you != p:
+        # (a plane's cost changes apply to every player's spells: Turri Island, 901.7)
+        if k == ST_COST_LESS and you != p and not (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON)):
             continue
         if not selectors.matches_card(st, cd, sa[r, A_ARG], i, you, src):
             continue

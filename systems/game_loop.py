@@ -87,6 +87,7 @@ def start_game(st, cd):
     k = players.turn_order_from(st, s[S_STARTING], buf)
     for j in range(k):
         zones.shuffle(st, buf[j])
+    variants.shuffle_decks(st)  # planar and scheme decks (901.3, 904.3)
     for j in range(k):
         zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
     if s[S_MULLIGANS]:

@@ -26,12 +26,13 @@ from components.cards import (
 )
 from components.decisions import SP_ROLL_PLANAR_DIE
 from components.effects import X_CTL, X_KIND
-from components.game import S_NCZ, S_NEFF, S_PREV_ACTIVE
+from components.game import S_CASUAL, S_NCOMMUNAL, S_NCZ, S_NEFF, S_PREV_ACTIVE
 from components.objects import F_CARD, F_CTL, F_FACE_DOWN, F_TYPES, F_ZONE
-from components.players import P_LIFE
+from components.players import P_LIFE, P_PDECKN, P_SDECKN
 from components.rules import BATTLEFIELD, COMMAND, T_CREATURE
 from systems import archenemy, command_zone, day_night, planechase, players, vanguard
 from systems.jit import kernel
+from systems.state import rand_below
 
 
 @kernel
@@ -46,6 +47,27 @@ def turn_begins(st, cd, p):
     901.14, the planar controller."""
     if planechase.on(st):
         planechase.turn_begins(st, cd, p)
+
+
+@kernel
+def shuffle_decks(st):
+    """As the game starts, the supplementary decks are shuffled too: planar decks (the
+    single planar deck, 901.15) and scheme decks."""
+    if not st.s[S_CASUAL]:
+        return
+    for p in range(st.pl.shape[0]):
+        _shuffle(st, st.pdeck[p], st.pl[p, P_PDECKN])
+        _shuffle(st, st.sdeck[p], st.pl[p, P_SDECKN])
+    _shuffle(st, st.cdeck, st.s[S_NCOMMUNAL])
+
+
+@kernel
+def _shuffle(st, arr, n):
+    for k in range(n - 1, 0, -1):
+        j = rand_below(st, k + 1)
+        t = arr[k]
+        arr[k] = arr[j]
+        arr[j] = t
 
 
 @kernel
