@@ -63,13 +63,23 @@ def _views(a: np.ndarray):
     return GAME_LAYOUT.views(a)
 
 
+def _off_the_list(v, i: int) -> None:
+    """A face-down deck card: in the command zone, out of its list of objects whose
+    abilities function (systems/planechase.py)."""
+    v.o[i, O.F_FACE_DOWN] = 1
+    n = int(v.s[G.S_NCZ])
+    ids = [int(x) for x in v.cz[:n] if int(x) != i]
+    v.cz[: len(ids)] = ids
+    v.s[G.S_NCZ] = len(ids)
+
+
 def add_planar_deck(a: np.ndarray, compiled: Compiled, p: int, names: list[str]) -> list[int]:
     """p's planar deck (901.3), ``names`` top first: face-down command-zone cards."""
     v = _views(a)
     ids = []
     for name in reversed(names):  # the deck table is bottom first
         i = add_object(a, compiled, name, p, COMMAND)
-        v.o[i, O.F_FACE_DOWN] = 1
+        _off_the_list(v, i)
         n = int(v.pl[p, PL.P_PDECKN])
         if n >= v.pdeck.shape[1]:
             raise SetupError(f"a planar deck of at most {v.pdeck.shape[1]} cards")
@@ -86,7 +96,7 @@ def add_communal_deck(a: np.ndarray, compiled: Compiled, names: list[str], owner
     ids = []
     for name in reversed(names):
         i = add_object(a, compiled, name, owner, COMMAND)
-        v.o[i, O.F_FACE_DOWN] = 1
+        _off_the_list(v, i)
         n = int(v.s[G.S_NCOMMUNAL])
         if n >= v.cdeck.shape[0]:
             raise SetupError(f"a single planar deck of at most {v.cdeck.shape[0]} cards")
@@ -102,7 +112,7 @@ def add_scheme_deck(a: np.ndarray, compiled: Compiled, p: int, names: list[str])
     ids = []
     for name in reversed(names):
         i = add_object(a, compiled, name, p, COMMAND)
-        v.o[i, O.F_FACE_DOWN] = 1
+        _off_the_list(v, i)
         n = int(v.pl[p, PL.P_SDECKN])
         if n >= v.sdeck.shape[1]:
             raise SetupError(f"a scheme deck of at most {v.sdeck.shape[1]} cards")

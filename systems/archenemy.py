@@ -3,8 +3,9 @@ motion (701.25, 904.9), ongoing schemes and abandoning them (701.26, 904.11), an
 state-based action that puts a finished scheme back under its deck (904.10).
 
 Scheme cards stay in the command zone (904.4): a card of a scheme deck is a face-down
-command-zone object listed in its owner's scheme deck (``sdeck``, bottom first); a
-face-up one is controlled by its owner (904.7). Each archenemy (ROLE_ARCHENEMY; every
+command-zone object listed in its owner's scheme deck (``sdeck``, bottom first), kept out
+of the ``cz`` list that abilities are looked for in; a face-up one is controlled by its
+owner (904.7). Each archenemy (ROLE_ARCHENEMY; every
 player in a Supervillain Rumble) sets a scheme in motion as their precombat main phase
 begins, a turn-based action (904.9)."""
 
@@ -33,7 +34,7 @@ from components.stack import I_TRIGGERED, Q_SRC
 from components.variants import CASUAL_ARCHENEMY, CASUAL_RUMBLE
 from systems import triggers
 from systems.jit import kernel
-from systems.state import stamp, touch
+from systems.state import contains, insert_ordered, remove_value, stamp, touch
 
 
 @kernel(inline="always")
@@ -77,6 +78,7 @@ def to_bottom(st, cd, i):
         o[i, F_CTR + k] = 0
     o[i, F_ACTUSED] = 0
     o[i, F_TS] = stamp(st)
+    st.s[S_NCZ] = remove_value(st.cz, st.s[S_NCZ], i)  # (out of the list abilities are looked in)
     p = o[i, F_OWNER]
     n = st.pl[p, P_SDECKN]
     if n < st.sdeck.shape[1]:
@@ -97,6 +99,8 @@ def set_in_motion(st, cd, p):
     if i < 0:
         return -1
     o = st.o
+    if not contains(st.cz, st.s[S_NCZ], i):
+        st.s[S_NCZ] = insert_ordered(st.cz, st.s[S_NCZ], i)
     o[i, F_FACE_DOWN] = 0
     o[i, F_BCTL] = p
     o[i, F_CTL] = p
@@ -148,9 +152,10 @@ def state_based_actions(st, cd):
     while k < st.s[S_NCZ]:
         i = st.cz[k]
         if face_up_scheme(st, i) and not ongoing(st, cd, i):
-            to_bottom(st, cd, i)
+            to_bottom(st, cd, i)  # (it leaves the list: the next one is at k now)
             acted = True
-        k += 1
+        else:
+            k += 1
     return acted
 
 

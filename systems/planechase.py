@@ -7,7 +7,9 @@ a face-down command-zone object listed in its owner's planar deck (``pdeck``, bo
 first) or in the single planar deck (``cdeck``); a face-up one is controlled by the
 planar controller (``S_PLANAR_CTL``; in Grand Melee, the holder of the turn marker it
 belongs to, ``F_MARKER``). Turning a card face down makes it a new object (901.7a): its
-counters and status go.
+counters and status go. A face-down card of a planar deck stays in the command zone
+(its zone) but out of the ``cz`` list the abilities are looked for in: nothing of it
+functions, and the scans of every event stay short.
 
 The planeswalking ability (901.8) is a triggered ability with no source: a stack object
 of kind I_PLANESWALKING whose controller is the player whose roll made it trigger; when
@@ -75,7 +77,15 @@ from components.stack import I_PLANESWALKING, Q_SRC
 from components.variants import CASUAL_PLANECHASE, CASUAL_SINGLE_PLANAR_DECK, GRAND_MELEE
 from systems import mana, players, triggers, zones
 from systems.jit import kernel
-from systems.state import delete_row, rand_below, stamp, touch
+from systems.state import (
+    contains,
+    delete_row,
+    insert_ordered,
+    rand_below,
+    remove_value,
+    stamp,
+    touch,
+)
 
 # faces of the planar die (901.3a): one Planeswalker symbol, one chaos symbol, four blanks
 FACE_PLANESWALK, FACE_CHAOS, FACE_BLANK = 0, 1, 2
@@ -185,12 +195,15 @@ def _face_down(st, cd, i):
     o[i, F_MARKER] = 0
     o[i, F_ACTUSED] = 0
     o[i, F_TS] = stamp(st)
+    st.s[S_NCZ] = remove_value(st.cz, st.s[S_NCZ], i)
     touch(st)
 
 
 @kernel
 def _face_up(st, cd, i, ctl, marker):
     o = st.o
+    if o[i, F_FACE_DOWN] or not contains(st.cz, st.s[S_NCZ], i):
+        st.s[S_NCZ] = insert_ordered(st.cz, st.s[S_NCZ], i)
     o[i, F_FACE_DOWN] = 0
     o[i, F_BCTL] = ctl
     o[i, F_CTL] = ctl
@@ -242,6 +255,13 @@ def set_planar_controller(st, cd, p):
             touch(st)
         if single(st) and is_planar(st, i):
             o[i, F_OWNER] = p
+    if single(st):
+        for k in range(st.s[S_NCOMMUNAL]):
+            i = st.cdeck[k]
+            o[i, F_OWNER] = p
+            o[i, F_BCTL] = p
+            o[i, F_CTL] = p
+            o[i, F_LCTL] = p
 
 
 @kernel
