@@ -1218,7 +1218,7 @@ class Compiler:
             a = self._args(verb, arg, "amount", set())
             self._row(op, amt=self.amount(a["amount"]))
         elif verb in ("look_at_top", "reveal_top"):
-            a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest"})
+            a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest", "all"})
             rest = {"bottom": 4, "graveyard": 3, "top": 2}.get(a.get("rest", "bottom"), -1)
             if rest < 0:
                 self.fail("rest: bottom, graveyard or top")
@@ -1227,7 +1227,7 @@ class Compiler:
             if to_bf < 0:
                 self.fail("to: hand or battlefield")
             self._row(op, amt=self.amount(a["amount"]), a=rest, b=self._int(a.get("pick", 0), "pick"),
-                      c=to_bf, refa=f)  # fmt: skip
+                      c=to_bf, refa=f, d=1 if a.get("all") else -1)  # fmt: skip
         elif verb == "search":
             a = self._args(verb, arg, "filter", {"to", "tapped", "amount", "who", "up_to"})
             fd = a["filter"]

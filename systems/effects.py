@@ -829,6 +829,11 @@ def _look(st, cd, r, you, src, item):
         _look_top(st, you, amt)
         s[S_RES_SUB] = 1
         s[S_RES_AUX] = 0
+        if ep[r, E_D] == 1:  # "put all ... cards revealed this way": no choice (Turri Island)
+            for k in range(s[S_NCHOSEN]):
+                if selectors.matches_card(st, cd, ep[r, E_REFA], st.chosen[k], you, src):
+                    st.marks[k] = 1
+            s[S_RES_AUX] = 1 << 20
     if _answered(st):
         x = s[S_ANSWER]
         if x == NONE:
