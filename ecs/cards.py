@@ -849,6 +849,11 @@ class Compiler:
                              "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
             self._static_what(r, arg)
             return
+        if kind == "skip_untap_steps":  # The Eon Fog
+            if arg != "players":
+                self.fail("skip_untap_steps: players")
+            row[K.A_KIND] = K.ST_SKIP_UNTAP
+            return
         if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
             row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"
                              else K.ST_HANDS_REVEALED)  # fmt: skip
@@ -1219,9 +1224,11 @@ class Compiler:
             self._row(op, amt=self.amount(a["amount"]))
         elif verb in ("look_at_top", "reveal_top"):
             a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest", "all"})
-            rest = {"bottom": 4, "graveyard": 3, "top": 2}.get(a.get("rest", "bottom"), -1)
+            rest = {"bottom": 4, "graveyard": 3, "top": 2, "hand": 0}.get(
+                a.get("rest", "bottom"), -1
+            )
             if rest < 0:
-                self.fail("rest: bottom, graveyard or top")
+                self.fail("rest: bottom, graveyard, top or hand")
             f = self.filter(a.get("filter", "card"))
             to_bf = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
             if to_bf < 0:

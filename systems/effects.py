@@ -861,6 +861,8 @@ def _look(st, cd, r, you, src, item):
                 zones.move(st, cd, i, GRAVEYARD, -1)
             elif where == TO_LIBRARY_BOTTOM:
                 zones.to_library(st, cd, i, False)
+            elif where == TO_HAND:  # ("the rest into your hand": Your Fate Is Thrice Sealed)
+                zones.move(st, cd, i, HAND, -1)
     s[S_NCHOSEN] = 0
     return NEXT
 

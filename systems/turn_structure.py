@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.cards import EV_BEGINNING_OF, ST_MANA_KEEP, ST_NO_MAX_HAND
+from components.cards import EV_BEGINNING_OF, ST_MANA_KEEP, ST_NO_MAX_HAND, ST_SKIP_UNTAP
 from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import H_CTL, UNTIL_END_OF_TURN, UNTIL_YOUR_NEXT_TURN, X_CTL, X_UNTIL
 from components.game import (
@@ -86,6 +86,7 @@ from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER
 from systems import (
     attack_targets,
     combat,
+    command_zone,
     continuous_effects,
     delayed,
     leaving_game,
@@ -190,9 +191,11 @@ def begin_step(st, cd):
     if step == UNTAP:  # 502: day and night (728.2), then untap; no priority
         variants.untap_step(st, cd)
         bump(st)
+        skip = st.s[S_CASUAL] and command_zone.command_static_any(st, cd, ST_SKIP_UNTAP)
         for i in zones.permanents(st):
             if players.is_active(st, o[i, F_CTL]):
-                o[i, F_TAPPED] = 0
+                if not skip:  # (The Eon Fog: nothing untaps)
+                    o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
         s[S_TODO] = TODO_END
         return
