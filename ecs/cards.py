@@ -1404,7 +1404,7 @@ class Compiler:
             a = self._args(verb, {} if arg in (None, True) else arg, "who", set())
             self._row(op, **self._subject(a, "who", "you", verb))
         elif verb in ("abandon_this_scheme", "chaotic_aether", "reverse_turn_order",
-                      "no_schemes_this_turn"):  # fmt: skip
+                      "no_schemes_this_turn", "reshuffle_permanents"):  # fmt: skip
             if arg not in (None, True, {}):
                 self.fail(f"{verb} takes no arguments")
             self._row(op)

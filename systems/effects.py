@@ -79,6 +79,7 @@ from components.cards import (
     OP_PUT_LAND,
     OP_REDIRECT,
     OP_REGENERATE,
+    OP_RESHUFFLE_PERMANENTS,
     OP_RETURN,
     OP_REVEAL_PLANES,
     OP_REVEAL_TOP,
@@ -403,8 +404,10 @@ def step(st, cd, r):
         return _reveal_planes(st, cd, r, you, src, item)
     if op == OP_CHOOSE_MODE:
         return _choose_mode(st, cd, r, you, src, item)
-    if (op >= OP_PLANESWALK and op <= OP_ABANDON) or (
-        op >= OP_CHAOTIC_AETHER and op <= OP_NO_MAX_HAND
+    if (
+        (op >= OP_PLANESWALK and op <= OP_ABANDON)
+        or (op >= OP_CHAOTIC_AETHER and op <= OP_NO_MAX_HAND)
+        or op == OP_RESHUFFLE_PERMANENTS
     ):
         _casual(st, cd, r, you, src, item)
         return NEXT
@@ -1248,6 +1251,9 @@ def _casual(st, cd, r, you, src, item):
         return
     if op == OP_REVERSE_TURN_ORDER:
         planechase.reverse_turn_order(st, cd)
+        return
+    if op == OP_RESHUFFLE_PERMANENTS:
+        planechase.reshuffle_permanents(st, cd)
         return
     if op == OP_NO_SCHEMES:
         archenemy.no_schemes_this_turn(st)

@@ -38,6 +38,7 @@ from components.game import (
     S_CHAOS_BLANKS,
     S_CUR,
     S_DIE_FORCE,
+    S_NBF,
     S_NCOMMUNAL,
     S_NCZ,
     S_NEFF,
@@ -72,7 +73,20 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import P_ALIVE, P_PDECKN, P_PLANAR_ROLLS, P_SEATPOS
-from components.rules import COMMAND, N_COUNTERS, N_MANA, T_PHENOMENON, T_PLANE
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    LIBRARY,
+    N_COUNTERS,
+    N_MANA,
+    T_ARTIFACT,
+    T_CREATURE,
+    T_ENCHANTMENT,
+    T_LAND,
+    T_PHENOMENON,
+    T_PLANE,
+    T_PLANESWALKER,
+)
 from components.stack import I_PLANESWALKING, Q_SRC
 from components.variants import CASUAL_PLANECHASE, CASUAL_SINGLE_PLANAR_DECK, GRAND_MELEE
 from systems import mana, players, triggers, zones
@@ -731,4 +745,58 @@ def chaos_of_top(st, cd, p, n):
                     triggers.queue(st, i, a, p, p, 0, -1, -1)
     for x in range(m):
         _put_bottom(st, cards[x])
+    touch(st)
+
+
+# ----------------------------------------------------------------- Morphic Tide
+@kernel
+def reshuffle_permanents(st, cd):
+    """Morphic Tide: each player shuffles every permanent they own into their library
+    (tokens cease to exist there, 111.7), then reveals that many cards from its top; the
+    artifact, creature, land and planeswalker cards revealed enter the battlefield, then
+    the enchantment cards, and the rest go to the bottom of their owner's library (in
+    the order revealed: a documented default for "any order")."""
+    P = st.pl.shape[0]
+    o = st.o
+    counts = np.zeros(P, np.int64)
+    n = st.s[S_NBF]
+    perms = np.empty(n + 1, np.int64)
+    for k in range(n):
+        perms[k] = st.bf[k]
+    for k in range(n):
+        i = perms[k]
+        counts[o[i, F_OWNER]] += 1
+    for k in range(n):
+        i = perms[k]
+        if o[i, F_ZONE] == BATTLEFIELD:
+            zones.move(st, cd, i, LIBRARY, -1)
+    total = 0
+    for p in range(P):
+        if st.pl[p, P_ALIVE]:
+            zones.shuffle(st, p)
+            total += counts[p]
+    revealed = np.empty(total + 1, np.int64)
+    m = 0
+    for p in range(P):
+        if not st.pl[p, P_ALIVE]:
+            continue
+        for j in range(counts[p]):
+            i = zones.library_top(st, p, j)
+            if i < 0:
+                break
+            revealed[m] = i
+            m += 1
+    for pass_ in range(2):  # the permanents but enchantments, then the enchantments
+        for x in range(m):
+            i = revealed[x]
+            if o[i, F_ZONE] != LIBRARY:
+                continue
+            t = o[i, F_TYPES]
+            first = t & (T_ARTIFACT | T_CREATURE | T_LAND | T_PLANESWALKER) != 0
+            if (pass_ == 0 and first) or (pass_ == 1 and not first and t & T_ENCHANTMENT):
+                zones.enter_battlefield(st, cd, i, o[i, F_OWNER], -1, 0)
+    for x in range(m):
+        i = revealed[x]
+        if o[i, F_ZONE] == LIBRARY:
+            zones.to_library(st, cd, i, False)
     touch(st)
