@@ -275,10 +275,12 @@ EV["rolls_die"] = EV_ROLLS_DIE
 (
     OP_CHAOTIC_AETHER, OP_REVERSE_TURN_ORDER, OP_REVEAL_PLANES, OP_NO_SCHEMES,
     OP_CHAOS_OF_TOP_PLANES, OP_NO_MAX_HAND, OP_CHOOSE_MODE, OP_RESHUFFLE_PERMANENTS,
-) = range(len(OP_NAMES), len(OP_NAMES) + 8)  # fmt: skip
+    OP_REVEAL_UNTIL,
+) = range(len(OP_NAMES), len(OP_NAMES) + 9)  # fmt: skip
 OP_NAMES = OP_NAMES + (
     "chaotic_aether", "reverse_turn_order", "reveal_planes", "no_schemes_this_turn",
     "chaos_of_top_planes", "no_max_hand_size", "choose_mode", "reshuffle_permanents",
+    "reveal_until",
 )  # fmt: skip
 OP.update({name: k for k, name in enumerate(OP_NAMES)})
 ST_DAMAGE_BY_TOUGHNESS = 40  # "each creature assigns combat damage equal to its toughness"

@@ -1433,6 +1433,16 @@ class Compiler:
             for e in ends:
                 self.t.set("ep", e, K.E_JUMP, len(self.t.rows["ep"]))
             self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+        elif verb == "reveal_until":  # reveal from the top until a matching card
+            a = self._args(verb, arg, "filter", {"to", "rest"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "library"
+            to = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
+            rest = {"bottom_random": 0, "shuffle": 1}.get(a.get("rest", "bottom_random"), -1)
+            if to < 0 or rest < 0:
+                self.fail("reveal_until: to hand | battlefield, rest bottom_random | shuffle")
+            self._row(op, refa=self.filter(fd), c=to, a=rest)
         elif verb == "chaos_of_top_planes":
             a = self._args(verb, arg, "amount", set())
             self._row(op, amt=self.amount(a["amount"]), ref=K.R_YOU)

@@ -83,6 +83,7 @@ from components.cards import (
     OP_RETURN,
     OP_REVEAL_PLANES,
     OP_REVEAL_TOP,
+    OP_REVEAL_UNTIL,
     OP_REVERSE_TURN_ORDER,
     OP_ROLL_PLANAR_DIE,
     OP_SAC_UNLESS_LIFE,
@@ -404,6 +405,9 @@ def step(st, cd, r):
         return _reveal_planes(st, cd, r, you, src, item)
     if op == OP_CHOOSE_MODE:
         return _choose_mode(st, cd, r, you, src, item)
+    if op == OP_REVEAL_UNTIL:
+        _reveal_until(st, cd, r, you, src, item)
+        return NEXT
     if (
         (op >= OP_PLANESWALK and op <= OP_ABANDON)
         or (op >= OP_CHAOTIC_AETHER and op <= OP_NO_MAX_HAND)
@@ -1283,6 +1287,41 @@ def _casual(st, cd, r, you, src, item):
                 st.eff[e, X_TS] = stamp(st)
                 st.eff[e, X_UNTIL] = ep[r, E_UNTIL]
                 st.eff[e, X_SRC] = src
+
+
+@kernel
+def _reveal_until(st, cd, r, you, src, item):
+    """Reveal cards from the top of your library until one matches the filter: it goes to
+    the battlefield (E_C 1) or your hand; the others go to the bottom in a random order
+    (E_A 0) or are shuffled back in (E_A 1)."""
+    ep = cd.ep
+    n = st.pl[you, P_LIBN]
+    rest = np.empty(n + 1, np.int64)
+    m = 0
+    found = -1
+    for j in range(n):
+        i = zones.library_top(st, you, j)
+        if selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+            found = i
+            break
+        rest[m] = i
+        m += 1
+    if found >= 0:
+        if ep[r, E_C] == 1:
+            zones.enter_battlefield(st, cd, found, you, -1, 0)
+        else:
+            zones.move(st, cd, found, HAND, -1)
+        st.s[S_RES_IT] = found
+    if ep[r, E_A] == 1:
+        zones.shuffle(st, you)
+        return
+    for k in range(m - 1, 0, -1):
+        j = rand_below(st, k + 1)
+        t = rest[k]
+        rest[k] = rest[j]
+        rest[j] = t
+    for k in range(m):
+        zones.to_library(st, cd, rest[k], False)
 
 
 @kernel
