@@ -292,7 +292,8 @@ CO_DAMAGE_TAKEN = 40
 ST_LAND_MANA_PLUS = 43  # "whenever you tap a land for mana, add one more of a type it made"
 ST_HANDS_REVEALED = 44  # "your opponents play with their hands revealed"
 ST_ARTIFACT_CREATURES = 45  # noncreature artifacts are creatures with P/T = mana value
-ST_SKIP_UNTAP = 46  # "players skip their untap steps" (The Eon Fog)  # "if you've been dealt N or more damage this turn"
+ST_SKIP_UNTAP = 46  # "players skip their untap steps" (The Eon Fog)
+ST_SET_COLOR = 47  # "all creatures are black" (layer 5; A_ARG: the colour bits)  # "if you've been dealt N or more damage this turn"
 X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until ...)
 # the synthetic ability rows at the end of every cards arena: exalted (702.83), then deploy
 AB_FROM_END_EXALTED = 2

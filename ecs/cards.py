@@ -849,6 +849,13 @@ class Compiler:
                              "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
             self._static_what(r, arg)
             return
+        if kind == "set_color":  # "all creatures are black" (layer 5)
+            if not isinstance(arg, dict) or "color" not in arg:
+                self.fail("set_color: {what: FILTER, color: [B]}")
+            row[K.A_KIND] = K.ST_SET_COLOR
+            row[K.A_ARG] = self._colors(arg["color"], "set_color: color")
+            self._static_what(r, arg.get("what"))
+            return
         if kind == "skip_untap_steps":  # The Eon Fog
             if arg != "players":
                 self.fail("skip_untap_steps: players")

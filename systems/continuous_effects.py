@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    A_ARG,
     A_IF,
     A_KIND,
     A_KW,
@@ -43,6 +44,7 @@ from components.cards import (
     ST_CONTROL,
     ST_GRANT,
     ST_PUMP,
+    ST_SET_COLOR,
     SUBTYPE_NONCREATURE,
 )
 from components.effects import (
@@ -197,6 +199,9 @@ def _recompute(st, cd):
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_TYPES] |= eff[k, X_TYPES]
                 o[i, F_ANIMATED] = 1
+    # layer 5: colour (Onakke Catacomb)
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_SET_COLOR)
     # layer 6: abilities
     for q in range(m):
         _statics(st, cd, srcs[q], ST_GRANT)
@@ -297,6 +302,8 @@ def _apply(st, cd, r, kind, i, you):
             o[i, F_CTL] = you
     elif kind == ST_CANT_ATTACK:
         o[i, F_RESTRICT] |= CANT_ATTACK
+    elif kind == ST_SET_COLOR:
+        o[i, F_COLORS] = sa[r, A_ARG]
     elif kind == ST_ARTIFACT_CREATURES:  # a creature with P/T equal to its mana value
         c = o[i, F_CARD]
         o[i, F_TYPES] |= T_CREATURE
