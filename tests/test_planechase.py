@@ -122,3 +122,49 @@ def test_four_player_batches_play_to_the_end(casual):
     for k in range(3):
         v = GAME_LAYOUT.views(A[k])
         assert v.s[G.S_OVER] == 1 and v.s[G.S_ERROR] == 0
+
+
+TWIN_SCRIPT = """
+import numpy as np
+from ecs import casual as C
+from ecs.cards import load_pool
+from ecs.engine import Options, call, seed_rng
+from components.state import GAME_LAYOUT
+from systems import entry
+db = load_pool()
+deck = {deck!r}
+for casual in (["planechase"], ["vanguard"], ["archenemy"], ["supervillain-rumble"]):
+    setup = C.choose(casual, 4, 7, db=db)
+    comp = db.compile(sorted(set(deck) | setup.cards()))
+    a = C.casual_arena(comp, [deck] * 4, "free-for-all", Options(max_turns=60), setup)
+    A = np.tile(a, (3, 1))
+    for g in range(3):
+        seed_rng(A[g], g)
+    call(entry.DEAL, A, comp.arena)
+    call(entry.PLAY, A, comp.arena, 0)
+    print(casual, [GAME_LAYOUT.fingerprint(A[g]) for g in range(3)])
+"""
+
+
+@pytest.mark.slow
+def test_the_jit_plays_the_casual_variants_like_the_twin(tmp_path):
+    """The compiled engine and its Python twin (NUMBA_DISABLE_JIT=1) play the same
+    seeded games of every casual variant here (the same final states)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    script = TWIN_SCRIPT.format(deck=DECK)
+    out = []
+    for twin in (False, True):
+        env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(tmp_path / "nbc"))
+        if twin:
+            env["NUMBA_DISABLE_JIT"] = "1"
+        else:
+            env.pop("NUMBA_DISABLE_JIT", None)
+        r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, check=True)  # fmt: skip
+        out.append([line for line in r.stdout.splitlines() if line.startswith("[")])
+    assert out[0] == out[1] and len(out[0]) == 4
