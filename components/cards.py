@@ -337,6 +337,38 @@ CO_WHOLE_POOL = 42  # every card of your draft pool started the game in the game
     ST_ENTERS_COUNTERS, ST_CANT_CAST, ST_ANY_COLOR, ST_STARTING_PLAYER, ST_TOUGHNESS_DAMAGE,
     ST_START_HAND, ST_MUST_ATTACK, ST_EXTRA_HAND, ST_CHOOSE_NUMBER,
 ) = range(40, 49)  # fmt: skip
+# ----------------------------------------------------------------- the casual variants' words
+# (issue 14: planes, phenomena, schemes, vanguards; documented in VOCABULARY.md)
+EV_ROLLS_DIE = len(EV_NAMES)  # "whenever you roll one or more dice" (706, 901.9d)
+EV_NAMES = EV_NAMES + ("rolls_die",)
+EV["rolls_die"] = EV_ROLLS_DIE
+(
+    OP_CHAOTIC_AETHER, OP_REVERSE_TURN_ORDER, OP_REVEAL_PLANES, OP_NO_SCHEMES,
+    OP_CHAOS_OF_TOP_PLANES, OP_NO_MAX_HAND, OP_CHOOSE_MODE, OP_RESHUFFLE_PERMANENTS,
+    OP_REVEAL_UNTIL,
+) = range(len(OP_NAMES), len(OP_NAMES) + 9)  # fmt: skip
+OP_NAMES = OP_NAMES + (
+    "chaotic_aether", "reverse_turn_order", "reveal_planes", "no_schemes_this_turn",
+    "chaos_of_top_planes", "no_max_hand_size", "choose_mode", "reshuffle_permanents",
+    "reveal_until",
+)  # fmt: skip
+OP.update({name: k for k, name in enumerate(OP_NAMES)})
+ST_DAMAGE_BY_TOUGHNESS = 60  # "each creature assigns combat damage equal to its toughness"
+ST_PREVENT_ONE = 61  # "if a source an opponent controls would deal damage to you, prevent 1"
+R_EACH_OPPONENT_BUT_TARGET = 140  # each of your opponents other than the (first) target
+R_EACH_OF_TARGET = 141  # each permanent matching the filter that the (first) target controls
+ST_DOUBLE_DAMAGE = 62  # "if a creature you control (a source) would deal damage, double it"
+CO_DAMAGE_TAKEN = 60  # "if you've been dealt N or more damage this turn"
+ST_LAND_MANA_PLUS = 63  # "whenever you tap a land for mana, add one more of a type it made"
+ST_HANDS_REVEALED = 64  # "your opponents play with their hands revealed"
+ST_ARTIFACT_CREATURES = 65  # noncreature artifacts are creatures with P/T = mana value
+ST_SKIP_UNTAP = 66  # "players skip their untap steps" (The Eon Fog)
+ST_SET_COLOR = 67  # "all creatures are black" (layer 5; A_ARG: the colour bits)
+X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until ...)
+# the synthetic ability rows at the end of every cards arena: exalted (702.83), then deploy
+AB_FROM_END_EXALTED = 2
+# reveal_planes (E_A): what happens to the planes revealed
+REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 
 CARD_LAYOUT = Layout(
     "CardTables",

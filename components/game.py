@@ -112,6 +112,13 @@ S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=Tru
 S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", volatile=True)
 S_NNOTES = F("n_notes", "rows of the draft notes table `nt` (905.2b)")
 S_MONARCH_OBJ = F("monarch_designation", "1 + object id of the monarch designation card (724); 0")
+# the casual variants (issue 14: Planechase 901, Archenemy 904)
+S_CHAOS_BLANKS = F("chaos_blanks", "1: blank planar die rolls are chaos rolls (Chaotic Aether)")
+S_DIE_FORCE = F("die_force", "a script's forced planar die face + 1 (0: the generator decides)")
+S_NCOMMUNAL = F("communal_deck_size", "cards in the single planar deck (901.15)")
+S_NO_SCHEMES = F("no_schemes_turn", "turn in which schemes can't be set in motion; 0 none")
+S_PW_EVENTS = F("planeswalks", "times a player planeswalked this game (901.11)")
+S_REVERSED = F("turn_order_reversed", "1: the game's turn order is reversed (Time Distortion)")
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
 NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4

@@ -103,6 +103,9 @@ F_NOREGEN = F("no_regeneration", "1: it can't be regenerated this turn (701.19c)
 # Conspiracy Draft (905, 702.106; systems/conspiracy.py)
 F_NAMED2 = F("named_2", "1 + card row of the second name a double agenda names; 0 none")
 F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary's Ploy); 0")
+# the casual variants (issue 14)
+F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker whose holder "
+             "controls this face-up plane (901.14); 0 none")  # fmt: skip
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

@@ -52,6 +52,7 @@ P_TURNS = F("turns_begun", "turns of theirs begun so far (first-upkeep triggers)
 P_CREATURE_SPELLS = F("creature_spells_cast", "creature spells cast this turn")
 P_OUTSIDE = F("pool_outside", "cards of their draft pool left outside the game (Worldknit)")
 P_OUTSIDE_BASICS = F("outside_basics", "1: may play basic lands from outside the game this turn")
+P_DAMAGE_TURN = F("damage_this_turn", "damage dealt to them this turn (Nothing Can Stop Me Now)")
 # caches and indexes (derived, kept for speed; never part of the game's state)
 P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)
@@ -75,6 +76,7 @@ LIBRARIES = Table("lib", "each player's library, bottom first (the top is the la
 HANDS = Table("hand", "each player's hand, in object-id order", shape=("players", "hand"))
 PLANAR_DECKS = Table("pdeck", "planar decks, bottom first (901.3)", shape=("players", "deck"))
 SCHEME_DECKS = Table("sdeck", "scheme decks, bottom first (904.3)", shape=("players", "deck"))
+COMMUNAL_DECK = Table("cdeck", "the single planar deck, bottom first (901.15)", shape=("deck",))
 COMMANDER_DAMAGE = Table(
     "cdmg",
     "combat damage dealt to each player by each commander (903.10a): [victim, 2*owner+slot]",

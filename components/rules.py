@@ -69,6 +69,9 @@ KW_LANDWALK0 = 12  # bits 12-16: plainswalk .. forestwalk (land subtypes in WUBR
 KW_HEXPROOF, KW_SHROUD, KW_INDESTRUCTIBLE, KW_CHANGELING = 1 << 17, 1 << 18, 1 << 19, 1 << 20
 KW_CANT_BLOCK, KW_FLASH, KW_PARTNER, KW_DAYBOUND = 1 << 21, 1 << 22, 1 << 23, 1 << 24
 KW_NIGHTBOUND, KW_HIDDEN_AGENDA = 1 << 25, 1 << 26
+# the casual variants' keywords (issue 14: Bant)
+KEYWORD_NAMES = KEYWORD_NAMES + ("exalted",)
+KW["exalted"] = KW_EXALTED = 1 << 27
 KW_LANDWALKS = 0b11111 << KW_LANDWALK0
 
 # ----------------------------------------------------------------- counters (122)
@@ -76,12 +79,18 @@ COUNTER_NAMES = (
     "+1/+1", "-1/-1", "loyalty", "defense", "charge", "intervention", "time", "fade",
     "age", "oil", "shield", "stun", "lore", "experience", "energy", "poison",
 )  # fmt: skip
-N_COUNTERS = len(COUNTER_NAMES)
 (
     CTR_P1P1, CTR_M1M1, CTR_LOYALTY, CTR_DEFENSE, CTR_CHARGE, CTR_INTERVENTION, CTR_TIME,
     CTR_FADE, CTR_AGE, CTR_OIL, CTR_SHIELD, CTR_STUN, CTR_LORE, CTR_EXPERIENCE, CTR_ENERGY,
     CTR_POISON,
-) = range(N_COUNTERS)  # fmt: skip
+) = range(len(COUNTER_NAMES))  # fmt: skip
+# the casual variants' counters (issue 14: planes and schemes)
+CASUAL_COUNTERS = ("flame", "divinity", "scroll", "pressure", "fate")
+CTR_FLAME, CTR_DIVINITY, CTR_SCROLL, CTR_PRESSURE, CTR_FATE = range(
+    len(COUNTER_NAMES), len(COUNTER_NAMES) + len(CASUAL_COUNTERS)
+)
+COUNTER_NAMES = COUNTER_NAMES + CASUAL_COUNTERS
+N_COUNTERS = len(COUNTER_NAMES)
 
 # ----------------------------------------------------------------- players and objects
 NO_TARGET = -(10**6)

@@ -35,6 +35,7 @@ from components.rules import (
     MANA_LETTERS,
     STEP_NAMES,
     SUPERTYPE_NAMES,
+    T_NONTRADITIONAL,
     TYPE_NAMES,
     ZONE_NAMES,
 )
@@ -81,6 +82,7 @@ SET_REFS = {
     "each_player": K.R_EACH_PLAYER, "each_opponent": K.R_EACH_OPPONENT,
     "each_other_player": K.R_EACH_OTHER, "each_teammate": K.R_EACH_TEAMMATE,
     "all_chosen": K.R_ALL_CHOSEN,
+    "each_opponent_but_target": K.R_EACH_OPPONENT_BUT_TARGET,  # (issue 14)
 }  # fmt: skip
 FILTER_WORDS = {
     "any": {"what": "both", "type": ["Creature", "Planeswalker", "Battle"]},
@@ -290,9 +292,9 @@ class Compiler:
         try:
             while self.queue:
                 r, name, rec, card = self.queue.pop(0)
-                saved = (self.where, self.n_specs)
+                saved = (self.where, self.n_specs, getattr(self, "default_zone", "battlefield"))
                 self._fill_card(r, name, rec, card)
-                self.where, self.n_specs = saved
+                self.where, self.n_specs, self.default_zone = saved
         finally:
             self.busy = False
 
@@ -359,6 +361,9 @@ class Compiler:
         if "Equipment" in subtypes:
             flags |= K.CF_EQUIPMENT
         row[K.C_FLAGS] = flags
+        # 901.7, 902.7, 904.8: a plane's, phenomenon's, scheme's or vanguard's abilities work
+        # from the command zone (the default zone of its abilities)
+        self.default_zone = "command" if types & T_NONTRADITIONAL else "battlefield"
         row[K.C_HAND_MOD] = self._int(rec.get("hand", 0), "hand")
         row[K.C_LIFE_MOD] = self._int(rec.get("life", 0), "life")
         land_mana = 0
@@ -525,7 +530,7 @@ class Compiler:
         row[K.B_CARD] = card
         row[K.B_SAC] = -1
         row[K.B_RMCTR] = -1
-        row[K.B_ZONE] = ZONE["battlefield"]
+        row[K.B_ZONE] = ZONE[getattr(self, "default_zone", "battlefield")]
         row[K.B_IF] = -1
         row[K.B_WHAT] = -1
         row[K.B_WHO] = -1
@@ -917,7 +922,8 @@ class Compiler:
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
         "life_at_least": {"amount"}, "last_counter_removed": {"what", "kind"},
         "becomes_target": {"what", "by"}, "planeswalk_to": {"what"},
-        "planeswalk_from": {"what"}, "chaos": {"what"}, "set_in_motion": {"what"},
+        "planeswalk_from": {"what"}, "chaos": {"what", "who"}, "set_in_motion": {"what"},
+        "rolls_die": {"who"},
         "day_night": {"becomes"}, "put_into_graveyard": {"what"},
     }  # fmt: skip
 
@@ -1007,7 +1013,7 @@ class Compiler:
         if not isinstance(body, dict):
             self.fail("a static ability is a mapping")
         body = dict(body)
-        zone = body.pop("zone", "battlefield")
+        zone = body.pop("zone", getattr(self, "default_zone", "battlefield"))
         cond = body.pop("if", None)
         if len(body) != 1:
             self.fail(f"one kind of static ability per entry, got {sorted(body)}")
@@ -1040,10 +1046,6 @@ class Compiler:
             if arg not in simple_arg[kind]:
                 self.fail(f"{kind}: {' / '.join(map(str, simple_arg[kind]))}, not {arg!r}")
             row[K.A_KIND] = simple[kind]
-            return
-        if kind == "extra_land_drops":  # 305.2: you may play N additional lands each turn
-            row[K.A_KIND] = K.ST_EXTRA_LAND
-            row[K.A_P] = self._int(arg, "extra_land_drops")
             return
         if kind == "cant_be_countered":  # a spell that can't be countered (works on the stack)
             if arg != "self" or zone != "stack":
@@ -1099,6 +1101,44 @@ class Compiler:
             row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
                              "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
             self._static_what(r, arg)
+            return
+        if kind == "set_color":  # "all creatures are black" (layer 5)
+            if not isinstance(arg, dict) or "color" not in arg:
+                self.fail("set_color: {what: FILTER, color: [B]}")
+            row[K.A_KIND] = K.ST_SET_COLOR
+            row[K.A_ARG] = self._colors(arg["color"], "set_color: color")
+            self._static_what(r, arg.get("what"))
+            return
+        if kind == "skip_untap_steps":  # The Eon Fog
+            if arg != "players":
+                self.fail("skip_untap_steps: players")
+            row[K.A_KIND] = K.ST_SKIP_UNTAP
+            return
+        if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
+            row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"
+                             else K.ST_HANDS_REVEALED)  # fmt: skip
+            return
+        if kind == "animate_artifacts":  # Karn: each matching artifact is a creature, P/T = MV
+            row[K.A_KIND] = K.ST_ARTIFACT_CREATURES
+            self._static_what(r, arg.get("what") if isinstance(arg, dict) else None)
+            return
+        if kind in ("double_damage", "prevent_one_from_opponents"):
+            if kind == "double_damage":  # Mishra (your creatures), Stronghold Furnace (any)
+                if arg not in ("your_creatures", "any"):
+                    self.fail("double_damage: your_creatures or any")
+                row[K.A_KIND] = K.ST_DOUBLE_DAMAGE
+                row[K.A_ARG] = 1 if arg == "your_creatures" else 0
+            else:
+                row[K.A_KIND] = K.ST_PREVENT_ONE
+            return
+        if kind == "damage_by_toughness":  # The Great Forest (510.1a's exception)
+            if arg != "creature":
+                self.fail("damage_by_toughness: creature (each creature)")
+            row[K.A_KIND] = K.ST_DAMAGE_BY_TOUGHNESS
+            return
+        if kind == "extra_land_drops":  # 305.2: N more lands each turn ("any": Naya)
+            row[K.A_KIND] = K.ST_EXTRA_LAND
+            row[K.A_P] = 1000 if arg == "any" else self._int(arg, "extra_land_drops")
             return
         if kind == "prevent_damage_by":
             row[K.A_KIND] = K.ST_PREVENT_BY
@@ -1290,6 +1330,13 @@ class Compiler:
             if v in ("creatures_you_control", "each_creature"):
                 return K.R_EACH, self.filter(v)
             self.fail(f"{what}: unknown reference {v!r}")
+        if isinstance(v, dict) and set(v) == {
+            "each",
+            "of",
+        }:  # (issue 14) "... target player controls"
+            if v["of"] != "target":
+                self.fail(f"{what}: `of` is target (the first target player)")
+            return K.R_EACH_OF_TARGET, self.filter(v["each"])
         if isinstance(v, dict) and len(v) == 1:
             ((k, arg),) = v.items()
             if k == "each":
@@ -1464,6 +1511,8 @@ class Compiler:
         elif k == "noted_correct":  # a right guess noted for cards named ARG (Spire Phantasm)
             vals[K.N_KIND] = K.CO_NOTED
             vals[K.N_A] = self.card(self._card_name(arg, "condition: noted_correct"))
+        elif k == "dealt_damage_this_turn":  # (issue 14) "if you've been dealt N or more damage"
+            vals[K.N_KIND], vals[K.N_A] = K.CO_DAMAGE_TAKEN, self._int(arg, k)
         elif k == "compare":
             if not isinstance(arg, list) or len(arg) != 3 or arg[1] not in ("le", "ge", "eq"):
                 self.fail("condition: compare is [AMOUNT, le|ge|eq, AMOUNT]")
@@ -1500,7 +1549,9 @@ class Compiler:
 
     def _args(self, verb: str, arg: Any, subject: str, allowed: set[str]) -> dict:
         """Arguments of a step: a mapping, or (a shorthand) just its subject."""
-        if not isinstance(arg, dict) or (subject == "what" and "each" in arg and len(arg) == 1):
+        if not isinstance(arg, dict) or (
+            subject == "what" and "each" in arg and set(arg) in ({"each"}, {"each", "of"})
+        ):
             arg = {subject: arg}
         for k in arg:
             if k not in allowed | {subject}:
@@ -1547,16 +1598,16 @@ class Compiler:
             self._row(op, amt=self.amount(a["amount"]))
         elif verb in ("look_at_top", "reveal_top"):
             a = self._args(verb, arg, "amount", {"pick", "filter", "to", "rest", "who", "up_to",
-                                                  "exactly", "tapped"})  # fmt: skip
-            rest = {"bottom": 4, "graveyard": 3, "top": 2, "top_any_order": 5}.get(
+                                                  "exactly", "tapped", "all"})  # fmt: skip
+            rest = {"bottom": 4, "graveyard": 3, "top": 2, "top_any_order": 5, "hand": 0}.get(
                 a.get("rest", "bottom"), -1)  # fmt: skip
             if rest < 0:
-                self.fail("rest: bottom, graveyard, top or top_any_order")
+                self.fail("rest: bottom, graveyard, top, top_any_order or hand")
             f = self.filter(a.get("filter", "card"))
             to = {"hand": 0, "battlefield": 1, "graveyard": 3}.get(a.get("to", "hand"), -1)
             if to < 0:
                 self.fail("to: hand, battlefield or graveyard")
-            pick = a.get("pick", 0)
+            pick = "all" if a.get("all") else a.get("pick", 0)
             if pick == "all":  # every matching card goes (Goblin Ringleader)
                 pick, mode = 99, 2
             else:
@@ -1819,6 +1870,53 @@ class Compiler:
             if arg not in (True, None, {}):
                 self.fail("redistribute_life: true")
             self._row(op)
+        # the casual variants' words (issue 14)
+        elif verb in ("planeswalk", "roll_planar_die", "set_in_motion"):
+            a = self._args(verb, {} if arg in (None, True) else arg, "who", set())
+            self._row(op, **self._subject(a, "who", "you", verb))
+        elif verb in ("abandon_this_scheme", "chaotic_aether", "reverse_turn_order",
+                      "no_schemes_this_turn", "reshuffle_permanents"):  # fmt: skip
+            if arg not in (None, True, {}):
+                self.fail(f"{verb} takes no arguments")
+            self._row(op)
+        elif verb == "reveal_planes":
+            a = self._args(verb, arg, "amount", {"then"})
+            then = {"top": K.REVEAL_PLANES_TOP, "planeswalk": K.REVEAL_PLANES_PLANESWALK}
+            if a.get("then", "top") not in then:
+                self.fail("reveal_planes: then is top or planeswalk")
+            self._row(op, a=then[a.get("then", "top")], amt=self.amount(a["amount"]))
+        elif verb == "no_max_hand_size":
+            a = self._args(verb, {} if arg in (None, True) else arg, "who", {"until"})
+            self._row(op, until=self._until(dict(a, until=a.get("until", "forever")), verb),
+                      **self._subject(a, "who", "you", verb))  # fmt: skip
+        elif verb == "choose_mode":  # a player picks one of the modes as it resolves
+            a = self._args(verb, arg, "modes", {"who"})
+            modes = _list(a["modes"])
+            if len(modes) < 2:
+                self.fail("choose_mode: at least two modes, each a list of steps")
+            r = self._row(op, a=len(modes), **self._subject(a, "who", "target", verb))
+            table = [self._row(K.OP_JUMP) for _ in modes]
+            ends = []
+            for j, mode in zip(table, modes):
+                self.t.set("ep", j, K.E_JUMP, len(self.t.rows["ep"]))
+                self.effects(_list(mode))
+                ends.append(self._row(K.OP_JUMP))
+            for e in ends:
+                self.t.set("ep", e, K.E_JUMP, len(self.t.rows["ep"]))
+            self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+        elif verb == "reveal_until":  # reveal from the top until a matching card
+            a = self._args(verb, arg, "filter", {"to", "rest"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "library"
+            to = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
+            rest = {"bottom_random": 0, "shuffle": 1}.get(a.get("rest", "bottom_random"), -1)
+            if to < 0 or rest < 0:
+                self.fail("reveal_until: to hand | battlefield, rest bottom_random | shuffle")
+            self._row(op, refa=self.filter(fd), c=to, a=rest)
+        elif verb == "chaos_of_top_planes":
+            a = self._args(verb, arg, "amount", set())
+            self._row(op, amt=self.amount(a["amount"]), ref=K.R_YOU)
         else:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
@@ -2075,6 +2173,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(self.get(name).name)
+        _exalted_ability(comp)
         _deploy_ability(comp)
         return Compiled(
             comp.t.arena(), dict(comp.row_of), comp.t, self, tuple(names), comp.token_names
@@ -2108,10 +2207,28 @@ class CardDB:
         return render(card.name, card.record, tokens)
 
 
+def _exalted_ability(comp: Compiler) -> None:
+    """702.83: exalted's trigger ("whenever a creature you control attacks alone, it gets
+    +1/+1 until end of turn"), one row every cards arena has, before deploy's
+    (components.cards AB_FROM_END_EXALTED); systems/combat.py puts it on the stack."""
+    t = comp.t
+    comp.default_zone = "battlefield"
+    a = t.new("ab")
+    comp._ability_defaults(a, -1, K.AB_TRIGGERED)
+    t.set("ab", a, K.B_WHEN, -1)
+    comp.where = "exalted (702.83)"
+    comp.n_specs = 0
+    e0 = len(t.rows["ep"])
+    comp.effects([{"pump": {"what": "event.object", "power": 1, "toughness": 1}}])
+    t.set("ab", a, K.B_E0, e0)
+    t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
+
+
 def _deploy_ability(comp: Compiler) -> None:
     """804.2: every creature has "{T}: Target teammate gains control of this creature.
     Activate only as a sorcery." when creatures can be deployed: the last ability row."""
     t = comp.t
+    comp.default_zone = "battlefield"
     a = t.new("ab")
     comp._ability_defaults(a, -1, K.AB_ACTIVATED)
     t.set("ab", a, K.B_TAP, 1)

@@ -43,6 +43,7 @@ from components.variants import (
     CASUAL_COMMANDER,
     CASUAL_CONSPIRACY,
     CASUAL_NAMES,
+    CASUAL_SINGLE_PLANAR_DECK,
     COMMANDER_RULES,
     VARIANT_NAMES,
 )
@@ -97,6 +98,7 @@ class Options:
     mulligans: bool = False
     autopass: bool = True
     casual: str | tuple[str, ...] = ()  # "commander", "brawl", ... or several (900-905)
+    single_planar_deck: bool = False  # 901.15
 
     def __post_init__(self) -> None:
         if isinstance(self.casual, list):  # (from JSON: a replay's setup) hashable again
@@ -117,9 +119,13 @@ def casual_names(casual: str | tuple[str, ...] | list[str] | None) -> tuple[str,
     return out
 
 
-def casual_bits(casual: str | tuple[str, ...] | list[str] | None) -> int:
-    """S_CASUAL: the bit of each casual variant (components/variants.py)."""
-    return sum(1 << CASUAL_NAMES.index(n) for n in set(casual_names(casual)))
+def casual_bits(
+    casual: str | tuple[str, ...] | list[str] | None, single_planar_deck: bool = False
+) -> int:
+    """S_CASUAL: the bit of each casual variant (components/variants.py), and 901.15's
+    single planar deck option."""
+    bits = sum(1 << CASUAL_NAMES.index(n) for n in set(casual_names(casual)))
+    return bits | (CASUAL_SINGLE_PLANAR_DECK if single_planar_deck else 0)
 
 
 def commander_game(casual: str | tuple[str, ...] | list[str] | None) -> bool:
@@ -167,7 +173,10 @@ def check_setup(variant: str, n: int, options: Options) -> None:
     rules = VARIANTS[variant]
     if variant == "two-player" and n != 2:
         raise SetupError("two-player: exactly 2 players")
-    if not rules.min_players <= n <= MAX_PLAYERS:
+    least = rules.min_players
+    if variant == "team-vs-team" and "archenemy" in options.casual:
+        least = 3  # 904.2: the archenemy against a team of two or more
+    if not least <= n <= MAX_PLAYERS:
         raise SetupError(
             f"{variant}: between {rules.min_players} and {MAX_PLAYERS} players, not {n}"
         )
@@ -294,7 +303,7 @@ def new_arena(
     s[G.S_POISON_LIMIT] = poison_limit(variant, n, nteams)
     s[G.S_SKIP_FIRST_DRAW] = int(n == 2 or variant == "two-headed-giant")  # 103.8, 800.7, 810.6
     s[G.S_FREE_MULLIGAN] = int(n > 2)  # 800.6
-    s[G.S_CASUAL] = casual_bits(options.casual)
+    s[G.S_CASUAL] = casual_bits(options.casual, options.single_planar_deck)
     if s[G.S_CASUAL] & CASUAL_BRAWL:
         s[G.S_FREE_MULLIGAN] = 1  # 903.12g: in any Brawl game
     elif s[G.S_CASUAL] & CASUAL_COMMANDER:

@@ -93,6 +93,7 @@ from components.decisions import (
     PEND_TARGET,
     PEND_X,
     PEND_YES_NO,
+    SP_ROLL_PLANAR_DIE,
     SP_TURN_FACE_UP,
 )
 from components.rules import (
@@ -113,6 +114,7 @@ from components.rules import (
     T_PLANESWALKER,
 )
 from components.state import GAME_LAYOUT
+from components.variants import VARIANT_NAMES
 from ecs.cards import CardDB, CardError, load_pool
 from ecs.checks import INT32, MAX_PLAYERS, InputError, int_fields, load_yaml, read_text
 from ecs.engine import (
@@ -437,6 +439,13 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
                     if e["id"] in ids:
                         raise _err(path, f"{f}.{z}[{j}].id", f"duplicate card id {e['id']!r}")
                     ids[e["id"]] = 1
+    for fld, es in _casual_entries(path, game, players, names, db):  # (issue 14)
+        for j, e in enumerate(es):
+            name_counts[e["card"]] = name_counts.get(e["card"], 0) + 1
+            if "id" in e:
+                if e["id"] in ids:
+                    raise _err(path, f"{fld}[{j}].id", f"duplicate card id {e['id']!r}")
+                ids[e["id"]] = 1
     for k, p in enumerate(players):
         for z in ZONES:
             for j, e in enumerate(_card_entries(path, f"players[{k}].{z}", p.get(z), db)):
@@ -559,6 +568,79 @@ def _check_notes(path: str, fld: str, notes: Any, db: CardDB) -> None:
             raise _err(path, f"{fld}[{k}]", f"note keys: card and one of {sorted(NOTE_KEYS)}")
 
 
+# ------------------------------------------------------------------ the casual variants (issue 14)
+CASUAL_TYPES = {
+    "planar_deck": ("Plane", "Phenomenon"), "scheme_deck": ("Scheme",),
+    "ongoing_schemes": ("Scheme",), "vanguard": ("Vanguard",), "planes": ("Plane", "Phenomenon"),
+}  # fmt: skip
+
+
+def _casual_entries(path: str, game: dict, players: list, names: list[str], db: CardDB):
+    """The card lists of the casual variants' fields (901-904), checked: (field, entries)."""
+    out = []
+
+    def typed(fld: str, key: str, es: list[dict]) -> list[dict]:
+        for j, e in enumerate(es):
+            types = db.get(e["card"]).types
+            if not any(t in types for t in CASUAL_TYPES[key]):
+                raise _err(path, f"{fld}[{j}].card",
+                           f"{e['card']!r} is not a {' or '.join(CASUAL_TYPES[key]).lower()} card")  # fmt: skip
+        return es
+
+    for k, p in enumerate(players):
+        for key in ("planar_deck", "scheme_deck", "ongoing_schemes"):
+            if key in p:
+                fld = f"players[{k}].{key}"
+                out.append((fld, typed(fld, key, _card_entries(path, fld, p.get(key), db))))
+        if p.get("vanguard") is not None:
+            fld = f"players[{k}].vanguard"
+            v = p["vanguard"]
+            out.append((fld, typed(fld, "vanguard", _card_entries(path, fld, [v], db))))
+        if "max_hand_size" in p and p["max_hand_size"] is not None:
+            if not isinstance(p["max_hand_size"], int) or p["max_hand_size"] < 0:
+                raise _err(path, f"players[{k}].max_hand_size", "expected an integer >= 0 or null")
+    if "planar_deck" in game:
+        out.append(("game.planar_deck",
+                    typed("game.planar_deck", "planar_deck",
+                          _card_entries(path, "game.planar_deck", game["planar_deck"], db))))  # fmt: skip
+    planes = game.get("planes")
+    if planes is not None:
+        if not isinstance(planes, list):
+            raise _err(path, "game.planes", "expected a list of {card, owner} mappings")
+        es = []
+        for j, e in enumerate(planes):
+            f = f"game.planes[{j}]"
+            if isinstance(e, str):
+                e = {"card": e}
+            if not isinstance(e, dict) or "card" not in e:
+                raise _err(path, f, "expected a card name or {card, owner, controller, counters}")
+            for key in e:
+                if key not in ("card", "id", "owner", "controller", "counters"):
+                    raise _err(path, f"{f}.{key}", "unknown field (expected card, id, owner, "
+                               "controller, counters)")  # fmt: skip
+            for key in ("owner", "controller"):
+                if e.get(key) is not None and e[key] not in names:
+                    raise _err(path, f"{f}.{key}", f"unknown player {e[key]!r}")
+            if e["card"] not in db:
+                raise _err(path, f"{f}.card", f"unknown card {e['card']!r}")
+            for ck, cv in (e.get("counters") or {}).items():
+                if ck not in COUNTER_NAMES or not isinstance(cv, int):
+                    raise _err(
+                        path, f"{f}.counters", f"unknown counter kind {ck!r} or not a number"
+                    )
+            es.append(e)
+        out.append(("game.planes", typed("game.planes", "planes", es)))
+    return out
+
+
+def _casual_list(game: dict) -> list[str]:
+    casual = game.get("casual", "none")
+    out = [c for c in (casual if isinstance(casual, list) else [casual]) if c != "none"]
+    if (game.get("options") or {}).get("supervillain_rumble") and "supervillain-rumble" not in out:
+        out.append("supervillain-rumble")
+    return out
+
+
 def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) -> None:
     if not isinstance(ref, str):
         raise _err(path, fld, f"expected a card or player reference, got {ref!r}")
@@ -649,11 +731,7 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
 
 
 # ------------------------------------------------------------------ building
-NOT_YET = {
-    "planechase": "Planechase (901)",
-    "vanguard": "Vanguard (902)", "archenemy": "Archenemy (904)",
-    "supervillain-rumble": "Supervillain Rumble (904.12)",
-}  # fmt: skip
+NOT_YET: dict[str, str] = {}  # casual variants the engine doesn't play yet: none
 
 
 def _not_implemented(d: dict) -> str | None:
@@ -663,12 +741,8 @@ def _not_implemented(d: dict) -> str | None:
     for c in casual if isinstance(casual, list) else [casual]:
         if c in NOT_YET:
             return f"{NOT_YET[c]} is not implemented yet"
-    if game.get("planes") or game.get("planar_deck") or game.get("day_night"):
-        return "planes and day/night setup are not implemented yet"
-    for p in d.get("players") or []:
-        for k in ("vanguard", "planar_deck", "scheme_deck", "ongoing_schemes"):
-            if p.get(k):
-                return f"players.{k} is not implemented yet"
+    if game.get("day_night"):
+        return "day/night setup is not implemented yet"
     return None
 
 
@@ -694,17 +768,21 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     if not team_list:
         team = list(range(len(players)))
     shared = opts.get("shared_team_turns")
+    casual = _casual_list(game)
+    archenemy = "archenemy" in casual and "supervillain-rumble" not in casual
+    if archenemy and shared is None and variant == "team-vs-team":
+        shared = True  # 904.2: Archenemy's default setup shares team turns
     if shared and variant not in ("team-vs-team", "two-headed-giant"):
         raise ScenarioFailure(f"shared team turns can't be used in {variant} (805.1)")
     rng = opts.get("range_of_influence", "default")
-    casual = game.get("casual", "none")
     options = Options(
         range_of_influence=None if rng == "default" else (0 if rng is None else rng),
         attack=opts.get("attack"),
         deploy=opts.get("deploy_creatures"),
         shared_team_turns=shared,
         autopass=False,
-        casual=tuple(casual) if isinstance(casual, list) else casual,
+        casual=tuple(casual),
+        single_planar_deck=bool(opts.get("single_planar_deck")),
     )
     entries: dict[tuple[int, str], list[dict]] = {}
     all_cards = set()
@@ -729,6 +807,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                 n["passer"] = names.index(n["passer"])
             notes.append(n)
             all_cards.update(x for x in (n["card"], n.get("name")) if x in db and not db.check(x))
+    cas = _casual_entries(sc.path, game, players, names, db)
+    for _, es in cas:
+        count += len(es)
+        all_cards.update(e["card"] for e in es)
     try:
         compiled = db.compile(sorted(all_cards))
         a = new_arena(variant, options, team, count + 8, max(
@@ -739,8 +821,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         from ecs.engine import add_notes
 
         a = add_notes(a, compiled, notes)
-    casual = game.get("casual", "none")
-    if "conspiracy" in (casual if isinstance(casual, list) else [casual]):
+    if "conspiracy" in casual:
         from components.variants import CASUAL_CONSPIRACY
 
         GAME_LAYOUT.views(a).s[G.S_CASUAL] |= CASUAL_CONSPIRACY
@@ -829,6 +910,12 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                     attach.append((i, e["attached_to"]))
                 if ct[K.C_TYPES] & T_BATTLE:
                     protector.append((i, e.get("protector")))
+    start = d.get("start") or {}
+    if archenemy and "active" not in start:  # 904.6 (a pregame's starting player too)
+        arch = [k for k, pd in enumerate(players) if pd.get("role") == "archenemy"]
+        if arch:
+            start = dict(start, active=names[arch[0]])
+    _place_casual(sc, a, compiled, dict(cas), players, names, casual, start, refs)
     g = Game(a, compiled, names)
     g.team_names = team_list + [f"({n})" for n in names] if team_list else None
     g.created_from = int(s[G.S_N])
@@ -844,7 +931,6 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             c = int(o[i, O.F_CTL])
             nxt = [q for q in range(1, len(names)) if team[(c + q) % len(names)] != team[c]]
             o[i, O.F_PROTECTOR] = (c + nxt[0]) % len(names) if nxt else -1
-    start = d.get("start") or {}
     active = start.get("active", names[0])
     holders = [names.index(x) for x in (active if isinstance(active, list) else [active])]
     step_name = start.get("step", "precombat-main")
@@ -869,6 +955,15 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     hold = np.array(holders, np.int32)
     auto = variant == "grand-melee" and not isinstance(active, list)
     call(entry.SCENARIO_START, a, compiled.arena, int(auto), hold)
+    if variant == "grand-melee" and "planechase" in casual:  # 901.14: each plane's marker
+        from components.markers import K_HOLDER, K_NUMBER
+
+        for k in range(int(s[G.S_NCZ])):
+            i = int(v.cz[k])
+            if not o[i, O.F_FACE_DOWN]:
+                for x in range(int(s[G.S_NMARK])):
+                    if v.mk[x, K_HOLDER] == o[i, O.F_CTL]:
+                        o[i, O.F_MARKER] = v.mk[x, K_NUMBER]
     g._n = call(entry.BEGIN, a, compiled.arena)
     return g
 
@@ -897,6 +992,82 @@ def _commander_setup(sc: Scenario, players: list[dict]) -> None:
                     )
                 else:
                     v.pl[p, PL.P_CMDCAST + slot - 1] = n
+
+
+def _place_casual(sc, a, compiled, cas, players, names, casual, start, refs) -> None:
+    """The casual variants' cards and setup (901-904): planar and scheme decks, face-up
+    planes and ongoing schemes, vanguards (their modifiers, 902.4-902.5b, unless the file
+    sets life or max_hand_size), archenemies (904.2a, 904.5, 904.12c), the planar
+    controller (901.6: the active player; the active team's primary player, 901.12b)."""
+    from ecs import casual as C
+
+    v = GAME_LAYOUT.views(a)
+    s, pl = v.s, v.pl
+    rumble = "supervillain-rumble" in casual
+    archenemy = "archenemy" in casual or rumble
+    planechase = "planechase" in casual
+    gm = v.s[G.S_VARIANT] == VARIANT_NAMES.index("grand-melee")
+    active = start.get("active", names[0])
+    first = names.index(active[0] if isinstance(active, list) else active)
+    ctl = first
+    if s[G.S_TEAM_TURNS]:  # 805.2: the primary player (the member whose right isn't a teammate)
+        team = int(pl[first, PL.P_TEAM])
+        n = len(names)
+        for q in range(n):
+            if int(pl[q, PL.P_TEAM]) == team and int(pl[(q - 1) % n, PL.P_TEAM]) != team:
+                ctl = q
+
+    def ids(fld, made):
+        for e, i in zip(cas.get(fld, []), made):
+            if "id" in e:
+                refs[e["id"]] = i
+
+    for p, pd in enumerate(players):
+        fld = f"players[{p}]"
+        if cas.get(f"{fld}.planar_deck"):
+            ids(f"{fld}.planar_deck", C.add_planar_deck(
+                a, compiled, p, [e["card"] for e in cas[f"{fld}.planar_deck"]]))  # fmt: skip
+        if cas.get(f"{fld}.scheme_deck"):
+            ids(f"{fld}.scheme_deck", C.add_scheme_deck(
+                a, compiled, p, [e["card"] for e in cas[f"{fld}.scheme_deck"]]))  # fmt: skip
+        for e in cas.get(f"{fld}.ongoing_schemes", []):
+            i = C.add_face_up(a, compiled, e["card"], p)
+            if "id" in e:
+                refs[e["id"]] = i
+        if cas.get(f"{fld}.vanguard"):
+            e = cas[f"{fld}.vanguard"][0]
+            i = C.add_vanguard(a, compiled, p, e["card"])
+            if "id" in e:
+                refs[e["id"]] = i
+        if archenemy and (rumble or pd.get("role") == "archenemy"):
+            pl[p, PL.P_ROLE] = PL.ROLE_ARCHENEMY
+            if "life" not in pd:
+                pl[p, PL.P_LIFE] = C.ARCHENEMY_LIFE  # 904.5, 904.12c
+        if cas.get(f"{fld}.vanguard"):
+            hand, life = C.modifiers(compiled, cas[f"{fld}.vanguard"][0]["card"])
+            if "life" not in pd:
+                pl[p, PL.P_LIFE] += life  # 902.4
+            pl[p, PL.P_START_HAND] = max(0, 7 + hand)  # 902.5
+            if "max_hand_size" not in pd:
+                pl[p, PL.P_MAXHAND] = max(0, 7 + hand)  # 902.5b
+        if pd.get("max_hand_size", 0) is None:
+            pl[p, PL.P_MAXHAND] = -1
+    if not planechase:
+        return
+    if cas.get("game.planar_deck"):
+        ids("game.planar_deck", C.add_communal_deck(
+            a, compiled, [e["card"] for e in cas["game.planar_deck"]], ctl))  # fmt: skip
+    for e in cas.get("game.planes", []):
+        owner = names.index(e["owner"]) if e.get("owner") else ctl
+        if e.get("controller"):
+            c = names.index(e["controller"])
+        else:
+            c = owner if gm else ctl
+        i = C.add_face_up(a, compiled, e["card"], owner, c, e.get("counters"))
+        if "id" in e:
+            refs[e["id"]] = i
+    if not gm and start.get("step") != "pregame":
+        s[G.S_PLANAR_CTL] = ctl
 
 
 _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
@@ -1134,8 +1305,14 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         _take(g, "the blocks as declared", A_BLOCK_DONE)
     elif "choose" in a:
         _choose(sc, p, a["choose"])
-    elif "roll_planar_die" in a:
-        raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
+    elif "roll_planar_die" in a:  # 901.9: a special action; `result` forces the face
+        _need_priority(g, p, a["player"])
+        g.v.s[G.S_DIE_FORCE] = {"planeswalk": 1, "chaos": 2, "blank": 3}.get(a.get("result"), 0)
+        try:
+            with _paying(g, sc, a):
+                _take(g, "rolling the planar die (901.9)", A_SPECIAL, p, -1, SP_ROLL_PLANAR_DIE)
+        finally:
+            g.v.s[G.S_DIE_FORCE] = 0
     elif "shortcut" in a:
         raise ScenarioFailure("shortcuts (729) are not implemented yet")
     elif "turn_face_up" in a:  # 702.106c, 905.4a: a special action while holding priority

@@ -95,7 +95,7 @@ def state_view(
     for p, name in enumerate(g.names):
         in_game = bool(pl[p, PL.P_ALIVE])
         pool = int(pl[p, PL.P_LIFEPOOL])
-        hidden = viewer is not None and viewer != p
+        hidden = viewer is not None and viewer != p and not _revealed(g, p)
 
         def names_in(z: int, p: int = p) -> list[str]:
             return [display_name(g, i) for i in by_zone.get((z, p), [])]
@@ -148,7 +148,7 @@ def state_view(
             "ongoing_schemes": [
                 display_name(g, i)
                 for i in cmd_ids
-                if _is(g, i, T_SCHEME) and not o[i, O.F_FACE_DOWN]
+                if _is(g, i, T_SCHEME) and not o[i, O.F_FACE_DOWN] and _ongoing(g, i)
             ],
             "conspiracies": [
                 _hidden_name(g, i, viewer) for i in cmd_ids if _is(g, i, T_CONSPIRACY)
@@ -170,7 +170,7 @@ def state_view(
         if i == monarch_obj or _hidden_name(g, i, viewer) != display_name(g, i):
             continue  # (the monarch designation; another player's face-down conspiracy)
         att = int(o[i, O.F_ATT])
-        ctl = int(o[i, O.F_CTL]) if z == BATTLEFIELD else (
+        ctl = int(o[i, O.F_CTL]) if z in (BATTLEFIELD, COMMAND) else (
             int(o[i, O.F_ICTL]) if z == STACK else int(o[i, O.F_OWNER]))  # fmt: skip
         merged = [display_name(g, i)]
         j = int(o[i, O.F_MERGED])
@@ -251,7 +251,9 @@ def state_view(
             "planar_controller": g.names[int(s[G.S_PLANAR_CTL])]
             if s[G.S_PLANAR_CTL] >= 0
             else None,
-            "planar_library": [],
+            "planar_library": [
+                display_name(g, int(x)) for x in v.cdeck[: int(s[G.S_NCOMMUNAL])][::-1]
+            ],
             "monarch": g.names[int(s[G.S_MONARCH])] if s[G.S_MONARCH] >= 0 else None,
             "subgame": None,
             "depth": 0,
@@ -323,8 +325,39 @@ def _deck_card(g: Game, i: int) -> bool:
     v = g.v
     p = int(v.o[i, O.F_OWNER])
     return (
-        i in v.pdeck[p, : int(v.pl[p, PL.P_PDECKN])] or i in v.sdeck[p, : int(v.pl[p, PL.P_SDECKN])]
+        i in v.pdeck[p, : int(v.pl[p, PL.P_PDECKN])]
+        or i in v.sdeck[p, : int(v.pl[p, PL.P_SDECKN])]
+        or i in v.cdeck[: int(v.s[G.S_NCOMMUNAL])]
     )
+
+
+def _revealed(g: Game, p: int) -> bool:
+    """Does p play with their hand revealed (Squee's "your opponents play with their hands
+    revealed", 902.7)?"""
+    v = g.v
+    rows = g.compiled.tables.rows
+    for i in v.cz[: int(v.s[G.S_NCZ])]:
+        i = int(i)
+        c = int(v.o[i, O.F_CARD])
+        if (
+            c < 0
+            or v.o[i, O.F_FACE_DOWN]
+            or v.pl[int(v.o[i, O.F_CTL]), PL.P_TEAM] == v.pl[p, PL.P_TEAM]
+        ):
+            continue
+        ct = rows["ct"][c]
+        for r in range(ct[K.C_SA0], ct[K.C_SA0] + ct[K.C_NSA]):
+            if rows["sa"][r][K.A_KIND] == K.ST_HANDS_REVEALED:
+                return True
+    return False
+
+
+def _ongoing(g: Game, i: int) -> bool:
+    """An ongoing scheme (904.11)."""
+    from components.rules import S_ONGOING
+
+    c = int(g.v.o[i, O.F_CARD])
+    return c >= 0 and bool(g.compiled.tables.rows["ct"][c][K.C_SUPER] & S_ONGOING)
 
 
 def _active(g: Game) -> list[str]:

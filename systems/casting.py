@@ -152,6 +152,8 @@ from components.rules import (
     NO_TARGET,
     STACK,
     T_CREATURE,
+    T_PHENOMENON,
+    T_PLANE,
 )
 from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
 from components.stack import I_ACTIVATED
@@ -275,8 +277,10 @@ def _changes_of(st, cd, src, p, i):
             continue
         if not selectors.holds(st, cd, sa[r, A_IF], you, src, -1):
             continue
-        # whose spells (A_WHO: "spells you cast", "spells your opponents cast")
-        if not selectors.related(st, you, p, sa[r, A_WHO]):
+        # whose spells (A_WHO: "spells you cast", "spells your opponents cast"); a plane's
+        # cost changes apply to every player's spells (Turri Island, 901.7)
+        planar = o[src, F_TYPES] & (T_PLANE | T_PHENOMENON)
+        if not planar and not selectors.related(st, you, p, sa[r, A_WHO]):
             continue
         if not selectors.matches_card(st, cd, sa[r, A_ARG], i, you, src):
             continue

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.cards import EV_ATTACKS, EV_BECOMES_BLOCKED, EV_BLOCKS
+from components.cards import (
+    AB_FROM_END_EXALTED,
+    EV_ATTACKS,
+    EV_BECOMES_BLOCKED,
+    EV_BLOCKS,
+    ST_DAMAGE_BY_TOUGHNESS,
+)
 from components.decisions import (
     A_ATTACK,
     A_BLOCK,
@@ -71,6 +77,7 @@ from components.rules import (
     KW_DEATHTOUCH,
     KW_DEFENDER,
     KW_DOUBLE_STRIKE,
+    KW_EXALTED,
     KW_FIRST_STRIKE,
     KW_FLYING,
     KW_HASTE,
@@ -85,7 +92,15 @@ from components.rules import (
     T_LAND,
     T_PLANESWALKER,
 )
-from systems import conspiracy, continuous_effects, damage, players, selectors, triggers
+from systems import (
+    command_zone,
+    conspiracy,
+    continuous_effects,
+    damage,
+    players,
+    selectors,
+    triggers,
+)
 from systems.jit import kernel
 from systems.state import bump, touch
 
@@ -243,7 +258,22 @@ def finish_attacks(st, cd):
             triggers.event(st, cd, EV_ATTACKS, i, o[i, F_ATKP], m, o[i, F_CTL], 0)
     if m > 0:  # "whenever one or more creatures attack": once per declaration
         triggers.event(st, cd, EV_ATTACKS, -1, -1, m, -1, triggers.AUX_GROUP)
+    if m == 1:
+        _exalted(st, cd, order[0])
     touch(st)
+
+
+@kernel
+def _exalted(st, cd, a):
+    """702.83a: a creature attacks alone: each exalted permanent its controller controls
+    triggers (the ability row every cards arena has, components.cards)."""
+    continuous_effects.recompute(st, cd)
+    o = st.o
+    p = o[a, F_CTL]
+    row = cd.ab.shape[0] - AB_FROM_END_EXALTED
+    for i in continuous_effects.held_by(st, p):
+        if o[i, F_KW] & KW_EXALTED:
+            triggers.queue(st, i, row, p, -1, 0, a, p)
 
 
 # ----------------------------------------------------------------- which combat
@@ -508,11 +538,14 @@ def combat_damage(st, cd, step):
     atk = np.empty(n, np.int64)
     m = attackers(st, atk)
     order = np.empty(n, np.int64)
+    by_toughness = command_zone.command_static_any(
+        st, cd, ST_DAMAGE_BY_TOUGHNESS
+    )  # (The Great Forest)
     for k in range(m):
         a = atk[k]
         if not _deals_now(st, a, step):
             continue
-        power = conspiracy.combat_power(st, cd, a)  # (Weight Advantage: its toughness)
+        power = o[a, F_TOU] if by_toughness else conspiracy.combat_power(st, cd, a)
         if power <= 0:
             continue
         if o[a, F_ATKO] >= 0:
@@ -556,7 +589,7 @@ def combat_damage(st, cd, step):
         if not blocker_now(st, b) or not _deals_now(st, b, step):
             continue
         a = o[b, F_BLOCKING]
-        bp = conspiracy.combat_power(st, cd, b)
+        bp = o[b, F_TOU] if by_toughness else conspiracy.combat_power(st, cd, b)
         if bp > 0 and o[a, F_ZONE] == BATTLEFIELD:
             asg[na, 0], asg[na, 1], asg[na, 2] = b, a, bp
             na += 1

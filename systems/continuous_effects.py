@@ -16,6 +16,7 @@ import numpy as np
 from components.cards import (
     A_AMT,
     A_AMT2,
+    A_ARG,
     A_IF,
     A_KIND,
     A_KW,
@@ -28,6 +29,7 @@ from components.cards import (
     C_BACK,
     C_COLORS,
     C_KW,
+    C_MV,
     C_NSA,
     C_POW,
     C_PROT,
@@ -39,6 +41,7 @@ from components.cards import (
     R_ATTACHED,
     R_EACH,
     R_SELF,
+    ST_ARTIFACT_CREATURES,
     ST_CANT_ATTACK,
     ST_CANT_BLOCK,
     ST_CHAR_PT,
@@ -47,6 +50,7 @@ from components.cards import (
     ST_GRANT,
     ST_PT_PER,
     ST_PUMP,
+    ST_SET_COLOR,
     SUBTYPE_NONCREATURE,
 )
 from components.effects import (
@@ -109,7 +113,16 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import P_ALIVE, P_HELD0, P_NHELD
-from components.rules import BATTLEFIELD, CTR_M1M1, CTR_P1P1, KW_CHANGELING, T_CREATURE
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    CTR_M1M1,
+    CTR_P1P1,
+    KW_CHANGELING,
+    T_CREATURE,
+    T_PHENOMENON,
+    T_PLANE,
+)
 from components.scratch import SCR_STATIC_SOURCES
 from systems import players, selectors, zones
 from systems.jit import kernel
@@ -199,7 +212,10 @@ def _recompute(st, cd):
             k += 1
         if q < m:
             _statics(st, cd, srcs[q], ST_CONTROL)
-    # layer 4: types (animation: types and a subtype in addition); 5: colours added
+    # layer 4: types (animation: types and a subtype in addition; Karn's static
+    # ability, 902.7); 5: colours added
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_ARTIFACT_CREATURES)
     for k in range(ne):
         if eff[k, X_KIND] == X_ANIMATE or eff[k, X_KIND] == X_RETYPE:
             i = eff[k, X_OBJ]
@@ -209,6 +225,9 @@ def _recompute(st, cd):
                 if eff[k, X_SUB] >= 0:
                     o[i, F_XSUB] = eff[k, X_SUB]
                 o[i, F_COLORS] |= eff[k, X_COLORS]
+    # layer 5: colour (Onakke Catacomb)
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_SET_COLOR)
     # layer 6: abilities
     for q in range(m):
         _statics(st, cd, srcs[q], ST_GRANT)
@@ -286,7 +305,7 @@ def _end_effects(st):
         i = eff[k, X_OBJ]
         src = eff[k, X_SRC]
         until = eff[k, X_UNTIL]
-        done = not _applies(o, eff[k, X_TS], i)
+        done = i >= 0 and not _applies(o, eff[k, X_TS], i)  # (X_OBJ -1: a player's effect)
         if until == UNTIL_LEAVES or until == UNTIL_WHILE_CONTROLLED:
             if src < 0 or o[src, F_ZONE] != BATTLEFIELD:
                 done = True
@@ -325,8 +344,9 @@ def _statics(st, cd, src, kind):
         if kind == ST_COAT_OF_ARMS:
             _coat_of_arms(st, cd, you)
         elif ref == R_EACH:
+            planar = o[src, F_ZONE] == COMMAND and (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON))
             for i in st.bf[: st.s[S_NBF]]:
-                if players.in_range(st, you, o[i, F_CTL]) and selectors.matches(
+                if (planar or players.in_range(st, you, o[i, F_CTL])) and selectors.matches(
                     st, cd, sa[r, A_REFA], i, you, src, -1
                 ):
                     _apply(st, cd, r, kind, i, you, src)
@@ -357,6 +377,14 @@ def _apply(st, cd, r, kind, i, you, src):
             o[i, F_CTL] = you
     elif kind == ST_CANT_ATTACK:
         o[i, F_RESTRICT] |= CANT_ATTACK
+    elif kind == ST_SET_COLOR:
+        o[i, F_COLORS] = sa[r, A_ARG]
+    elif kind == ST_ARTIFACT_CREATURES:  # a creature with P/T equal to its mana value
+        c = o[i, F_CARD]
+        o[i, F_TYPES] |= T_CREATURE
+        o[i, F_POW] = cd.ct[c, C_MV] if c >= 0 else 0
+        o[i, F_TOU] = o[i, F_POW]
+        o[i, F_ANIMATED] = 1
     elif kind == ST_CANT_BLOCK:
         o[i, F_RESTRICT] |= CANT_BLOCK
 

@@ -28,7 +28,7 @@ from components.cards import (
     ST_PREVENT_BY,
 )
 from components.effects import H_AMT, H_COMBAT, H_CTL, H_HASRECIP, H_RECIP, H_REDIRECT
-from components.game import S_NBF, S_NSH
+from components.game import S_CASUAL, S_NBF, S_NSH
 from components.objects import (
     F_COLORS,
     F_CTL,
@@ -40,7 +40,7 @@ from components.objects import (
     F_TYPES,
     F_ZONE,
 )
-from components.players import P_ALIVE, P_OPP_DAMAGED
+from components.players import P_ALIVE, P_DAMAGE_TURN, P_OPP_DAMAGED
 from components.rules import (
     BATTLEFIELD,
     CTR_DEFENSE,
@@ -240,10 +240,14 @@ def deal_damage_with(st, cd, source, src_ctl, target, amount, combat, unpreventa
         if not unpreventable:
             if _protected(st, source, t):
                 continue
+            if st.s[S_CASUAL]:  # command-zone cards' replacement and prevention (issue 14)
+                a = variants.damage_dealt(st, cd, source, src_ctl, t, a)
             a = prevent(st, cd, source, src_ctl, t, a, combat)
             if a <= 0:
                 continue
         _results(st, cd, source, src_ctl, t, a, combat)
+        if t < 0:
+            st.pl[-1 - t, P_DAMAGE_TURN] += a
         if w == 1:
             dealt_first = a
     return dealt_first

@@ -34,6 +34,7 @@ from components.cards import (
     E_SETS_PT,
     E_SUB,
     E_UNTIL,
+    OP_ABANDON,
     OP_ADD_MANA,
     OP_ANIMATE,
     OP_ATTACH,
@@ -41,7 +42,10 @@ from components.cards import (
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CANT_REGENERATE,
+    OP_CHAOS_OF_TOP_PLANES,
+    OP_CHAOTIC_AETHER,
     OP_CHOOSE,
+    OP_CHOOSE_MODE,
     OP_COPY_SPELL,
     OP_COUNTER,
     OP_COUNTERS,
@@ -75,6 +79,9 @@ from components.cards import (
     OP_MILL,
     OP_MONARCH,
     OP_NEXT,
+    OP_NO_MAX_HAND,
+    OP_NO_SCHEMES,
+    OP_PLANESWALK,
     OP_PREVENT,
     OP_PROLIFERATE,
     OP_PUMP,
@@ -83,14 +90,20 @@ from components.cards import (
     OP_REDIRECT,
     OP_REDISTRIBUTE_LIFE,
     OP_REGENERATE,
+    OP_RESHUFFLE_PERMANENTS,
     OP_RESTART,
     OP_RETURN,
+    OP_REVEAL_PLANES,
     OP_REVEAL_TOP,
+    OP_REVEAL_UNTIL,
+    OP_REVERSE_TURN_ORDER,
+    OP_ROLL_PLANAR_DIE,
     OP_SAC_UNLESS_LIFE,
     OP_SACRIFICE,
     OP_SCRY,
     OP_SEARCH,
     OP_SET_BASE_PT,
+    OP_SET_IN_MOTION,
     OP_SET_LIFE,
     OP_SHUFFLE,
     OP_SURVEIL,
@@ -101,12 +114,15 @@ from components.cards import (
     OP_UNTAP,
     OP_WIN,
     R_NONE,
+    REVEAL_PLANES_PLANESWALK,
+    X_NO_MAX_HAND,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
     PEND_COLOR,
     PEND_COMMAND_ZONE,
     PEND_DISCARD,
+    PEND_MODE,
     PEND_NONE,
     PEND_PILE,
     PEND_PILE_SPLIT,
@@ -147,6 +163,7 @@ from components.game import (
     S_ACTIVE,
     S_ANSWER,
     S_ANSWERED,
+    S_CHAOS_BLANKS,
     S_DAY_NIGHT,
     S_LAST,
     S_LOOPK,
@@ -247,6 +264,7 @@ from components.stack import (
     I_SPELL,
 )
 from systems import (
+    archenemy,
     commander,
     continuous_effects,
     damage,
@@ -254,6 +272,7 @@ from systems import (
     leaving_game,
     mana,
     monarch,
+    planechase,
     players,
     selectors,
     stack,
@@ -391,11 +410,18 @@ def _reach(st, you, x):
     if x == NONE:
         return False
     if x < 0:
-        return players.in_range(st, you, -1 - x)
+        return players.in_range(st, you, -1 - x) or _planar_item(st)
     z = st.o[x, F_ZONE]
     if z == BATTLEFIELD:
-        return players.in_range(st, you, st.o[x, F_CTL])
+        return players.in_range(st, you, st.o[x, F_CTL]) or _planar_item(st)
     return True
+
+
+@kernel
+def _planar_item(st):
+    """901.13: is what resolves an ability of a plane or phenomenon (no range limit)?"""
+    i = st.s[S_RES]
+    return i >= 0 and selectors.unbounded(st, zones.is_source_of(st, i))
 
 
 @kernel(inline="always")
@@ -459,6 +485,20 @@ def step(st, cd, r):
         return _restart(st, cd, r, you, src, item)
     if op == OP_LOSE_LIFE:
         s[S_LAST] = 0
+    if op == OP_REVEAL_PLANES:
+        return _reveal_planes(st, cd, r, you, src, item)
+    if op == OP_CHOOSE_MODE:
+        return _choose_mode(st, cd, r, you, src, item)
+    if op == OP_REVEAL_UNTIL:
+        _reveal_until(st, cd, r, you, src, item)
+        return NEXT
+    if (
+        (op >= OP_PLANESWALK and op <= OP_ABANDON)
+        or (op >= OP_CHAOTIC_AETHER and op <= OP_NO_MAX_HAND)
+        or op == OP_RESHUFFLE_PERMANENTS
+    ):
+        _casual(st, cd, r, you, src, item)
+        return NEXT
     _simple(st, cd, r, you, src, item)
     return NEXT
 
@@ -653,7 +693,7 @@ def _simple(st, cd, r, you, src, item):
                     zones.move(st, cd, x, HAND, -1)
                 s[S_RES_IT] = x
         elif op == OP_COUNTERS:
-            if z == BATTLEFIELD:
+            if z == BATTLEFIELD or z == COMMAND:  # (planes and schemes have counters too)
                 zones.add_counters(st, cd, x, ep[r, E_A], amt)
         elif op == OP_TAP:
             if z == BATTLEFIELD:
@@ -1113,6 +1153,8 @@ def _look(st, cd, r, you, src, item):
                 zones.to_library(st, cd, i, False)
             elif where == REST_TOP_ANY_ORDER:
                 zones.to_library(st, cd, i, True)
+            elif where == TO_HAND:  # ("the rest into your hand": Your Fate Is Thrice Sealed)
+                zones.move(st, cd, i, HAND, -1)
     s[S_NCHOSEN] = 0
     return NEXT
 
@@ -1543,6 +1585,136 @@ def _redistribute(st, cd, r, you, src, item):
         for j in range(s[S_NCHOSEN]):
             if st.chosen[j] == x:
                 damage.set_life(st, cd, -1 - st.chosen[k], st.marks[j])
+    return NEXT
+
+
+# ----------------------------------------------------------------- the casual variants (issue 14)
+@kernel
+def _casual(st, cd, r, you, src, item):
+    """Planechase and Archenemy words: planeswalk (701.24), roll the planar die (not the
+    special action: the cost doesn't rise, 901.9), set in motion (701.25), abandon this
+    scheme (701.26), Chaotic Aether, Time Distortion, All in Good Time, Pools of
+    Becoming's chaos."""
+    ep = cd.ep
+    op = ep[r, E_OP]
+    if op == OP_ABANDON:
+        archenemy.abandon(st, cd, src)
+        return
+    if op == OP_CHAOTIC_AETHER:  # until a player planeswalks away from a plane
+        st.s[S_CHAOS_BLANKS] = 1
+        return
+    if op == OP_REVERSE_TURN_ORDER:
+        planechase.reverse_turn_order(st, cd)
+        return
+    if op == OP_RESHUFFLE_PERMANENTS:
+        planechase.reshuffle_permanents(st, cd)
+        return
+    if op == OP_NO_SCHEMES:
+        archenemy.no_schemes_this_turn(st)
+        return
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    for k in range(m):
+        if buf[k] >= 0 or not st.pl[-1 - buf[k], P_ALIVE]:
+            continue
+        p = -1 - buf[k]
+        if op == OP_PLANESWALK:
+            planechase.planeswalk(st, cd, p)
+        elif op == OP_ROLL_PLANAR_DIE:
+            planechase.roll(st, cd, p)
+        elif op == OP_SET_IN_MOTION:
+            archenemy.set_in_motion(st, cd, p)
+        elif op == OP_CHAOS_OF_TOP_PLANES:
+            amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+            planechase.chaos_of_top(st, cd, p, amt)
+        elif op == OP_NO_MAX_HAND:  # "you have no maximum hand size" (until ...)
+            e = new_row(st, st.eff, S_NEFF)
+            if e >= 0:
+                st.eff[e, :] = 0
+                st.eff[e, X_KIND] = X_NO_MAX_HAND
+                st.eff[e, X_OBJ] = -1
+                st.eff[e, X_CTL] = p
+                st.eff[e, X_TS] = stamp(st)
+                st.eff[e, X_UNTIL] = ep[r, E_UNTIL]
+                st.eff[e, X_SRC] = src
+
+
+@kernel
+def _reveal_until(st, cd, r, you, src, item):
+    """Reveal cards from the top of your library until one matches the filter: it goes to
+    the battlefield (E_C 1) or your hand; the others go to the bottom in a random order
+    (E_A 0) or are shuffled back in (E_A 1)."""
+    ep = cd.ep
+    n = st.pl[you, P_LIBN]
+    rest = np.empty(n + 1, np.int64)
+    m = 0
+    found = -1
+    for j in range(n):
+        i = zones.library_top(st, you, j)
+        if selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+            found = i
+            break
+        rest[m] = i
+        m += 1
+    if found >= 0:
+        if ep[r, E_C] == 1:
+            zones.enter_battlefield(st, cd, found, you, -1, 0)
+        else:
+            zones.move(st, cd, found, HAND, -1)
+        st.s[S_RES_IT] = found
+    if ep[r, E_A] == 1:
+        zones.shuffle(st, you)
+        return
+    for k in range(m - 1, 0, -1):
+        j = rand_below(st, k + 1)
+        t = rest[k]
+        rest[k] = rest[j]
+        rest[j] = t
+    for k in range(m):
+        zones.to_library(st, cd, rest[k], False)
+
+
+@kernel
+def _choose_mode(st, cd, r, you, src, item):
+    """A player chooses one of the modes as the ability resolves ("target opponent chooses
+    self or others", Feed the Machine): E_A modes; the rows after this one jump to each."""
+    s, ep = st.s, cd.ep
+    if _answered(st):
+        s[S_RES_PC] = r + 1 + s[S_ANSWER]
+        s[S_RES_SUB] = 0
+        s[S_RES_AUX] = 0
+        return JUMPED
+    buf = _buf(st)
+    m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
+    p = -1 - buf[0] if m > 0 and buf[0] < 0 else you
+    if not st.pl[p, P_ALIVE]:
+        s[S_RES_PC] = r + 1
+        return JUMPED
+    return _ask(st, PEND_MODE, p, ep[r, E_A])
+
+
+@kernel
+def _reveal_planes(st, cd, r, you, src, item):
+    """Interplanar Tunnel / Spatial Merging: reveal cards from the top of your planar deck
+    until N plane cards are revealed; put the plane you choose on top and the rest on the
+    bottom in a random order (E_A REVEAL_PLANES_TOP), or planeswalk to all N at once,
+    the rest to the bottom (REVEAL_PLANES_PLANESWALK)."""
+    s, ep = st.s, cd.ep
+    amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+    if ep[r, E_A] == REVEAL_PLANES_PLANESWALK:
+        planechase.planeswalk_to_top(st, cd, you, amt)
+        return NEXT
+    if s[S_RES_SUB] == 0:
+        s[S_NCHOSEN] = planechase.reveal_planes(st, cd, you, amt, st.chosen, st.marks)
+        s[S_RES_SUB] = 1
+    if _answered(st):
+        x = s[S_ANSWER]
+        planechase.put_back_revealed(st, cd, you, x, st.chosen, st.marks, s[S_NCHOSEN])
+        s[S_NCHOSEN] = 0
+        return NEXT
+    if planechase.count_marked(st.marks, s[S_NCHOSEN]) > 0:
+        return _ask(st, PEND_CHOOSE_OBJECT, you, -1)
+    planechase.put_back_revealed(st, cd, you, -1, st.chosen, st.marks, s[S_NCHOSEN])
     s[S_NCHOSEN] = 0
     return NEXT
 
@@ -1690,6 +1862,11 @@ def options(st, cd, out_obj, out_arg):
         out_obj[0], out_arg[0] = s[S_PB], first
         out_obj[1], out_arg[1] = s[S_PB], 1 - first
         return 2
+    if kind == PEND_MODE:  # choose_mode: the modes in printed order
+        for k in range(s[S_PB]):
+            out_obj[m], out_arg[m] = -1, k
+            m += 1
+        return m
     if kind == PEND_DISCARD:
         for j in range(st.pl[p, P_HANDN]):
             out_obj[m], out_arg[m] = st.hand[p, j], 0
@@ -1718,6 +1895,12 @@ def options(st, cd, out_obj, out_arg):
                     m += 1
             elif selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
                 out_obj[m], out_arg[m] = i, 0
+                m += 1
+    elif op == OP_REVEAL_PLANES:  # the revealed planes, top first
+        none_ok = False
+        for k in range(s[S_NCHOSEN]):
+            if st.marks[k] == 1:
+                out_obj[m], out_arg[m] = st.chosen[k], 0
                 m += 1
     elif op == OP_SACRIFICE:
         none_ok = False

@@ -51,6 +51,7 @@ from systems import (
     stack,
     turn_markers,
     turn_structure,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -92,6 +93,7 @@ def start_game(st, cd):
     for j in range(k):  # (Sovereign's Realm: a starting hand of five)
         p = buf[j]
         st.pl[p, P_START_HAND] = conspiracy.starting_hand(st, cd, p, st.pl[p, P_START_HAND])
+    variants.shuffle_decks(st)  # planar and scheme decks (901.3, 904.3)
     for j in range(k):
         zones.draw(st, cd, buf[j], st.pl[buf[j], P_START_HAND])
     conspiracy.extra_hands(st, cd)  # (Backup Plan: a hand kept before mulligans)
@@ -109,9 +111,10 @@ def first_turn(st, cd):
     s = st.s
     s[S_TURN] = 0
     s[S_PEND] = PEND_NONE
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, s[S_STARTING], buf)
+    variants.before_first_turn(st, cd, buf, k)  # 901.5: starting planes
     if st.s[S_VARIANT] == GRAND_MELEE:
-        buf = np.empty(st.pl.shape[0], np.int64)
-        k = players.turn_order_from(st, s[S_STARTING], buf)
         turn_markers.setup(st, cd, buf, k)
         return
     turn_structure.begin_turn(st, cd, s[S_STARTING])

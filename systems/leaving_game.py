@@ -39,7 +39,7 @@ from components.players import (
 )
 from components.rules import BATTLEFIELD, EXILE, GONE, N_MANA, STACK
 from components.stack import Q_CTL
-from systems import continuous_effects, monarch, players, priority, turn_markers, zones
+from systems import continuous_effects, monarch, players, priority, turn_markers, variants, zones
 from systems.jit import kernel
 from systems.state import delete_row, remove_all, touch
 
@@ -219,11 +219,13 @@ def leave_many(st, cd, ps, m):
     if k == 0:
         return
     touch(st)
+    info = variants.players_leaving(st, cd, ps, k)  # 901.6, 901.10b, 901.14b
     for j in range(k):
         pl[ps[j], P_ALIVE] = 0
     monarch.players_leave(st, cd, ps, k)  # 724.4
     for j in range(k):
         _remove_objects(st, cd, ps[j])
+    variants.players_left(st, cd, ps, k, info)  # 901.10
     if st.s[S_NMARK]:  # 807.4c, 807.4e-g: turn markers of a shrinking table
         turn_markers.players_left(st, cd, ps, k)
     check_game_over(st)

@@ -82,6 +82,7 @@ from components.game import (
     NEED_LAND_DROPS,
     S_ACTIVE,
     S_CASTING,
+    S_CASUAL,
     S_DEPLOY,
     S_DSEQ,
     S_MULLIGANS,
@@ -142,6 +143,7 @@ from components.scratch import SCR_HAS_ACTION, SCR_PRIORITY_ORDER
 from systems import (
     casting,
     combat,
+    command_zone,
     conspiracy,
     continuous_effects,
     effects,
@@ -264,6 +266,14 @@ def priority_actions(st, cd, p, acts, first_only):
             i = st.cz[x]
             if conspiracy.can_turn_face_up(st, cd, p, i):
                 m = _add(acts, m, A_SPECIAL, p, i, SP_TURN_FACE_UP, 0)
+    if st.s[S_CASUAL]:  # special actions of the casual variants (the planar die, 901.9)
+        for j in range(k):
+            q = buf[j]
+            if players.same_side(st, p, q) and sorcery_timing(st, q):
+                m0 = m
+                m = variants.special_options(st, cd, p, q, acts, m)
+                if first_only and m > m0:
+                    return m
     return m
 
 
@@ -280,6 +290,8 @@ def land_drops(st, cd, p):
             for r in range(cd.ct[c, C_SA0], cd.ct[c, C_SA0] + cd.ct[c, C_NSA]):
                 if cd.sa[r, A_KIND] == ST_EXTRA_LAND and cd.sa[r, A_ZONE] == BATTLEFIELD:
                     n += cd.sa[r, A_P]
+    if st.s[S_CASUAL]:  # a command-zone card that says so (Naya, Titania: 901.7, 902.7)
+        n += command_zone.command_static(st, cd, p, ST_EXTRA_LAND)
     return n
 
 
@@ -329,7 +341,7 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
                 continue
         elif kind != AB_ACTIVATED and kind != AB_LOYALTY and kind != AB_EQUIP:
             continue
-        if ab[a, B_ZONE] != o[i, F_ZONE]:
+        if ab[a, B_ZONE] != o[i, F_ZONE] or ab[a, B_GRANT] >= 0:  # (granted: its permanents')
             continue
         if kind == AB_LOYALTY:  # 606.3 (Teferi's emblem: any time they could cast an instant)
             if not sorc and not loyalty_any_time(st, cd, q):
@@ -560,6 +572,8 @@ def apply(st, cd, k):
             s[S_PASSES] = 0
             s[S_PRIO] = s[S_PPLAYER]
             s[S_TODO] = TODO_PRIORITY
+        elif kind == A_SPECIAL:  # 116.2: a special action; the rules say who gets priority
+            variants.special_action(st, cd, q, arg)
         return
     if pend == PEND_ATTACK:
         if kind == A_ATTACK:

@@ -34,8 +34,9 @@ from components.cards import (
     MANA_LAND_COULD,
     MANA_NOTED,
     MANA_ONE_OF,
+    ST_LAND_MANA_PLUS,
 )
-from components.game import NEED_GRANTED, S_NCZ, S_NEEDS
+from components.game import NEED_GRANTED, S_CASUAL, S_NCZ, S_NEEDS
 from components.objects import (
     F_CARD,
     F_CTL,
@@ -61,6 +62,7 @@ from components.scratch import (
     SCR_MANA_USED,
 )
 from systems import (
+    command_zone,
     continuous_effects,
     players,
     selectors,
@@ -158,6 +160,8 @@ def source_of(st, cd, i):
                     amt = n
                 if first < 0:
                     first = a
+    if amt > 0 and o[i, F_TYPES] & T_LAND and st.s[S_CASUAL]:  # (Sisay: 902.7)
+        amt += command_zone.command_static(st, cd, o[i, F_CTL], ST_LAND_MANA_PLUS)
     return bits, amt, first
 
 

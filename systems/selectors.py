@@ -46,6 +46,7 @@ from components.cards import (
     CO_ANY,
     CO_COMPARE,
     CO_COUNT_AT_LEAST,
+    CO_DAMAGE_TAKEN,
     CO_DAY,
     CO_FIRST_TURN,
     CO_IN_ZONE,
@@ -108,7 +109,9 @@ from components.cards import (
     R_CHOSEN_PLAYER,
     R_CONTROLLER_OF,
     R_EACH,
+    R_EACH_OF_TARGET,
     R_EACH_OPPONENT,
+    R_EACH_OPPONENT_BUT_TARGET,
     R_EACH_OTHER,
     R_EACH_PLAYER,
     R_EACH_TEAMMATE,
@@ -144,6 +147,7 @@ from components.game import (
     S_N,
     S_NBF,
     S_NCHOSEN,
+    S_NMARK,
     S_NNOTES,
     S_RES,
     S_RES_AB,
@@ -202,6 +206,7 @@ from components.players import (
     P_ALIVE,
     P_CREATURE_SPELLS,
     P_CTR,
+    P_DAMAGE_TURN,
     P_HANDN,
     P_MANA,
     P_OPP_DAMAGED,
@@ -210,6 +215,7 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    COMMAND,
     CTR_M1M1,
     CTR_P1P1,
     KW_CHANGELING,
@@ -217,9 +223,24 @@ from components.rules import (
     STACK,
     T_CREATURE,
     T_KINDRED,
+    T_PHENOMENON,
+    T_PLANE,
 )
 from systems import commander, players
 from systems.jit import kernel
+
+
+# ----------------------------------------------------------------- 901.13
+@kernel(inline="always")
+def unbounded(st, src):
+    """901.13: the abilities of planes and phenomena, and their effects, are exempt from
+    the limited range of influence (outside Grand Melee)."""
+    return (
+        src >= 0
+        and st.o[src, F_ZONE] == COMMAND
+        and (st.o[src, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
+        and st.s[S_NMARK] == 0
+    )
 
 
 # ----------------------------------------------------------------- relations
@@ -544,6 +565,15 @@ def refs(st, cd, ref, refa, you, src, item, out):
         out[0] = x
         return 1
     m = 0
+    if ref == R_EACH_OF_TARGET:  # (issue 14) every matching permanent the target controls
+        t = simple_ref(st, cd, R_TARGET, you, src, item)
+        if t == NO_TARGET or t >= 0:
+            return 0
+        for i in st.bf[: st.s[S_NBF]]:
+            if st.o[i, F_CTL] == -1 - t and matches(st, cd, refa, i, you, src, item):
+                out[m] = i
+                m += 1
+        return m
     if ref == R_ALL_CHOSEN:
         for k in range(st.s[S_NCHOSEN]):
             out[m] = st.chosen[k]
@@ -554,9 +584,9 @@ def refs(st, cd, ref, refa, you, src, item, out):
         if fl_what & W_OBJECTS:
             if cd.fl[refa, L_ZONE] == BATTLEFIELD:
                 for i in st.bf[: st.s[S_NBF]]:
-                    if players.in_range(st, you, st.o[i, F_CTL]) and matches(
-                        st, cd, refa, i, you, src, item
-                    ):
+                    if (
+                        players.in_range(st, you, st.o[i, F_CTL]) or unbounded(st, src)
+                    ) and matches(st, cd, refa, i, you, src, item):
                         out[m] = i
                         m += 1
             else:
@@ -570,7 +600,7 @@ def refs(st, cd, ref, refa, you, src, item, out):
     k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
     for j in range(k):
         q = buf[j]
-        if not players.in_range(st, you, q):
+        if not players.in_range(st, you, q) and not unbounded(st, src):
             continue
         if ref == R_EACH:
             ok = matches(st, cd, refa, -1 - q, you, src, item)
@@ -582,6 +612,10 @@ def refs(st, cd, ref, refa, you, src, item, out):
             ok = q != you
         elif ref == R_EACH_TEAMMATE:
             ok = q != you and players.teammates(st, you, q)
+        elif ref == R_EACH_OPPONENT_BUT_TARGET:
+            ok = players.is_opponent(st, you, q) and -1 - q != simple_ref(
+                st, cd, R_TARGET, you, src, item
+            )
         else:
             ok = False
         if ok:
@@ -665,7 +699,7 @@ def _counters_on(st, x, kind):
     o = st.o
     if x < 0:
         return st.pl[-1 - x, P_CTR + kind]
-    if o[x, F_ZONE] == BATTLEFIELD:
+    if o[x, F_ZONE] == BATTLEFIELD or o[x, F_ZONE] == COMMAND:  # (a plane's, 901.7a)
         return o[x, F_CTR + kind]
     if kind == CTR_P1P1:
         return o[x, F_LKI_CTR]
@@ -716,6 +750,8 @@ def _leaf(st, cd, c, you, src, item):
             q = st.s[S_MONARCH]
             return q >= 0 and players.is_opponent(st, you, q)
         return st.s[S_MONARCH] == you
+    if k == CO_DAMAGE_TAKEN:
+        return st.pl[you, P_DAMAGE_TURN] >= a
     if k == CO_KICKED:
         return item >= 0 and o[item, F_KICKED] == 1
     if k == CO_COMPARE:

@@ -19,6 +19,7 @@ import numpy as np
 
 from components.game import (
     S_ACTIVE,
+    S_CASUAL,
     S_CUR,
     S_NBF,
     S_NMARK,
@@ -44,11 +45,14 @@ from components.players import (
     P_SEATPOS,
     P_START_HAND,
     P_TEAM,
+    ROLE_ARCHENEMY,
     ROLE_EMPEROR,
     ROLE_GENERAL,
 )
 from components.variants import (
     ALTERNATING_TEAMS,
+    CASUAL_ARCHENEMY,
+    CASUAL_RUMBLE,
     EMPEROR,
     GRAND_MELEE,
     TEAM_VS_TEAM,
@@ -64,6 +68,7 @@ from systems import (
     players,
     range_of_influence,
     turn_markers,
+    variants,
     zones,
 )
 from systems.jit import kernel
@@ -113,6 +118,13 @@ def deal(st, cd):
     if v == EMPEROR:
         _emperors(st)
     st.s[S_STARTING] = conspiracy.starting_player(st, cd, _starting(st, v))  # (Power Play)
+    if st.s[S_CASUAL]:  # the casual variants' setup (902.4-902.5, 904.6)
+        for p in range(P):
+            variants.apply_vanguard(st, cd, p)
+        if st.s[S_CASUAL] & CASUAL_ARCHENEMY and not st.s[S_CASUAL] & CASUAL_RUMBLE:
+            for p in range(P):
+                if pl[p, P_ROLE] == ROLE_ARCHENEMY:
+                    st.s[S_STARTING] = p  # 904.6: the archenemy takes the first turn
 
 
 @kernel
@@ -125,14 +137,14 @@ def _seat_teams(st, order, alternating):
     for p in range(P):
         nteams = max(nteams, pl[p, P_TEAM] + 1)
     size = P // max(nteams, 1)
-    members = np.empty((nteams, size), np.int64)
+    members = np.empty((nteams, P), np.int64)
     fill = np.zeros(nteams, np.int64)
     for p in range(P):
         t = pl[p, P_TEAM]
         members[t, fill[t]] = p
         fill[t] += 1
     for t in range(nteams):
-        _shuffle_ints(st, members[t], size)
+        _shuffle_ints(st, members[t], fill[t])
     k = 0
     if alternating:
         for x in range(size):
@@ -142,8 +154,8 @@ def _seat_teams(st, order, alternating):
         return
     teams = np.arange(nteams)
     _shuffle_ints(st, teams, nteams)
-    for t in teams:
-        for x in range(size):
+    for t in teams:  # (teams may differ in size: Archenemy's, 904.2)
+        for x in range(fill[t]):
             order[k] = members[t, x]
             k += 1
 

@@ -118,11 +118,12 @@ def put_triggers(st, cd):
         src, a, ctl = trg[k, Q_SRC], trg[k, Q_AB], trg[k, Q_CTL]
         evp, eva, evo, evc = trg[k, Q_EVP], trg[k, Q_EVA], trg[k, Q_EVO], trg[k, Q_EVC]
         s[S_NTRG] = delete_row(trg, k, s[S_NTRG])
-        i = zones.new_object(st, cd, st.o[src, F_CARD], ctl, STACK)
+        card = st.o[src, F_CARD] if src >= 0 else -1  # (no source: 901.8's planeswalking ability)
+        i = zones.new_object(st, cd, card, ctl, STACK)
         if i < 0:
             return put
         o = st.o
-        o[i, F_IKIND] = I_TRIGGERED
+        o[i, F_IKIND] = I_TRIGGERED if a >= 0 else I_PLANESWALKING
         o[i, F_IAB] = a
         o[i, F_ICTL] = ctl
         o[i, F_SRC] = src

@@ -39,10 +39,12 @@ from components.cards import (
     EV_LEAVES,
     EV_LIFE_AT_LEAST,
     EV_PUT_INTO_GRAVEYARD,
+    REL_ANY,
 )
 from components.game import (
     NEED_GRANTED,
     NEED_SELF_TRIGGERS,
+    S_ACTIVE,
     S_CUR,
     S_NBF,
     S_NCZ,
@@ -52,6 +54,7 @@ from components.game import (
     S_NTRG,
     S_STCUR,
     S_STVER,
+    S_TEAM_TURNS,
     S_TRIGMASK,
     S_VERSION,
 )
@@ -70,10 +73,11 @@ from components.objects import (
     F_OWNER,
     F_SRC,
     F_T0,
+    F_TYPES,
     F_ZONE,
 )
 from components.players import P_ALIVE
-from components.rules import BATTLEFIELD, GRAVEYARD, STACK
+from components.rules import BATTLEFIELD, COMMAND, GRAVEYARD, STACK, T_PHENOMENON, T_PLANE
 from components.stack import I_TRIGGERED, Q_AB, Q_CTL, Q_EVA, Q_EVC, Q_EVO, Q_EVP, Q_SRC
 from systems import continuous_effects, players, selectors
 from systems.jit import kernel
@@ -200,14 +204,19 @@ def _check(st, cd, src, ev, obj, player, amount, evc, aux, look):
         you = o[src, F_LKI_CTL] if looking_back else o[src, F_CTL]
     if not st.pl[you, P_ALIVE]:
         return
-    # 801.7: the event must happen entirely within the controller's range
-    if player >= 0 and not players.in_range(st, you, player):
+    planar = zone == COMMAND and (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
+    # 801.7: the event must happen entirely within the controller's range (901.13: not
+    # for planes and phenomena)
+    if player >= 0 and not players.in_range(st, you, player) and not planar:
         return
-    if evc >= 0 and evc != player and not players.in_range(st, you, evc):
+    if evc >= 0 and evc != player and not players.in_range(st, you, evc) and not planar:
         return
+    who = you  # 901.12c: a plane's "you" is its controller's whole team
+    if planar and st.s[S_TEAM_TURNS] and player >= 0 and players.teammates(st, you, player):
+        who = player
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
-        if ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev:
-            continue
+        if ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev or ab[a, B_GRANT] >= 0:
+            continue  # (a granted ability triggers for the permanents it is granted to)
         wz = ab[a, B_ZONE]
         if looking_back:
             if wz != BATTLEFIELD:
@@ -218,10 +227,10 @@ def _check(st, cd, src, ev, obj, player, amount, evc, aux, look):
         if ab[a, B_GROUP]:  # "whenever one or more ... attack": once, counting them
             if ev != EV_ATTACKS or aux != AUX_GROUP:
                 continue
-            n = _attackers(st, cd, ab[a, B_WHAT], you, src)
+            n = _attackers(st, cd, ab[a, B_WHAT], who, src)
             if n == 0:
                 continue
-        elif not _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
+        elif not _matches(st, cd, a, src, who, ev, obj, player, amount, evc, aux):
             continue
         if not selectors.holds(st, cd, ab[a, B_IF], you, src, -1):
             continue
@@ -265,7 +274,9 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         q = player if player >= 0 else evc
         if q < 0 or not selectors.related(st, you, q, who):
             return False
-    if ev == EV_BEGINNING_OF:
+    if ev == EV_BEGINNING_OF:  # "each" step: once, not once per active player (805.4d)
+        if who == REL_ANY and player != st.s[S_ACTIVE] and st.s[S_TEAM_TURNS]:
+            return False
         return ab[a, B_STEP] == amount
     if ev == EV_LEAVES:
         return arg < 0 or arg == amount

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.cards import EV_BEGINNING_OF, ST_MANA_KEEP, ST_NO_MAX_HAND
+from components.cards import EV_BEGINNING_OF, ST_MANA_KEEP, ST_NO_MAX_HAND, ST_SKIP_UNTAP
 from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import (
     H_CTL,
@@ -26,6 +26,7 @@ from components.game import (
     S_ACTIVE,
     S_AUTOPASS,
     S_CAPPED,
+    S_CASUAL,
     S_CLEANUP_AGAIN,
     S_DECLARED,
     S_FSSTEP,
@@ -39,7 +40,6 @@ from components.game import (
     S_PASSES,
     S_PCOUNT,
     S_PEND,
-    S_PLANAR_CTL,
     S_PPLAYER,
     S_PREV_ACTIVE,
     S_PRIO,
@@ -69,6 +69,7 @@ from components.objects import (
 from components.players import (
     P_ALIVE,
     P_CREATURE_SPELLS,
+    P_DAMAGE_TURN,
     P_DRAWS,
     P_HANDN,
     P_LAND_DROPS,
@@ -100,6 +101,7 @@ from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER
 from systems import (
     attack_targets,
     combat,
+    command_zone,
     continuous_effects,
     delayed,
     leaving_game,
@@ -171,6 +173,7 @@ def begin_turn(st, cd, p):
         st.pl[q, P_DRAWS] = 0
         st.pl[q, P_OPP_DAMAGED] = 0
         st.pl[q, P_PLANAR_ROLLS] = 0
+        st.pl[q, P_DAMAGE_TURN] = 0
         st.pl[q, P_LANDS] = 0
         st.pl[q, P_LAND_DROPS] = 1
         for r in range(st.pl.shape[0]):
@@ -181,8 +184,7 @@ def begin_turn(st, cd, p):
     ring = np.empty(st.pl.shape[0], np.int64)
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)
-    if s[S_PLANAR_CTL] >= 0:
-        s[S_PLANAR_CTL] = p
+    variants.turn_begins(st, cd, p)  # 901.6: the planar controller
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
@@ -209,9 +211,11 @@ def begin_step(st, cd):
     if step == UNTAP:  # 502: day and night (728.2), then untap; no priority
         variants.untap_step(st, cd)
         bump(st)
+        skip = st.s[S_CASUAL] and command_zone.command_static_any(st, cd, ST_SKIP_UNTAP)
         for i in zones.permanents(st):
             if players.is_active(st, o[i, F_CTL]):
-                o[i, F_TAPPED] = 0
+                if not skip:  # (The Eon Fog: nothing untaps)
+                    o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
         s[S_TODO] = TODO_END
         return
@@ -305,6 +309,8 @@ def max_hand_size(st, cd, p):
     """402.2: seven, or what the player's row says (vanguard, 902.5b); none with
     "you have no maximum hand size" (Reliquary Tower)."""
     if continuous_effects.player_static(st, cd, p, ST_NO_MAX_HAND):
+        return 1 << 30
+    if st.s[S_CASUAL] and variants.no_max_hand(st, cd, p):  # (schemes, planes)
         return 1 << 30
     m = st.pl[p, P_MAXHAND]
     return (1 << 30) if m < 0 else m

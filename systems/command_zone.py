@@ -1,0 +1,62 @@
+"""The static abilities of face-up command-zone cards that change what a player may do or
+how the game counts (901.7, 902.7, 904.8): planes, phenomena, schemes, vanguards. (Those
+that change objects go through the layers, systems/continuous_effects.py.)"""
+
+from __future__ import annotations
+
+from components.cards import A_IF, A_KIND, A_P, A_ZONE, C_NSA, C_SA0
+from components.game import S_CASUAL, S_NCZ, S_TEAM_TURNS
+from components.objects import F_CARD, F_CTL, F_FACE_DOWN, F_TYPES
+from components.rules import COMMAND, T_PHENOMENON, T_PLANE
+from systems import players, selectors
+from systems.jit import kernel
+
+
+@kernel
+def command_static(st, cd, p, kind):
+    """The static abilities of this kind (ST_*) of face-up command-zone cards that apply
+    to player p as "you": the sum of their amounts (A_P), or 0. A plane's "you" is its
+    controller's whole team in shared team turns (901.12c); a vanguard's and a scheme's
+    is its controller."""
+    if not st.s[S_CASUAL]:
+        return 0
+    o, ct, sa = st.o, cd.ct, cd.sa
+    total = 0
+    for k in range(st.s[S_NCZ]):
+        i = st.cz[k]
+        if o[i, F_FACE_DOWN]:
+            continue
+        you = o[i, F_CTL]
+        if you != p:
+            if not (
+                st.s[S_TEAM_TURNS]
+                and (o[i, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
+                and players.teammates(st, you, p)
+            ):
+                continue
+        c = o[i, F_CARD]
+        if c < 0:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
+                if selectors.holds(st, cd, sa[r, A_IF], you, i, -1):
+                    total += max(1, sa[r, A_P])
+    return total
+
+
+@kernel
+def command_static_any(st, cd, kind):
+    """Has a face-up command-zone card a static ability of this kind that applies to the
+    whole game (The Great Forest's)?"""
+    if not st.s[S_CASUAL]:
+        return False
+    o, ct, sa = st.o, cd.ct, cd.sa
+    for k in range(st.s[S_NCZ]):
+        i = st.cz[k]
+        c = o[i, F_CARD]
+        if o[i, F_FACE_DOWN] or c < 0:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
+                return True
+    return False
