@@ -21,6 +21,8 @@ X_SRC = F("source", "the source, for UNTIL_LEAVES")
 X_SUB = F("subtypes", "ability row giving an animation's subtypes; -1")
 
 X_PUMP, X_SET_PT, X_CONTROL, X_ANIMATE, X_CANT_BLOCK, X_CANT_ATTACK = range(6)
+X_LOSE_KW = 6  # layer 6: it loses the keywords X_KW (after the grants before it)
+X_MUST_ATTACK = 7  # "attacks this turn if able" (508.1d: a requirement)
 UNTIL_END_OF_TURN, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN, UNTIL_FOREVER = range(4)
 
 SHIELDS = Table("sh", "prevention and redirection shields (615, 614.9)", rows="shields")

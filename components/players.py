@@ -45,6 +45,9 @@ P_SDECKN = F("scheme_deck_size", "cards in their scheme deck (904.3)")
 P_OPP_DAMAGED = F("opponents_damaged", "opponents their creatures dealt combat damage this turn")
 P_DEFERRED = F("deferred_turns", "Grand Melee: delayed extra turns (807.4i-j)")
 P_MONARCH = F("monarch", "1 while the monarch")
+P_SUB_RESULT = F("subgame_result", "the last subgame: 0 not in it, 1 won it, 2 lost or drew (726)")
+P_KEEP_MANA = F("kept_mana", "mana of each colour that doesn't empty this turn (Kessig Naturalist)",
+                width=N_MANA)  # fmt: skip
 # caches and indexes (derived, kept for speed; never part of the game's state)
 P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)

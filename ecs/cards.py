@@ -56,6 +56,7 @@ REL = {
     "any": K.REL_ANY, "you": K.REL_YOU, "opponent": K.REL_OPPONENT,
     "not_you": K.REL_NOT_YOU, "teammate": K.REL_TEAMMATE, "active": K.REL_ACTIVE,
     "each": K.REL_ANY, "opponents": K.REL_OPPONENT,
+    "defending_player": K.REL_EVENT_PLAYER, "event_player": K.REL_EVENT_PLAYER,
 }  # fmt: skip
 UNTIL = {
     "end_of_turn": UNTIL_END_OF_TURN, "leaves": UNTIL_LEAVES,
@@ -103,7 +104,7 @@ FILTER_KEYS = {
     "what", "type", "type_all", "not_type", "subtype", "not_subtype", "supertype",
     "not_supertype", "controller", "owner", "color", "not_color", "colorless",
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
-    "zone", "player", "name", "commander",
+    "zone", "player", "name", "commander", "mutate", "subgame",
 }  # fmt: skip
 
 
@@ -139,9 +140,12 @@ class Card:
 MANA_SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
-def parse_cost(cost: Any, where: str) -> tuple[list[int], int, bool, bool]:
+def parse_cost(
+    cost: Any, where: str, hybrid: list[int] | None = None
+) -> tuple[list[int], int, bool, bool]:
     """A mana cost string ("{2}{R}{R}", "{X}{G}", "{T}") -> ([generic, W, U, B, R, G,
-    C], number of X, tap, untap)."""
+    C], number of X, tap, untap). Hybrid symbols ("{B/G}", 107.4e) are allowed where the
+    caller passes a ``hybrid`` list: the colour bits of each are appended to it."""
     out = [0] * 7
     xs = 0
     tap = untap = False
@@ -164,6 +168,13 @@ def parse_cost(cost: Any, where: str) -> tuple[list[int], int, bool, bool]:
             untap = True
         elif s in MANA_LETTERS:
             out[1 + MANA_LETTERS.index(s)] += 1
+        elif (
+            hybrid is not None
+            and re.fullmatch(r"[WUBRG]/[WUBRG]", s)
+            and s[0] != s[2]
+            and len(hybrid) < K.NHYB
+        ):
+            hybrid.append(COLOR_BIT[s[0]] | COLOR_BIT[s[2]])
         else:
             raise CardError(
                 f"{where}: mana symbol {{{sym}}} is not supported (hybrid, phyrexian, snow)"
@@ -256,7 +267,8 @@ class Compiler:
     def _fill_card(self, r: int, name: str, rec: dict, card: Card | None) -> None:
         self.where = f"card {name!r}"
         t = self.t
-        cost, xs, _, _ = parse_cost(rec.get("cost"), f"{self.where}: cost")
+        hyb: list[int] = []
+        cost, xs, _, _ = parse_cost(rec.get("cost"), f"{self.where}: cost", hyb)
         types = 0
         for ty in _list(rec.get("types")):
             if ty not in TYPE_BIT:
@@ -268,6 +280,8 @@ class Compiler:
                 self.fail(f"supertypes: unknown supertype {su!r}")
             sup |= SUPER_BIT[su]
         colors = colors_of_cost(cost)
+        for h in hyb:  # 202.2d: a hybrid symbol is both its colours
+            colors |= h
         if "colors" in rec:
             colors = self._colors(rec["colors"], "colors")
         kw, prot, ward = self._keywords(rec.get("keywords"))
@@ -288,7 +302,9 @@ class Compiler:
         for k in range(7):
             row[K.C_COST + k] = cost[k]
         row[K.C_XS] = xs
-        row[K.C_MV] = sum(cost)
+        row[K.C_MV] = sum(cost) + len(hyb)  # 202.3: a hybrid symbol counts one
+        for k in range(K.NHYB):
+            row[K.C_HYB + k] = hyb[k] if k < len(hyb) else 0
         for k in range(K.NSUB):
             row[K.C_SUB + k] = subs[k] if k < len(subs) else -1
         for k in range(7):
@@ -303,6 +319,8 @@ class Compiler:
             flags |= K.CF_TOKEN
         if rec.get("can_be_commander"):
             flags |= K.CF_CAN_BE_COMMANDER
+        if rec.get("mutate_from_graveyard"):  # Brokkos (702.140)
+            flags |= K.CF_MUTATE_FROM_GRAVEYARD
         subtypes = _list(rec.get("subtypes"))
         if "Aura" in subtypes:
             flags |= K.CF_AURA
@@ -388,7 +406,9 @@ class Compiler:
             self._enters(enters, row)
         if "back" in rec:
             back = self.t.new("ct")
-            self._fill_card(back, rec["back"].get("name", name + " (back)"), rec["back"], card)
+            bname = rec["back"].get("name", name + " (back)")
+            self.row_of["back:" + bname] = back  # (Compiled.name_of: the face's own name)
+            self._fill_card(back, bname, rec["back"], card)
             t.rows["ct"][r][K.C_BACK] = back
         identity = colors
         for a in range(first, len(t.rows["ab"])):
@@ -465,7 +485,7 @@ class Compiler:
         allowed = {
             "spell": {"targets", "effects", "modes", "choose", "chosen_by", "opponent_chooses"},
             "activated": {"cost", "targets", "effects", "modes", "choose", "timing", "zone",
-                          "once_per_turn", "opponent_chooses"},
+                          "once_per_turn", "opponent_chooses", "granted_to"},
             "mana": {"cost", "add", "zone"},
             "loyalty": {"amount", "targets", "effects", "modes", "choose"},
             "triggered": {"when", "if", "targets", "effects", "modes", "choose", "optional",
@@ -484,6 +504,11 @@ class Compiler:
             t.set("ab", a, K.B_ZONE, ZONE[z])
         if kind in ("activated", "mana"):
             self._cost(a, body.get("cost"))
+        if kind == "activated" and "granted_to" in body:
+            # an Aura's "enchanted creature has '[ability]'": the enchanted permanent's
+            if body["granted_to"] not in ("enchanted", "equipped"):
+                self.fail("granted_to: enchanted or equipped")
+            t.set("ab", a, K.B_ARG, 1)
         if kind == "activated":
             if body.get("timing") not in (None, "sorcery", "instant"):
                 self.fail("timing: 'sorcery' or 'instant'")
@@ -572,7 +597,7 @@ class Compiler:
         extra = {}
         if isinstance(spec, dict):
             spec = dict(spec)
-            for key in ("count", "up_to", "chosen_by", "different"):
+            for key in ("count", "up_to", "chosen_by", "different", "total_power"):
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -599,16 +624,19 @@ class Compiler:
             self.fail(f"targets[{k}]: chosen_by is 'opponent'")
         t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
+        if "total_power" in extra:  # Nethroi: targets with total power N or less
+            t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
 
     def _cost(self, a: int, cost: Any) -> None:
         t = self.t
+        hyb: list[int] = []
         if isinstance(cost, dict):
             allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters"}
             for k in cost:
                 if k not in allowed:
                     self.fail(f"cost: unknown part {k!r} (expected {sorted(allowed)})")
-            mana, xs, tap, untap = parse_cost(cost.get("mana", ""), f"{self.where}: cost")
+            mana, xs, tap, untap = parse_cost(cost.get("mana", ""), f"{self.where}: cost", hyb)
             tap = tap or bool(cost.get("tap"))
             untap = untap or bool(cost.get("untap"))
             sac = cost.get("sacrifice")
@@ -631,9 +659,11 @@ class Compiler:
                 t.set("ab", a, K.B_RMCTR, self._counter(kind))
                 t.set("ab", a, K.B_RMN, self._int(n, "remove_counters"))
         else:
-            mana, xs, tap, untap = parse_cost(cost, f"{self.where}: cost")
+            mana, xs, tap, untap = parse_cost(cost, f"{self.where}: cost", hyb)
         for k in range(7):
             t.set("ab", a, K.B_COST + k, mana[k])
+        for k in range(K.NHYB):
+            t.set("ab", a, K.B_HYB + k, hyb[k] if k < len(hyb) else 0)
         t.set("ab", a, K.B_XS, xs)
         t.set("ab", a, K.B_TAP, 1 if tap else (2 if untap else 0))
 
@@ -688,6 +718,8 @@ class Compiler:
         """903.4: mana symbols in the rules text count for the colour identity."""
         row = self.t.rows["ab"][a]
         bits = colors_of_cost(row[K.B_COST : K.B_COST + 7])
+        for k in range(K.NHYB):
+            bits |= row[K.B_HYB + k]
         if row[K.B_KIND] == K.AB_MANA:
             bits |= self._mana_bits(a) & 31
         return bits
@@ -723,7 +755,24 @@ class Compiler:
             a = self.ability("activated", body, card)
             row[K.C_UNEARTH] = a
             return a
-        if kname in ("overload", "cycling", "mutate"):
+        if kname == "mutate":  # 702.140: a cast for its mutate cost targeting a creature
+            a = t.new("ab")
+            self._ability_defaults(a, card, K.AB_MUTATE)
+            self._cost(a, arg)
+            if t.rows["ab"][a][K.B_TAP] or t.rows["ab"][a][K.B_XS]:
+                self.fail("mutate: a mana cost")
+            spec = self.target_spec(
+                {"type": "Creature", "not_subtype": "Human", "owner": "you"}, 0
+            )  # 702.140a: target non-Human creature with the same owner
+            t.set("ab", a, K.B_TG0, spec)
+            t.set("ab", a, K.B_NTG, 1)
+            e0 = len(t.rows["ep"])
+            self._row(K.OP_MERGE, ref=K.R_TARGET)
+            t.set("ab", a, K.B_E0, e0)
+            t.set("ab", a, K.B_EN, 1)
+            row[K.C_MUTATE] = a
+            return a
+        if kname in ("overload", "cycling"):
             self.fail(f"keywords: {kname} is not implemented yet")
         return None
 
@@ -731,7 +780,11 @@ class Compiler:
         if not isinstance(body, dict):
             self.fail("enters: {tapped: true} or {counters: {KIND: N}}")
         for k, v in body.items():
-            if k == "tapped":
+            if k == "day_if_neither":  # "if it's neither day nor night, it becomes day as ..."
+                if v is not True:
+                    self.fail("enters: day_if_neither is true")
+                row[K.C_FLAGS] |= K.CF_DAY_AS_ENTERS
+            elif k == "tapped":
                 row[K.C_ENTERS_TAPPED] = 1 if v else 0
             elif k == "counters":
                 if not isinstance(v, dict) or len(v) != 1:
@@ -752,7 +805,8 @@ class Compiler:
             self.fail(f"when: unknown event {ev!r} (expected one of {list(K.EV)})")
         t.set("ab", a, K.B_WHEN, K.EV[ev])
         allowed = {"event", "what", "who", "whose", "step", "to", "combat", "by", "kind",
-                   "amount", "nth", "by_creature", "defender", "one_or_more"}  # fmt: skip
+                   "amount", "nth", "by_creature", "defender", "one_or_more", "becomes",
+                   "into"}  # fmt: skip
         for k in when:
             if k not in allowed:
                 self.fail(f"when: unknown field {k!r}")
@@ -795,6 +849,14 @@ class Compiler:
             t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
         elif ev == "last_counter_removed":
             t.set("ab", a, K.B_ARG, self._counter(when.get("kind")))
+        elif ev == "day_night" and "becomes" in when:  # 728.1a: "day becomes night" only
+            if when["becomes"] not in ("day", "night"):
+                self.fail("when: becomes is day or night")
+            t.set("ab", a, K.B_ARG, 1 if when["becomes"] == "day" else 2)
+        elif ev == "transforms" and "into" in when:  # 712: "transforms into [its front]"
+            if when["into"] not in ("front", "back"):
+                self.fail("when: into is front or back")
+            t.set("ab", a, K.B_ARG, 0 if when["into"] == "front" else 1)
 
     # --------------------------------------------------------- statics
     def static(self, body: Any, card: int) -> None:
@@ -838,6 +900,11 @@ class Compiler:
                 r2 = t.new("sa")
                 t.rows["sa"][r2] = list(row)
                 t.rows["sa"][r2][K.A_KIND] = K.ST_GRANT
+            return
+        if kind == "doesnt_untap":  # "[these] don't untap during their controllers' untap steps"
+            row[K.A_KIND] = K.ST_DOESNT_UNTAP
+            row[K.A_REF] = K.R_EACH
+            row[K.A_REFA] = self.filter(arg)
             return
         if kind in ("control", "cant_attack", "cant_block"):
             row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
@@ -945,6 +1012,11 @@ class Compiler:
                 v[col + 1] = self.amount(n, counting=False)
         v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
+        v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
+        sg = spec.get("subgame")  # 726: players who won (didn't win) the last subgame
+        if sg not in (None, "won", "not_won"):
+            self.fail("filter: subgame is won or not_won")
+        v[K.L_SUBGAME] = -1 if sg is None else (1 if sg == "won" else 0)
         return self.t.shared("fl", v)
 
     def _type_bits(self, v: Any) -> int:
@@ -1222,10 +1294,11 @@ class Compiler:
             a = self._args(verb, arg, "what", set())
             self._row(op, **self._subject(a, "what", "self", verb))
         elif verb in ("destroy", "exile", "bounce", "tap", "untap", "regenerate", "transform"):
-            a = self._args(verb, arg, "what", {"with_source", "no_regenerate"})
-            self._row(
-                op, a=1 if a.get("with_source") else 0, **self._subject(a, "what", "target", verb)
-            )
+            a = self._args(verb, arg, "what", {"with_source", "no_regenerate", "until"})
+            if a.get("until") not in (None, "leaves") or (verb != "exile" and "until" in a):
+                self.fail(f"{verb}: until is leaves (exile only)")
+            mode = 2 if a.get("until") == "leaves" else (1 if a.get("with_source") else 0)
+            self._row(op, a=mode, **self._subject(a, "what", "target", verb))
         elif verb == "to_library":
             a = self._args(verb, arg, "what", {"position"})
             pos = {"top": 0, "bottom": 1, "shuffle": 2}.get(a.get("position", "top"), -1)
@@ -1248,6 +1321,15 @@ class Compiler:
             tok = self.token(a["token"])
             self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
                       **self._subject(a, "for", "you", verb))  # fmt: skip
+        elif verb == "add_mana" and isinstance(arg, dict) and "one_of" in arg:
+            # one mana of a colour the player chooses among these (PEND_COLOR); `keep:
+            # end_of_turn`: it doesn't empty from the pool until the turn ends
+            a = self._args(verb, arg, "one_of", {"who", "keep", "amount"})
+            if a.get("keep") not in (None, "end_of_turn"):
+                self.fail("add_mana: keep is end_of_turn")
+            self._row(op, c=self._colors(a["one_of"], "add_mana: one_of"),
+                      a=1 if a.get("keep") else 0, amt=self.amount(a.get("amount", 1)),
+                      **self._subject(a, "who", "you", verb))  # fmt: skip
         elif verb == "add_mana":
             a = self._args(verb, arg, "mana", {"who"})
             cost, xs, tap, untap = parse_cost(a["mana"], f"{self.where}: mana")
@@ -1267,6 +1349,9 @@ class Compiler:
                       **self._subject(a, "what", "self", verb))  # fmt: skip
         elif verb == "proliferate":
             self._row(op)
+        elif verb == "must_attack":  # "[target creature] attacks this turn if able"
+            a = self._args(verb, arg, "what", {"until"})
+            self._row(op, until=self._until(a, verb), **self._subject(a, "what", "target", verb))
         elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
             a = self._args(verb, arg, "what", {"power", "toughness", "keywords", "until", "types"})
             kw, _, _ = self._keywords(a.get("keywords"))
@@ -1324,7 +1409,13 @@ class Compiler:
             pay = a.get("pay", a.get("pays", a.get("pay_life")))
             life = 1 if ("pay_life" in a or a.get("life")) else 0
             default_who = "you" if verb == "may" else "target"
-            r = self._row(op, amt=self.amount(pay) if pay is not None else -1, a=life,
+            holder = -1
+            if isinstance(pay, str) and pay.startswith("{"):  # a mana cost: "{1}{R}"
+                holder = self.t.new("ab")
+                self._ability_defaults(holder, -1, K.AB_COST)
+                self._cost(holder, pay)
+                pay = None
+            r = self._row(op, amt=self.amount(pay) if pay is not None else -1, a=life, d=holder,
                           ref=self.simple(a.get("who", default_who), "who"))  # fmt: skip
             self.effects(_list(a["effects"]))
             self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
@@ -1348,6 +1439,39 @@ class Compiler:
             self.effects(_list(arg["effects"]))
             n = self._row(K.OP_NEXT, jump=r)
             self.t.set("ep", r, K.E_JUMP, n + 1)
+        elif verb == "day_night":  # 728.1: it becomes day / night / the other one
+            a = self._args(verb, arg, "becomes", set())
+            dn = {"day": 1, "night": 2, "toggle": 3}.get(a["becomes"], -1)
+            if dn < 0:
+                self.fail("day_night: becomes day, night or toggle")
+            self._row(op, a=dn)
+        elif verb == "subgame":  # 726: the players play a subgame with their libraries
+            if arg not in (None, True, {}):
+                self.fail("subgame: takes no arguments")
+            self._row(op)
+        elif verb == "wish":  # a card you own from outside the game into your hand
+            a = self._args(verb, arg, "filter", {"who"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "any"
+            self._row(op, refa=self.filter(fd), ref=self.simple(a.get("who", "you"), "who"))
+        elif verb == "exile_until":  # Illuna: exile from the top until a matching card
+            a = self._args(verb, arg, "filter", {"to"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "any"
+            to = {"hand": 0, "battlefield": 1, "battlefield_or_hand": 2}.get(
+                a.get("to", "hand"), -1
+            )
+            if to < 0:
+                self.fail("to: hand, battlefield or battlefield_or_hand")
+            self._row(op, refa=self.filter(fd), a=to)
+        elif verb == "lose_keywords":  # layer 6: "target creature loses flying"
+            a = self._args(verb, arg, "what", {"keywords", "until"})
+            kw, _, _ = self._keywords(a.get("keywords"))
+            self._row(
+                op, c=kw, until=self._until(a, verb), **self._subject(a, "what", "target", verb)
+            )
         else:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
@@ -1508,7 +1632,7 @@ class Compiled:
     def name_of(self, row: int) -> str:
         for n, r in self.row_of.items():
             if r == row and not n.startswith("token:"):
-                return n
+                return n[5:] if n.startswith("back:") else n
         return self.db.token_names.get(row, f"card#{row}")
 
 

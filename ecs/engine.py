@@ -194,6 +194,7 @@ def new_arena(
     s[G.S_PREV_ACTIVE] = -1
     s[G.S_STARTING] = 0
     life = starting_life(variant, n, nteams)
+    s[G.S_START_LIFE] = life  # (726.2: a subgame's players start with it)
     for p in range(n):
         pl[p, PL.P_LIFE] = life
         pl[p, PL.P_LIFEPOOL] = p
@@ -223,6 +224,17 @@ def needs(compiled: Compiled) -> int:
             bits |= G.NEED_COST_CHANGES
         if row[K.A_IF] >= 0:
             bits |= G.NEED_CONDITIONAL_STATICS
+    for row in compiled.tables.rows["ct"]:  # (Brokkos: a mutate cast from the graveyard)
+        if row[K.C_FLAGS] & K.CF_MUTATE_FROM_GRAVEYARD:
+            bits |= G.NEED_GRAVEYARD_CASTS
+    for row in compiled.tables.rows["sa"]:
+        if row[K.A_KIND] == K.ST_DOESNT_UNTAP:
+            bits |= G.NEED_DOESNT_UNTAP
+    for row in compiled.tables.rows["ab"]:
+        if row[K.B_KIND] == K.AB_ACTIVATED and row[K.B_ARG] == 1:
+            bits |= G.NEED_GRANTED_ABILITIES
+        if row[K.B_KIND] == K.AB_TRIGGERED and row[K.B_ZONE] == GRAVEYARD:
+            bits |= G.NEED_GRAVEYARD_TRIGGERS
     return bits
 
 
@@ -335,6 +347,7 @@ class Game:
         self._n = -1
         self.team_names: list[str] | None = None
         self.created_from = int(GAME_LAYOUT.views(arena).s[G.S_N])  # later objects: NAME#N
+        self.positions: dict[int, int] = {}  # scripts: mutate positions given as cast
 
     # --------------------------------------------------------- making one
     @classmethod
@@ -470,7 +483,7 @@ class Game:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         db = load_pool()
-        names = [n for n in state["card_names"] if not n.startswith("token:")]
+        names = [n for n in state["card_names"] if not n.startswith(("token:", "back:"))]
         compiled = db.compile(sorted(names))
         if compiled.arena.shape != state["cards"].shape or (compiled.arena != state["cards"]).any():
             raise CardError("this game's cards were compiled from other records")
@@ -480,6 +493,7 @@ class Game:
         self._n = -1
         self.team_names = state.get("team_names")
         self.created_from = state.get("created_from", 0)
+        self.positions = {}
 
 
 def seed_rng(a: np.ndarray, seed: int) -> None:

@@ -43,7 +43,17 @@ import numpy as np
 from components import game as G
 from components import objects as O
 from components import players as PL
-from components.cards import AB_ACTIVATED, AB_EQUIP, AB_LOYALTY, B_INDEX, B_KIND, C_AB0, C_NAB
+from components.cards import (
+    AB_ACTIVATED,
+    AB_EQUIP,
+    AB_LOYALTY,
+    AB_MANA,
+    B_ARG,
+    B_KIND,
+    C_AB0,
+    C_BACK,
+    C_NAB,
+)
 from components.decisions import (
     A_ACTIVATE,
     A_ATTACK,
@@ -68,6 +78,7 @@ from components.decisions import (
     PEND_MULLIGAN,
     PEND_NONE,
     PEND_PILE_SPLIT,
+    PEND_POSITION,
     PEND_PRIORITY,
     PEND_SCRY,
     PEND_TARGET,
@@ -95,6 +106,7 @@ from components.state import GAME_LAYOUT
 from ecs.cards import CardDB, CardError, load_pool
 from ecs.checks import INT32, MAX_PLAYERS, InputError, int_fields, load_yaml, read_text
 from ecs.engine import VARIANTS, Game, IllegalAction, Options, SetupError, add_object, new_arena
+from systems.casting import CAST_MUTATE
 
 ZONES = {
     "hand": HAND,
@@ -253,6 +265,17 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                     raise _err(path, f"{f}.counters.{ck}", "expected a whole number")
         if cnt > 1 and "id" in e:
             raise _err(path, f"{f}.id", "an entry with count > 1 can't have one id")
+        if "merged" in e:  # 727: a merged permanent, its cards top first
+            mg = e["merged"]
+            if not isinstance(mg, list) or not mg or not all(isinstance(x, str) for x in mg):
+                raise _err(path, f"{f}.merged", "expected a list of card names, top first")
+            for x in mg:
+                if x not in db:
+                    raise _err(path, f"{f}.merged", f"unknown card {x!r}")
+            if e["card"] not in mg:
+                raise _err(path, f"{f}.merged", f"the entry's card {e['card']!r} is not in it")
+            if cnt > 1:
+                raise _err(path, f"{f}.merged", "a merged permanent can't have a count")
         out.append(e)
     total = sum(e.get("count", 1) for e in out)
     if total > MAX_CARDS:
@@ -387,6 +410,11 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
                 raise _err(path, f"{f}.{z}", f"more than {MAX_CARDS:,} cards in the scenario")
             for j, e in enumerate(entries):
                 name_counts[e["card"]] = name_counts.get(e["card"], 0) + 1
+                mg = list(e.get("merged") or [])
+                if e["card"] in mg:
+                    mg.remove(e["card"])
+                for x in mg:  # 727: each card of a merged permanent can be named
+                    name_counts[x] = name_counts.get(x, 0) + 1
                 if "id" in e:
                     if e["id"] in ids:
                         raise _err(path, f"{f}.{z}[{j}].id", f"duplicate card id {e['id']!r}")
@@ -525,6 +553,10 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
     chk = lambda fld, r, po=False: _check_ref(path, fld, r, names, ids, name_counts, db, po)  # noqa: E731
     if kind in ("play_land", "cast", "activate", "turn_face_up"):
         chk(f"{f}.{kind}", a[kind])
+    if "mutate" in a:
+        if kind != "cast":
+            raise _err(path, f"{f}.mutate", "goes with cast (702.140)")
+        chk(f"{f}.mutate", a["mutate"])
     for j, t in enumerate(a.get("targets") or []):
         chk(f"{f}.targets[{j}]", t, True)
     for j, t in enumerate(a.get("pay") or []):
@@ -564,8 +596,8 @@ def _not_implemented(d: dict) -> str | None:
     for c in casual if isinstance(casual, list) else [casual]:
         if c in NOT_YET:
             return f"{NOT_YET[c]} is not implemented yet"
-    if game.get("planes") or game.get("planar_deck") or game.get("day_night"):
-        return "planes and day/night setup are not implemented yet"
+    if game.get("planes") or game.get("planar_deck"):
+        return "planes setup is not implemented yet"
     for p in d.get("players") or []:
         for k in ("vanguard", "planar_deck", "scheme_deck", "ongoing_schemes", "commander_damage",
                   "commander_casts"):  # fmt: skip
@@ -615,6 +647,9 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             entries[(k, z)] = es
             count += len(es)
             all_cards.update(e["card"] for e in es)
+            for e in es:  # 727: the cards of a merged permanent
+                all_cards.update(e.get("merged") or [])
+                count += len(e.get("merged") or [])
     try:
         compiled = db.compile(sorted(all_cards))
         a = new_arena(variant, options, team, count + 8, max(
@@ -626,6 +661,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     from ecs.engine import needs, seed_rng, trigger_events
 
     seed_rng(a, int(game.get("seed", 0)))
+    s[G.S_DAY_NIGHT] = {None: 0, "day": 1, "night": 2}[game.get("day_night")]  # 728
     s[G.S_TRIGMASK] = trigger_events(compiled)
     s[G.S_NEEDS] = needs(compiled)
     refs: dict[str, int] = {}
@@ -697,6 +733,8 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                         o[i, O.F_CTR + ct[K.C_ENTERS_CTR]] = ct[K.C_ENTERS_N]
                 for kname, n in (e.get("counters") or {}).items():
                     o[i, O.F_CTR + COUNTER_NAMES.index(kname)] = n
+                if e.get("merged"):
+                    _merge_setup(a, compiled, i, e, p, o)
                 if e.get("attached_to") is not None:
                     attach.append((i, e["attached_to"]))
                 if ct[K.C_TYPES] & T_BATTLE:
@@ -740,6 +778,27 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     return g
 
 
+def _merge_setup(a: np.ndarray, compiled: Any, i: int, e: dict, p: int, o: np.ndarray) -> None:
+    """727: a merged permanent of the setup: its cards top first; object i (the entry's
+    ``card``) is the permanent, the others its components (zone GONE, F_MERGED_IN)."""
+    from components.rules import GONE
+
+    names = list(e["merged"])
+    k = names.index(e["card"])  # (validated: the entry's card is one of them)
+    ids = []
+    for j, nm in enumerate(names):
+        if j == k:
+            ids.append(i)
+            continue
+        c = add_object(a, compiled, nm, p, GONE)
+        o[c, O.F_MERGED_IN] = i
+        o[c, O.F_CTL] = o[c, O.F_BCTL] = o[c, O.F_LCTL] = o[i, O.F_CTL]
+        ids.append(c)
+    for j, c in enumerate(ids):
+        o[c, O.F_MERGED] = ids[j + 1] if j + 1 < len(ids) else -1
+    o[i, O.F_TOP] = ids[0] + 1 if ids[0] != i else 0
+
+
 _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
 
 
@@ -758,14 +817,18 @@ def resolve_card(sc: Scenario, ref: str) -> int:
         want, k = m.group(1), int(m.group(2))
         seen = 0
         for i in range(g.created_from, n):
-            if v.o[i, O.F_CARD] >= 0 and v.o[i, O.F_IKIND] == 0 and display_name(g, i) == want:
+            if (
+                v.o[i, O.F_CARD] >= 0
+                and v.o[i, O.F_IKIND] == 0
+                and display_name(g, i, False) == want
+            ):
                 seen += 1
                 if seen == k:
                     return i
         raise ScenarioFailure(f"no {ref!r}: {seen} object(s) named {want!r} were created")
     named = [
         i for i in range(min(n, g.created_from))
-        if v.o[i, O.F_CARD] >= 0 and display_name(g, i) == ref
+        if v.o[i, O.F_CARD] >= 0 and display_name(g, i, False) == ref
     ]  # fmt: skip
     if len(named) == 1:
         return named[0]
@@ -819,16 +882,32 @@ def _auto(g: Game, stop, what: str) -> None:
         if g.n_actions() == 0:
             raise ScenarioFailure(f"{what}: no decision is pending")
         g.v.s[G.S_NBEGAN] = 0
-        g.step(0)
+        g.step(_default_option(g))
     raise ScenarioFailure(f"{what}: gave up after {MAX_AUTO_STEPS} automatic steps")
+
+
+def _default_option(g: Game) -> int:
+    """The option a script that says nothing takes: the first, except where the script
+    said it earlier (a mutating spell's ``choices.position``, 702.140c)."""
+    kind, _ = _pend(g)
+    if kind == PEND_POSITION:
+        want = g.positions.get(int(g.v.s[G.S_RES]))
+        if want is not None:
+            for k, r in enumerate(_options(g)):
+                if r[AC_ARG] == want:
+                    return k
+    return 0
 
 
 TURN_DECISIONS = (PEND_PRIORITY, PEND_ATTACK, PEND_BLOCK, PEND_MULLIGAN)
 
 
 def _choosing(g: Game) -> bool:
-    """A choice the script may answer: anything but priority and declarations."""
+    """A choice the script may answer: anything but priority and declarations (and a
+    mutate position the cast already gave)."""
     kind, _ = _pend(g)
+    if kind == PEND_POSITION and int(g.v.s[G.S_RES]) in g.positions:
+        return False
     return kind != PEND_NONE and kind not in TURN_DECISIONS
 
 
@@ -917,9 +996,18 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
     elif "cast" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])
-        with _paying(g, sc, a):
-            _take(g, f"casting {a['cast']}", A_CAST, p, i, 0)
-            _choices(sc, a)
+        if "mutate" in a:  # 702.140a: for its mutate cost, targeting that creature
+            pos = (a.get("choices") or {}).get("position", "top")
+            if pos not in ("top", "bottom"):
+                raise ScenarioFailure("choices.position: expected top or bottom")
+            with _paying(g, sc, a):
+                _take(g, f"casting {a['cast']} for its mutate cost", A_CAST, p, i, CAST_MUTATE)
+                _choices(sc, dict(a, targets=[a["mutate"]]))
+            g.positions[i] = 1 if pos == "top" else 0  # (answered as it resolves)
+        else:
+            with _paying(g, sc, a):
+                _take(g, f"casting {a['cast']}", A_CAST, p, i, 0)
+                _choices(sc, a)
     elif "activate" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["activate"])
@@ -1047,16 +1135,45 @@ class _paying:
 
 def _ability_row(g: Game, i: int, index: int) -> int:
     """The ability-table row of object i's ``index``-th activated ability (0-based, in
-    printed order; 804.2's deploy comes after its own)."""
+    printed order, mana abilities included; 804.2's deploy comes after its own): a
+    merged permanent's are those of its cards, top first (702.140e), then what Auras on
+    it give it ("enchanted creature has ..."). A mana ability is activated while paying
+    a cost, not on its own (refused)."""
     rows = g.compiled.tables.rows["ab"]
-    c = int(g.v.o[i, O.F_CARD])
-    ct = g.compiled.tables.rows["ct"][c]
-    own = [a for a in range(ct[C_AB0], ct[C_AB0] + ct[C_NAB])
-           if rows[a][B_KIND] in (AB_ACTIVATED, AB_LOYALTY, AB_EQUIP)]  # fmt: skip
-    own.sort(key=lambda a: rows[a][B_INDEX])
-    if index < len(own):
-        return own[index]
-    if index == len(own) and g.v.s[G.S_DEPLOY]:
+    cts = g.compiled.tables.rows["ct"]
+    v = g.v
+    o = v.o
+    kinds = (AB_ACTIVATED, AB_LOYALTY, AB_EQUIP, AB_MANA)
+
+    def own(c: int, granted: bool) -> list[int]:
+        ct = cts[c]
+        out = [a for a in range(ct[C_AB0], ct[C_AB0] + ct[C_NAB]) if rows[a][B_KIND] in kinds
+               and (rows[a][B_KIND] == AB_ACTIVATED and rows[a][B_ARG] == 1) == granted]  # fmt: skip
+        return sorted(out)
+
+    from ecs.view import merged_names  # noqa: F401  (the order of the components)
+
+    comps = []
+    j = int(o[i, O.F_TOP]) - 1 if o[i, O.F_TOP] > 0 else i
+    while j >= 0:
+        comps.append(j)
+        j = int(o[j, O.F_MERGED])
+    cands: list[int] = []
+    for j in comps:
+        c = int(o[j, O.F_CARD])
+        if c >= 0:
+            if o[j, O.F_TRANSFORMED] and cts[c][C_BACK] >= 0:
+                c = int(cts[c][C_BACK])
+            cands += own(c, False)
+    for x in v.bf[: int(v.s[G.S_NBF])]:
+        if int(o[x, O.F_ATT]) == i and o[x, O.F_CARD] >= 0:
+            cands += own(int(o[x, O.F_CARD]), True)
+    if index < len(cands):
+        if rows[cands[index]][B_KIND] == AB_MANA:
+            raise IllegalAction(f"ability {index} of {g.card_name(i)} is a mana ability "
+                                "(activated while paying a cost)")  # fmt: skip
+        return cands[index]
+    if index == len(cands) and g.v.s[G.S_DEPLOY]:
         return len(rows) - 1
     raise IllegalAction(f"{g.card_name(i)} has no ability {index}")
 
@@ -1114,7 +1231,7 @@ def _choices(sc: Scenario, a: dict) -> None:
             f"{ch['opponent']} can't be named to choose (801.5a: an opponent in range)"
         )
     for k in ch:
-        if k not in ("opponent", "kicked", "sacrifice"):
+        if k not in ("opponent", "kicked", "sacrifice", "position"):
             raise ScenarioFailure(f"choices: {k!r} is not implemented yet")
 
 
@@ -1149,6 +1266,14 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
                 if card not in first and card not in second:
                     raise IllegalAction(f"{g.card_name(card)} is in neither pile")
                 _take(g, "a pile", arg=0 if card in first else 1)
+        elif key == "position":  # 702.140c: a mutating spell on top of / under its target
+            if val not in ("top", "bottom") or kind != PEND_POSITION:
+                raise IllegalAction("no mutate position is being chosen now (choose.position)")
+            _take(g, f"position {val}", arg=1 if val == "top" else 0)
+        elif key == "color":
+            if not isinstance(val, str) or val not in "WUBRG" or len(val) != 1:
+                raise ScenarioFailure("choose.color: expected one of W U B R G")
+            _take(g, f"colour {val}", arg="WUBRG".index(val))
         elif key in ("may", "pay_life", "command_zone"):
             if not isinstance(val, bool):
                 raise ScenarioFailure(f"choose.{key}: expected true or false")

@@ -28,6 +28,7 @@ from components.cards import (
     B_COST,
     B_DISCARD,
     B_HASLOY,
+    B_HYB,
     B_INDEX,
     B_KIND,
     B_LIFE,
@@ -44,17 +45,21 @@ from components.cards import (
     B_XS,
     C_ALT,
     C_COST,
+    C_HYB,
     C_KICKER,
     C_MUTATE,
     C_NSA,
     C_SA0,
     C_SPELL,
     C_XS,
+    COST_W,
     EV_CAST,
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
+    G_TOTAL_POWER,
     G_UP_TO,
+    NHYB,
     ST_COST_LESS,
     ST_COST_MORE,
 )
@@ -115,6 +120,7 @@ from components.objects import (
     F_LOYUSED,
     F_MODES,
     F_NT,
+    F_POW,
     F_SICK,
     F_SPENT,
     F_SRC,
@@ -183,10 +189,16 @@ def base_cost(st, cd, p, i, a, option, out):
     if a >= 0 and (not spell or option != CAST_NORMAL):
         for k in range(N_MANA + 1):
             out[k] = ab[a, B_COST + k]
+        if out.shape[0] >= COST_W:
+            for k in range(NHYB):
+                out[N_MANA + 1 + k] = ab[a, B_HYB + k]
         xs = ab[a, B_XS]
     else:
         for k in range(N_MANA + 1):
             out[k] = ct[c, C_COST + k]
+        if out.shape[0] >= COST_W:
+            for k in range(NHYB):
+                out[N_MANA + 1 + k] = ct[c, C_HYB + k]
         xs = ct[c, C_XS]
     if spell and option >= 0:
         slot = o[i, F_COMMANDER]
@@ -601,7 +613,7 @@ def total_cost(st, cd, it, out):
 def x_options(st, cd, it, out):
     """Values of X the caster could pay, 0 up (at most len(out))."""
     p = st.o[it, F_ICTL]
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = np.empty(COST_W, np.int64)
     keep = st.o[it, F_X]
     st.o[it, F_X] = 0
     total_cost(st, cd, it, cost)
@@ -621,7 +633,7 @@ def x_options(st, cd, it, out):
 
 @kernel
 def kicker_affordable(st, cd, p, it):
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = np.empty(COST_W, np.int64)
     st.o[it, F_KICKED] = 1
     total_cost(st, cd, it, cost)
     st.o[it, F_KICKED] = 0
@@ -639,12 +651,20 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
     k = targets.candidates(st, cd, spec, p, decider, src, it, buf, buf.shape[0])
     m = 0
     diff = cd.tg[spec, G_DIFFERENT]
+    most = cd.tg[spec, G_TOTAL_POWER]  # Nethroi: their total power at most this
+    power = 0
+    if most > 0:
+        for t in range(o[it, F_NT]):
+            if o[it, F_TSPEC + t] == spec and o[it, F_T0 + t] >= 0:
+                power += o[o[it, F_T0 + t], F_POW]
     for j in range(k):
         x = buf[j]
         taken = False
         for t in range(o[it, F_NT]):
             if o[it, F_T0 + t] == x and (o[it, F_TSPEC + t] == spec or diff):
                 taken = True
+        if most > 0 and x >= 0 and power + o[x, F_POW] > most:
+            taken = True
         if not taken and m < limit:
             out[m] = x
             m += 1
@@ -723,7 +743,7 @@ def finish(st, cd):
     if kind == CK_TRIGGER:
         stack.triggers_continue(st, cd)
         return
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = np.empty(COST_W, np.int64)
     total_cost(st, cd, it, cost)
     spent = mana.pay(st, cd, p, cost, 0)
     o[it, F_SPENT] = spent if spent > 0 else 0

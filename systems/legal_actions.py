@@ -17,12 +17,16 @@ from components.cards import (
     AB_ACTIVATED,
     AB_EQUIP,
     AB_LOYALTY,
+    B_ARG,
     B_KIND,
     B_SORC,
     B_ZONE,
     C_AB0,
     C_ALT,
+    C_FLAGS,
+    C_MUTATE,
     C_NAB,
+    CF_MUTATE_FROM_GRAVEYARD,
     G_UP_TO,
 )
 from components.decisions import (
@@ -59,7 +63,9 @@ from components.decisions import (
     PEND_X,
 )
 from components.game import (
+    NEED_GRANTED_ABILITIES,
     NEED_GRAVEYARD_ABILITIES,
+    NEED_GRAVEYARD_CASTS,
     S_ACTIVE,
     S_CASTING,
     S_DEPLOY,
@@ -83,15 +89,21 @@ from components.game import (
     TODO_PRIORITY,
 )
 from components.objects import (
+    F_ATT,
     F_CARD,
     F_COMMANDER,
     F_CTL,
+    F_DECL,
     F_FACE_DOWN,
     F_ICTL,
     F_KW,
+    F_MERGED,
     F_OWNER,
+    F_RESTRICT,
+    F_TOP,
     F_TYPES,
     F_ZONE,
+    MUST_ATTACK,
 )
 from components.players import (
     P_BOTTOM,
@@ -121,6 +133,7 @@ from systems import (
     continuous_effects,
     effects,
     game_loop,
+    merging,
     mulligan,
     players,
     priority,
@@ -209,6 +222,18 @@ def priority_actions(st, cd, p, acts, first_only):
                 m = _ability_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
                     return m
+        if st.s[S_NEEDS] & NEED_GRAVEYARD_CASTS:  # Brokkos: a mutate cast from the graveyard
+            for i in range(st.s[S_N]):
+                if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
+                    c = o[i, F_CARD]
+                    if cd.ct[c, C_FLAGS] & CF_MUTATE_FROM_GRAVEYARD and (
+                        sorc or o[i, F_KW] & KW_FLASH
+                    ):
+                        if casting.castable(st, cd, q, i, casting.CAST_MUTATE):
+                            m0 = m
+                            m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)
+                            if first_only and m > m0:
+                                return m
         if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES:  # (unearth: 702.84)
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q:
@@ -232,18 +257,62 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_NORMAL, 0)
     if ct[c, C_ALT] >= 0 and casting.castable(st, cd, q, i, casting.CAST_ALTERNATIVE):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_ALTERNATIVE, 0)
+    if ct[c, C_MUTATE] >= 0 and casting.castable(st, cd, q, i, casting.CAST_MUTATE):
+        m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)  # 702.140a
     return m
 
 
 @kernel
 def _ability_options(st, cd, q, i, sorc, acts, m):
+    o = st.o
+    if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:  # 702.140e: every component's abilities
+        j = merging.top(st, i)
+        while j >= 0:
+            c = merging.card_face(st, cd, j)
+            if c >= 0:
+                m = _card_ability_options(st, cd, q, i, c, sorc, acts, m, -1)
+            j = o[j, F_MERGED]
+    else:
+        c = continuous_effects.face(st, cd, i)
+        if c < 0:
+            return m
+        m = _card_ability_options(st, cd, q, i, c, sorc, acts, m, -1)
+    if st.s[S_NEEDS] & NEED_GRANTED_ABILITIES and o[i, F_ZONE] == BATTLEFIELD:
+        for x in zones.permanents(st):  # "enchanted creature has '{T}: ...'" (Auras on it)
+            if o[x, F_ATT] == i:
+                cx = continuous_effects.face(st, cd, x)
+                if cx >= 0:
+                    m = _card_ability_options(st, cd, q, i, cx, sorc, acts, m, x)
+    d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
+    if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
+        if casting.activatable(st, cd, q, i, d):
+            m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
+    return m
+
+
+@kernel
+def _attack_requirement_unmet(st, cd):
+    """508.1d: is a creature that "attacks this turn if able" able to attack and not
+    declared yet? (Then the declaration can't be finished without it.)"""
+    o = st.o
+    for i in zones.permanents(st):
+        if o[i, F_RESTRICT] & MUST_ATTACK and o[i, F_DECL] == NO_TARGET:
+            if players.is_active(st, o[i, F_CTL]) and combat.can_attack(st, i):
+                if o[i, F_TYPES] & T_CREATURE:
+                    return True
+    return False
+
+
+@kernel
+def _card_ability_options(st, cd, q, i, c, sorc, acts, m, granted):
     o, ct, ab = st.o, cd.ct, cd.ab
-    c = continuous_effects.face(st, cd, i)
-    if c < 0:
-        return m
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
         kind = ab[a, B_KIND]
         if kind != AB_ACTIVATED and kind != AB_LOYALTY and kind != AB_EQUIP:
+            continue
+        if kind == AB_ACTIVATED and ab[a, B_ARG] == 1 and granted < 0:
+            continue  # (an ability the Aura gives the enchanted permanent: not its own)
+        if granted >= 0 and not (kind == AB_ACTIVATED and ab[a, B_ARG] == 1):
             continue
         if ab[a, B_ZONE] != o[i, F_ZONE]:
             continue
@@ -253,10 +322,6 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
             continue
         if casting.activatable(st, cd, q, i, a):
             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
-    d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
-    if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
-        if casting.activatable(st, cd, q, i, d):
-            m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
     return m
 
 
@@ -299,7 +364,9 @@ def list_actions(st, cd):
     elif kind == PEND_PRIORITY:
         m = priority_actions(st, cd, p, acts, False)
     elif kind == PEND_ATTACK:
-        m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
+        m = 0
+        if not _attack_requirement_unmet(st, cd):  # 508.1d: "attacks this turn if able"
+            m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
         m = combat.attack_options(st, cd, acts, m)
     elif kind == PEND_BLOCK:
         ok = combat.blocks_legal(st)

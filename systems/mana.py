@@ -24,15 +24,24 @@ from components.cards import (
     C_AB0,
     C_LANDMANA,
     C_NAB,
+    COST_W,
     MANA_ANY,
     MANA_FIXED,
     MANA_IDENTITY,
     MANA_LAND_COULD,
     MANA_ONE_OF,
+    NHYB,
 )
 from components.objects import F_CARD, F_CTL, F_KW, F_PAY_FIRST, F_SICK, F_TAPPED, F_TYPES, F_ZONE
 from components.players import P_IDENTITY, P_MANA
-from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
+from components.rules import (
+    BATTLEFIELD,
+    GRAVEYARD,
+    KW_HASTE,
+    N_MANA,
+    T_CREATURE,
+    T_LAND,
+)
 from components.scratch import (
     SCR_MANA_AMTS,
     SCR_MANA_BITS,
@@ -106,8 +115,10 @@ def source_of(st, cd, i):
     amt = 0
     first = -1
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
-        if ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1 or ab[a, B_SAC] != -1:
+        if ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1:
             continue
+        if ab[a, B_SAC] != -1 and ab[a, B_SAC] != -2:
+            continue  # (sacrificing another permanent: not an automatic source)
         mana_cost = 0
         for k in range(N_MANA + 1):
             mana_cost += ab[a, B_COST + k]
@@ -120,6 +131,15 @@ def source_of(st, cd, i):
         if first < 0:
             first = a
     return bits, amt, first
+
+
+@kernel
+def source_of_tapped(st, cd, i):
+    """source_of for a source just tapped to pay (which of its abilities was used)."""
+    st.o[i, F_TAPPED] = 0
+    r = source_of(st, cd, i)
+    st.o[i, F_TAPPED] = 1
+    return r
 
 
 @kernel
@@ -155,6 +175,9 @@ def feasible(need, generic, bits, amts, m, used):
     for j in range(m):
         if not used[j]:
             total += amts[j]
+    for k in range(NHYB):  # hybrid symbols (colour bits of each in need[N_MANA + k])
+        if need[N_MANA + k]:
+            total_need += 1
     if total < total_need:
         return False
     for t in range(1, 64):
@@ -162,6 +185,10 @@ def feasible(need, generic, bits, amts, m, used):
         for c in range(N_MANA):
             if t >> c & 1:
                 req += need[c]
+        for k in range(NHYB):  # a hybrid symbol needs a source of one of its colours
+            h = need[N_MANA + k]
+            if h and (h & ~t) == 0:
+                req += 1
         if req == 0:
             continue
         cap = 0
@@ -182,9 +209,17 @@ def can_pay(st, cd, p, cost, extra_generic):
     used = scr[SCR_MANA_USED]
     used[:m] = 0
     need = scr[SCR_MANA_NEED]
+    _needs(need, cost)
+    return feasible(need, cost[0] + extra_generic, bits, amts, m, used)
+
+
+@kernel(inline="always")
+def _needs(need, cost):
+    """The coloured symbols of cost, then its hybrid ones (0: none)."""
     for c in range(N_MANA):
         need[c] = cost[1 + c]
-    return feasible(need, cost[0] + extra_generic, bits, amts, m, used)
+    for k in range(NHYB):
+        need[N_MANA + k] = cost[N_MANA + 1 + k] if cost.shape[0] >= COST_W else 0
 
 
 @kernel
@@ -210,8 +245,7 @@ def pay(st, cd, p, cost, extra_generic):
     used = scr[SCR_MANA_USED]
     used[:m] = 0
     need = scr[SCR_MANA_NEED]
-    for c in range(N_MANA):
-        need[c] = cost[1 + c]
+    _needs(need, cost)
     generic = cost[0] + extra_generic
     if not feasible(need, generic, bits, amts, m, used):
         return -1
@@ -243,6 +277,29 @@ def pay(st, cd, p, cost, extra_generic):
                 used[j] = 0
             if not ok:
                 return -1
+    for k in range(NHYB):  # hybrid symbols: the least flexible source of either colour
+        h = need[N_MANA + k]
+        if h == 0:
+            continue
+        ok = False
+        for x in range(m):
+            j = order[x]
+            if used[j] or not (bits[j] & h):
+                continue
+            need[N_MANA + k] = 0
+            amts[j] -= 1
+            if amts[j] == 0:
+                used[j] = 1
+            if feasible(need, generic, bits, amts, m, used):
+                taken[j] = 1
+                spent += 1
+                ok = True
+                break
+            need[N_MANA + k] = h
+            amts[j] += 1
+            used[j] = 0
+        if not ok:
+            return -1
     while generic > 0:
         ok = False
         for x in range(m):  # generic from the pool, then the least flexible sources
@@ -269,6 +326,9 @@ def pay(st, cd, p, cost, extra_generic):
             st.pl[p, P_MANA + (-1 - i)] -= spent_here
         else:
             st.o[i, F_TAPPED] = 1
+            _, _, a = source_of_tapped(st, cd, i)
+            if a >= 0 and cd.ab[a, B_SAC] == -2:  # Lotus Petal: {T}, sacrifice it
+                zones.move(st, cd, i, GRAVEYARD, -1)
             if amts[j] > 0:  # a source that made more than was spent: the rest floats
                 col = _lowest_bit(bits[j])
                 st.pl[p, P_MANA + col] += amts[j]

@@ -28,16 +28,21 @@ from components.cards import (
     EV_ATTACKS,
     EV_BECOMES_BLOCKED,
     EV_BEGINNING_OF,
+    EV_DAY_NIGHT,
     EV_DEALS_DAMAGE,
     EV_DIES,
     EV_DRAWS,
     EV_LEAVES,
     EV_LIFE_AT_LEAST,
+    EV_TRANSFORMS,
 )
 from components.game import (
+    NEED_GRAVEYARD_TRIGGERS,
     S_CUR,
+    S_N,
     S_NBF,
     S_NCZ,
+    S_NEEDS,
     S_NLEFT,
     S_NSTK,
     S_NTRG,
@@ -54,13 +59,18 @@ from components.objects import (
     F_IAB,
     F_IKIND,
     F_LKI_CTL,
+    F_MERGED,
     F_SRC,
+    F_TOP,
     F_ZONE,
 )
 from components.players import P_ALIVE
-from components.rules import BATTLEFIELD, COMMAND
+from components.rules import (
+    BATTLEFIELD,
+    GRAVEYARD,
+)
 from components.stack import I_TRIGGERED, Q_AB, Q_CTL, Q_EVA, Q_EVC, Q_EVO, Q_EVP, Q_SRC
-from systems import continuous_effects, players, selectors
+from systems import continuous_effects, merging, players, selectors
 from systems.jit import kernel
 from systems.state import new_row, touch
 
@@ -98,26 +108,44 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
         return  # no card of this game waits for this kind of event
     continuous_effects.recompute(st, cd)
     for src in st.bf[: st.s[S_NBF]]:
-        _check(st, cd, src, ev, obj, player, amount, evc, aux)
+        _check(st, cd, src, ev, obj, player, amount, evc, aux, False)
     for k in range(st.s[S_NCZ]):
         src = st.cz[k]
         if st.o[src, F_FACE_DOWN] == 0:
-            _check(st, cd, src, ev, obj, player, amount, evc, aux)
+            _check(st, cd, src, ev, obj, player, amount, evc, aux, False)
     if ev == EV_LEAVES or ev == EV_DIES:
         for k in range(st.s[S_NLEFT]):
             src = st.left[k]
             if st.o[src, F_ZONE] != BATTLEFIELD:
-                _check(st, cd, src, ev, obj, player, amount, evc, aux)
+                _check(st, cd, src, ev, obj, player, amount, evc, aux, True)
+    if st.s[S_NEEDS] & NEED_GRAVEYARD_TRIGGERS:  # abilities that work from a graveyard
+        o = st.o
+        for src in range(st.s[S_N]):
+            if o[src, F_ZONE] == GRAVEYARD and waits_for(st, cd, src, ev):
+                _check(st, cd, src, ev, obj, player, amount, evc, aux, False)
 
 
 @kernel
-def _check(st, cd, src, ev, obj, player, amount, evc, aux):
+def _check(st, cd, src, ev, obj, player, amount, evc, aux, back):
+    o = st.o
+    if o[src, F_TOP] > 0 or o[src, F_MERGED] >= 0:  # 702.140e: every component's abilities
+        j = merging.top(st, src)
+        while j >= 0:
+            _check_card(st, cd, src, merging.card_face(st, cd, j), ev, obj, player, amount,
+                        evc, aux, back)  # fmt: skip
+            j = o[j, F_MERGED]
+        return
+    _check_card(st, cd, src, continuous_effects.face(st, cd, src), ev, obj, player, amount,
+                evc, aux, back)  # fmt: skip
+
+
+@kernel
+def _check_card(st, cd, src, c, ev, obj, player, amount, evc, aux, back):
     o, ct, ab = st.o, cd.ct, cd.ab
-    c = continuous_effects.face(st, cd, src)
     if c < 0 or not (ct[c, C_TRIGMASK] >> ev) & 1:
         return
     zone = o[src, F_ZONE]
-    looking_back = zone != BATTLEFIELD and zone != COMMAND
+    looking_back = back  # (603.10a: it left the battlefield in this event)
     you = o[src, F_LKI_CTL] if looking_back else o[src, F_CTL]
     if not st.pl[you, P_ALIVE]:
         return
@@ -172,6 +200,8 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         return arg <= 0 or arg == amount
     if ev == EV_BECOMES_BLOCKED or ev == EV_ATTACKS:
         return arg == aux or arg < 0
+    if ev == EV_DAY_NIGHT or ev == EV_TRANSFORMS:  # "day becomes night"; "into [front]"
+        return arg < 0 or arg == amount
     if ev == EV_DEALS_DAMAGE:
         if arg & DMG_COMBAT and not aux & 1:
             return False
