@@ -740,6 +740,8 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                 if ct[K.C_TYPES] & T_BATTLE:
                     protector.append((i, e.get("protector")))
     g = Game(a, compiled, names)
+    g.auto_subgames = False  # (the script may name a subgame's starting player)
+    g.hold_subgame = False
     g.team_names = team_list + [f"({n})" for n in names] if team_list else None
     g.created_from = int(s[G.S_N])
     sc.refs_by_id = refs
@@ -804,31 +806,54 @@ _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
 
 def resolve_card(sc: Scenario, ref: str) -> int:
     """A card reference of the script: an id, a unique name, or NAME#N (the N-th object
-    of that name created during the game)."""
+    of that name created during the game). While a subgame is played (726) it names the
+    object that card is in the subgame (a NAME#N: one created in the subgame, if any)."""
+    g = sc.game
+    if g.depth > 0 and _CREATED_REF.match(ref):
+        i = _created(g.level(g.depth), ref, quiet=True)
+        if i >= 0:
+            return i
+    i = _resolve_main(sc, ref)
+    if g.depth == 0:
+        return i
+    j = g.local(i)
+    if j < 0:
+        raise ScenarioFailure(f"{ref!r} is not in the subgame being played")
+    return j
+
+
+def _created(lv: Any, ref: str, quiet: bool = False) -> int:
+    from ecs.view import display_name
+
+    v = lv.v
+    n = int(v.s[G.S_N])
+    m = _CREATED_REF.match(ref)
+    want, k = m.group(1), int(m.group(2))
+    seen = 0
+    for i in range(lv.created_from, n):
+        if v.o[i, O.F_CARD] >= 0 and v.o[i, O.F_IKIND] == 0 and display_name(lv, i, False) == want:
+            seen += 1
+            if seen == k:
+                return i
+    if quiet:
+        return -1
+    raise ScenarioFailure(f"no {ref!r}: {seen} object(s) named {want!r} were created")
+
+
+def _resolve_main(sc: Scenario, ref: str) -> int:
     g = sc.game
     if ref in sc.refs_by_id:
         return sc.refs_by_id[ref]
     from ecs.view import display_name
 
-    v = g.v
+    lv = g.level(0)
+    v = lv.v
     n = int(v.s[G.S_N])
-    m = _CREATED_REF.match(ref)
-    if m:
-        want, k = m.group(1), int(m.group(2))
-        seen = 0
-        for i in range(g.created_from, n):
-            if (
-                v.o[i, O.F_CARD] >= 0
-                and v.o[i, O.F_IKIND] == 0
-                and display_name(g, i, False) == want
-            ):
-                seen += 1
-                if seen == k:
-                    return i
-        raise ScenarioFailure(f"no {ref!r}: {seen} object(s) named {want!r} were created")
+    if _CREATED_REF.match(ref):
+        return _created(lv, ref)
     named = [
         i for i in range(min(n, g.created_from))
-        if v.o[i, O.F_CARD] >= 0 and display_name(g, i, False) == ref
+        if v.o[i, O.F_CARD] >= 0 and display_name(lv, i, False) == ref
     ]  # fmt: skip
     if len(named) == 1:
         return named[0]
@@ -879,6 +904,11 @@ def _auto(g: Game, stop, what: str) -> None:
     for _ in range(MAX_AUTO_STEPS):
         if g.over or stop(g):
             return
+        if g.subgame_requested():  # 726: the script names its starting player, or at random
+            if g.hold_subgame:
+                return
+            g.start_subgame(None)
+            continue
         if g.n_actions() == 0:
             raise ScenarioFailure(f"{what}: no decision is pending")
         g.v.s[G.S_NBEGAN] = 0
@@ -1241,6 +1271,15 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
     if not isinstance(ch, dict):
         raise ScenarioFailure("choose: expected a mapping")
     for key, val in ch.items():
+        if key == "starting_player":  # 726: fixes the starting player of the subgame asked for
+            if val not in g.names:
+                raise ScenarioFailure(f"choose.starting_player: unknown player {val!r}")
+            if not g.subgame_requested():
+                raise IllegalAction("no subgame is about to begin (choose.starting_player)")
+            if not g.v.pl[g.names.index(val), PL.P_ALIVE]:
+                raise IllegalAction(f"{val} is not in the game (choose.starting_player)")
+            g.start_subgame(g.names.index(val))
+            continue
         kind, who = _pend(g)
         if kind == PEND_NONE or (who != p and who != _side(g, p)):
             raise IllegalAction(f"{g.names[p]} has no choice to make now")
@@ -1391,11 +1430,15 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
             continue
         expect_error = bool(a.get("expect_error", False))
         before = g.fingerprint()
-        snapshot = g.arena.copy()
+        snapshot = g.snapshot()
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        g.hold_subgame = _names_starting_player(nxt)
         try:
-            run_action(sc, a, steps[k + 1] if k + 1 < len(steps) else None)
+            run_action(sc, a, nxt)
+            if g.subgame_requested() and not g.hold_subgame:
+                g.start_subgame(None)  # (726: its starting player at random)
         except IllegalAction as e:
-            g.arena[:] = snapshot  # a scripted action is refused whole (730.1)
+            g.restore(snapshot)  # a scripted action is refused whole (730.1)
             if expect_error:
                 if g.fingerprint() != before:
                     failures.append(f"{where}: refused ({e}) but the state changed (730.1)")
@@ -1419,6 +1462,15 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
     except Exception as e:
         failures.append(f"expect: engine error in the state view: {type(e).__name__}: {e}")
     return failures
+
+
+def _names_starting_player(step: Any) -> bool:
+    """Is this script step a ``choose`` naming a subgame's starting player (726)?"""
+    return (
+        isinstance(step, dict)
+        and isinstance(step.get("choose"), dict)
+        and ("starting_player" in step["choose"])
+    )
 
 
 def find_files(paths: list[str]) -> list[str]:

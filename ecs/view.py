@@ -88,6 +88,29 @@ def _label(g: Game, refs: dict[int, str], i: int) -> str:
 def state_view(
     g: Game, viewer: int | None = None, refs: dict[int, str] | None = None
 ) -> dict[str, Any]:
+    """The view of game g: the main game's, with ``game.subgame`` the view of the
+    subgame being played (726), nested as deep as they go (``game.depth`` 0, 1, ...).
+    A subgame's cards are named as the game above names the cards they came from."""
+    levels = [g.level(d) for d in range(g.depth + 1)] if hasattr(g, "level") else [g]
+    views = []
+    r = dict(refs or {})
+    for d, lv in enumerate(levels):
+        if d > 0:  # the subgame's cards: as the game above names them
+            o = lv.v.o
+            n = int(lv.v.s[G.S_N])
+            r = {j: r[int(o[j, O.F_ORIGIN]) - 1] for j in range(n)
+                 if o[j, O.F_ORIGIN] > 0 and not o[j, O.F_OUTSIDE]
+                 and int(o[j, O.F_ORIGIN]) - 1 in r}  # fmt: skip
+        view, r = _level_view(lv, viewer, r, d)
+        views.append(view)
+    for d in range(len(views) - 1, 0, -1):
+        views[d - 1]["game"]["subgame"] = views[d]
+    return views[0]
+
+
+def _level_view(
+    g: Any, viewer: int | None, refs: dict[int, str], depth: int
+) -> tuple[dict[str, Any], dict[int, str]]:
     v = g.v
     s, o, pl = v.s, v.o, v.pl
     n = int(s[G.S_N])
@@ -172,6 +195,8 @@ def state_view(
             or (o[i, O.F_SRC] >= 0 and o[i, O.F_ZONE] == STACK)
         ):
             continue
+        if o[i, O.F_OUTSIDE]:
+            continue  # (a card of the game above: outside this subgame, 726.4)
         me = i
         if o[i, O.F_ZONE] == GONE and o[i, O.F_MERGED_IN] >= 0:
             i = int(o[i, O.F_MERGED_IN])  # a component of a merged permanent: read it (727)
@@ -259,7 +284,7 @@ def state_view(
             else None,
             "planar_library": [],
             "subgame": None,
-            "depth": 0,
+            "depth": depth,
             "variant": g.variant_name,
             "pending": None
             if pend == "none"
@@ -273,7 +298,7 @@ def state_view(
         "turn_markers": markers,
         "planes": planes,
         "schemes": schemes,
-    }
+    }, refs
 
 
 def _aliases(g: Game, cards: dict[str, Any], refs: dict[int, str], n: int) -> None:

@@ -8,11 +8,12 @@ options the pending decision has, or what the operation says)."""
 
 from __future__ import annotations
 
-from systems import game_loop, setup
+from systems import game_loop, setup, subgames
 from systems.jit import entry
 from systems.state import card_tables, game_state
 
 BEGIN, STEP, CONCEDE, REFRESH, PLAY, DEAL, SCENARIO_START, SCENARIO_PREGAME = range(8)
+SUBGAME_START, SUBGAME_END, SUBGAME_SYNC = 8, 9, 10  # 726: A's rows are [game, its subgame]
 
 
 @entry
@@ -44,4 +45,16 @@ def call(op, A, c, x, ints):
     if op == SCENARIO_PREGAME:
         setup.scenario_pregame(st, cd, ints)
         return game_loop.refresh(st, cd)
+    # 726: subgames (systems/subgames.py): row 0 the game, row 1 its subgame
+    if op == SUBGAME_START:  # x: its starting player, -1 at random
+        subgames.prepare(A[0], A[1])
+        sub = game_state(A[1])
+        subgames.start(st, sub, cd, x)
+        return game_loop.begin(sub, cd)
+    if op == SUBGAME_END:
+        subgames.finish(st, game_state(A[1]), cd)
+        return game_loop.begin(st, cd)
+    if op == SUBGAME_SYNC:
+        subgames.sync(st, game_state(A[1]), cd)
+        return game_loop.refresh(game_state(A[1]), cd)
     return -1
