@@ -4,8 +4,9 @@ decks, played to the end on one core; dealing included.
     python -m pytest bench/bench_compiled.py --benchmark-only
 
 games/s = games per round / mean seconds per round (extra_info["games_per_s"]).
-The first call in a fresh environment compiles the kernel (about four minutes on this
-machine); ``test_first_call`` reports the cost of loading it from numba's cache.
+The first call in a fresh environment compiles the kernel (about 30 s on this machine,
+``bench/compile_time.py``); ``test_first_call`` reports the cost of loading it from the
+cache.
 """
 
 from __future__ import annotations

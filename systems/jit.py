@@ -20,33 +20,52 @@ What they add to numba:
   function, so an edited callee in another module left its callers loading stale
   machine code. Here the cache lives in a directory named by a hash of every file
   under ``components/`` and ``systems/``, numba's and llvmlite's versions, the
-  optimisation level and the compile options below; older directories are pruned.
+  optimisation level and the compile levers below; older directories are pruned.
   A kernel defined elsewhere (the legacy engine, tests) is covered by its file's hash
-  in the cache stamp of every entry point whose code reaches it. ``NUMBA_CACHE_DIR``, when set, is the
-  parent of these directories; otherwise they sit in ``systems/__pycache__``.
-* **Cheap cold compiles** (``MELEE_JIT`` selects the levers, for measurements):
+  in the cache stamp of every entry point whose code reaches it. ``NUMBA_CACHE_DIR``,
+  when set, is the parent of these directories; otherwise they sit in
+  ``systems/__pycache__``.
+* **Cheap cold compiles** (``MELEE_JIT`` picks the levers: ``all``, the default;
+  ``stock``, numba's own way; or a comma list, for measurements):
 
   - ``literals``: a constant passed to a kernel is typed as its plain type, not as a
     literal, so ``_add(acts, m, A_PASS, ...)`` and ``_add(acts, m, A_LAND, ...)`` share
     one compiled version instead of one each.
   - ``wrappers``: kernels get no CPython or C wrapper (only entry points are called
     from Python); entry points get no C wrapper.
-  - ``link``: a kernel's LLVM module is not optimised or compiled to machine code on
-    its own. Stock numba finalises every function separately, and every caller links,
-    re-optimises and re-generates machine code for all of its callees again, so a deep
-    call graph is optimised dozens of times. Here an entry point links the unoptimised
-    modules of every kernel it reaches, optimises the whole once (the same O3 module
-    pipeline) and generates machine code once. Only entry points are cached.
+  - ``link``: stock numba optimises every function's module with all its callees
+    linked in and generates its machine code, and every caller does it again for all
+    its callees, so a deep call graph is optimised and compiled dozens of times. Here
+    a kernel's module gets only numba's per-function passes; an entry point links
+    the modules of every kernel it reaches, runs numba's module optimisation (the
+    same O3 pipeline) once on the whole and generates machine code once. Only entry
+    points are cached (a kernel has no machine code of its own).
+  - ``inline``: ``kernel(inline="always")`` asks LLVM to inline the function
+    (``alwaysinline``) instead of numba copying its IR into every caller, where it is
+    typed and lowered again at each call site.
 
-  ``MELEE_JIT=stock`` compiles the stock way (still with the engine-wide cache key).
-  The levers use numba internals checked for the versions in ``NUMBA_VERSIONS``;
-  another version compiles the stock way with a warning.
+  The levers use numba internals checked for the versions in ``NUMBA_VERSIONS``
+  (pinned in pyproject.toml); another version compiles the stock way, with a warning.
 * **Progress while compiling, silence when loading**: the first call of an entry point
   that has to compile shows what it compiles on stderr; a call that loads from the
   cache prints nothing. :func:`startups` returns how long each entry point took.
 
-Calling a ``kernel`` from Python (tests do) compiles a separate entry point for it
-on the first call.
+Calling a ``kernel`` from Python (tests do) compiles an entry point of the same
+function (its twin) at the first call.
+
+Rules for kernel authors:
+
+* ``@kernel`` for everything called only from kernels, ``@entry`` for the few
+  functions Python calls (a kernel called from Python works, at the cost of its own
+  compile); no other numba options.
+* Compile-time constants are module globals (``A_PASS``), not arguments: arguments are
+  typed by their plain types, so nothing may depend on an argument being a literal
+  (``literally``, indexing a heterogeneous tuple with an argument).
+* ``inline="always"`` only for helpers of a few lines; LLVM inlines small kernels by
+  itself.
+* No mutable globals: a kernel sees a global's value at compile time. Globals from
+  outside ``systems/`` and ``components/`` are not in the cache key (only the files of
+  kernels are): keep the engine's constants in ``components/``.
 """
 
 from __future__ import annotations
@@ -89,7 +108,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 NUMBA_VERSIONS = ((0, 68), (0, 68))
 """The numba minor versions the compile levers were checked against (inclusive)."""
 
-LEVERS = frozenset({"literals", "wrappers", "link"})
+LEVERS = frozenset({"literals", "wrappers", "link", "inline"})
 """Every lever; ``MELEE_JIT`` unset means all of them."""
 
 KEEP_OLD_CACHES = 2
@@ -218,7 +237,8 @@ def _stamp(py_func: Callable[..., Any]) -> str:
     ``systems/`` and ``components/`` it was compiled from (the legacy engine, tests)."""
     h = hashlib.sha256(_KEY.digest().encode())
     for path in _outside_roots(py_func):
-        h.update(str(path).encode() + b"\0" + _file_hash(path))
+        if path.is_file():  # not code typed in at a prompt
+            h.update(str(path).encode() + b"\0" + _file_hash(path))
     return h.hexdigest()[:20]
 
 
@@ -313,8 +333,8 @@ class _KeyedCache(FunctionCache):
 
 
 class _LazyCache(_Cache):
-    """numba's function cache, made at the first load or save (the key is fixed then,
-    after every module that declares kernels was imported)."""
+    """numba's function cache, made at the first load or save: the function's stamp
+    covers the kernels it reaches, all defined by then."""
 
     def __init__(self, py_func: Callable[..., Any]) -> None:
         self._py_func = py_func
@@ -360,17 +380,12 @@ class _KernelLibrary(JITCodeLibrary):
     def __init__(self, codegen: Any, name: str) -> None:
         super().__init__(codegen, name)
         self._envs: list[tuple[str, Any]] = []
-        self._linkable: Any = None
 
     @property
     def codegen(self) -> Any:
         # numba sets a function's environment pointer as soon as it is lowered; a
         # kernel's is set by the entry points that link it (_EntryLibrary.finalize)
         return _EnvRecorder(self._codegen, self._envs)
-
-    def add_llvm_module(self, ll_module: Any) -> None:
-        ll_module.data_layout = self._codegen._data_layout
-        self._final_module.link_in(ll_module)
 
     def finalize(self) -> None:
         require_global_compiler_lock()
@@ -382,24 +397,19 @@ class _KernelLibrary(JITCodeLibrary):
         self._ensure_finalized()
         return 0  # no machine code: calls from Python go through Kernel's twin
 
-    def own_module(self) -> Any:
-        """This kernel's functions, made linkable into many modules (linkonce_odr)."""
+    def exported(self) -> list[str]:
+        """The functions this kernel defines for others to call."""
         self._ensure_finalized()
-        if self._linkable is None:
-            mod = self._final_module.clone()
-            for fn in mod.functions:
-                if not fn.is_declaration and fn.linkage == ll.Linkage.external:
-                    fn.linkage = "linkonce_odr"
-            self._linkable = mod
-        return self._linkable
+        return [
+            fn.name
+            for fn in self._final_module.functions
+            if not fn.is_declaration and fn.linkage == ll.Linkage.external
+        ]
 
     def _get_module_for_linking(self) -> Any:
         # a library outside this scheme links a kernel: give it every kernel reached
         if self._shared_module is None:
-            mod = self.own_module().clone()
-            for lib in _reached([self])[1:]:
-                mod.link_in(_linkable(lib), preserve=True)
-            self._shared_module = mod
+            self._shared_module = _link(self._final_module.clone(), _reached([self])[1:])
         return self._shared_module
 
     def serialize_using_object_code(self) -> Any:
@@ -435,8 +445,28 @@ def _reached(libraries: list[Any]) -> list[Any]:
     return out
 
 
-def _linkable(lib: Any) -> Any:
-    return lib.own_module() if isinstance(lib, _KernelLibrary) else lib._get_module_for_linking()
+def _link(module: Any, libraries: list[Any]) -> Any:
+    """``module`` with ``libraries`` linked in; kernels' functions end linkonce_odr.
+
+    The kernels' modules are linked first, with their functions external: LLVM links a
+    linkonce definition only if the module it goes into already refers to it, and a
+    kernel's callers may not be linked yet (the test of 807.4g in
+    tests/test_compiled_game.py crashed on a call to address 0). Made linkonce_odr afterwards, they can be dropped once inlined and are
+    shared with other entry points that define them too."""
+    kernels = [lib for lib in libraries if isinstance(lib, _KernelLibrary)]
+    for lib in kernels:
+        module.link_in(lib._final_module, preserve=True)
+    for lib in libraries:
+        if not isinstance(lib, _KernelLibrary):
+            module.link_in(lib._get_module_for_linking(), preserve=True)
+    for lib in kernels:
+        for name in lib.exported():
+            module.get_function(name).linkage = "linkonce_odr"
+    return module
+
+
+def _undefined_function(fn: Any) -> bool:
+    return fn.is_declaration and fn.name.startswith("_ZN")
 
 
 class _EntryLibrary(JITCodeLibrary):
@@ -450,10 +480,14 @@ class _EntryLibrary(JITCodeLibrary):
         reached = _reached(self._linking_libraries)
         for lib in reached:
             self._reload_init.update(lib._reload_init)
-            self._final_module.link_in(_linkable(lib), preserve=True)
-        self._optimize_final_module()
-        self._final_module.verify()
-        self._finalize_final_module()
+        with event.trigger_event("melee:link", data={"libraries": len(reached) + 1}):
+            _link(self._final_module, reached)
+            self._optimize_final_module()
+            missing = [f.name for f in self._final_module.functions if _undefined_function(f)]
+            if missing:  # (MCJIT would resolve them to address 0)
+                raise AssertionError(f"{self.name}: functions not linked: {missing[:5]}")
+            self._final_module.verify()
+            self._finalize_final_module()
         defined = self._codegen._engine.is_symbol_defined
         for lib in reached:
             if isinstance(lib, _KernelLibrary):
@@ -498,7 +532,8 @@ _EntryPipeline = _pipeline(_lowering(_EntryLibrary))
 # ----------------------------------------------------------------- progress and timing
 @dataclass(frozen=True)
 class Startup:
-    """One entry point's first call: compiled (``functions`` > 0) or loaded."""
+    """An entry point compiled (``functions`` > 0: the numba functions compiled on the
+    way) or loaded from the cache for new argument types, usually at its first call."""
 
     entry: str
     seconds: float
@@ -528,32 +563,36 @@ class _Progress(event.Listener):
         self._tty = sys.stderr.isatty()
 
     def on_start(self, event: event.Event) -> None:
+        if event.kind == "melee:link":  # the entry point's one optimisation
+            self._show(
+                f"optimising and generating machine code for {event.data['libraries']} parts"
+            )
+            return
         self.functions += 1
-        disp = event.data["dispatcher"]
-        where = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
         if self.functions == 1:
             self._open()
-        if self._status is not None:
-            self._status.update(self._text(where))
+        f = event.data["dispatcher"].py_func
+        self._show(f"{f.__module__.rsplit('.', 1)[-1]}.{f.__qualname__}")
 
     def on_end(self, event: event.Event) -> None:
         pass
 
-    def _text(self, where: str) -> str:
-        seconds = time.perf_counter() - self.t0
-        return f"compiling {self.entry}: {self.functions} functions, {seconds:.0f} s — {where}"
+    def _show(self, doing: str) -> None:
+        if self._status is not None:
+            seconds = time.perf_counter() - self.t0
+            self._status.update(f"{self.functions} functions, {seconds:.0f} s: {doing}"[:76])
 
     def _open(self) -> None:
-        note = "(the first run after a change; the next runs load it from the cache)"
+        line = f"compiling {self.entry} (the first run after a change; later runs load it)"
         if self._tty:
             from rich.console import Console
 
             console = Console(stderr=True)
-            console.print(f"compiling the engine's {self.entry} {note}", highlight=False)
-            self._status = console.status(self._text(""), refresh_per_second=4)
+            console.print(line, highlight=False)
+            self._status = console.status("", refresh_per_second=4)
             self._status.start()
         else:
-            print(f"compiling the engine's {self.entry} {note}", file=sys.stderr, flush=True)
+            print(line, file=sys.stderr, flush=True)
 
     def close(self, seconds: float, ok: bool) -> None:
         if self._status is not None:
@@ -586,7 +625,10 @@ class Entry(_Dispatcher):
         t0 = time.perf_counter()
         ok = False
         try:
-            with event.install_listener("numba:compile", progress):
+            with (
+                event.install_listener("numba:compile", progress),
+                event.install_listener("melee:link", progress),
+            ):
                 out = super()._compile_for_args(*args, **kws)
             ok = True
             return out
@@ -614,13 +656,18 @@ class Kernel(_Dispatcher):
 
 def _kernel_options(options: dict[str, Any]) -> dict[str, Any]:
     out = {"nopython": True, **options}
+    if "inline" in ACTIVE:  # LLVM inlines it (numba would inline its IR at every call)
+        # set on every kernel: numba gives a callee compiled while its caller compiles
+        # the caller's forceinline unless the callee's is set
+        out["forceinline"] = out.pop("inline") == "always"
     if "wrappers" in ACTIVE:
         out.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
     return out
 
 
 def _entry_options(options: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in options.items() if k not in ("no_cpython_wrapper", "no_cfunc_wrapper")}
+    dropped = ("no_cpython_wrapper", "no_cfunc_wrapper", "forceinline")
+    out = {k: v for k, v in options.items() if k not in dropped}
     out["nopython"] = True
     if "wrappers" in ACTIVE:
         out["no_cfunc_wrapper"] = True
@@ -651,9 +698,10 @@ def kernel(
 ) -> Any:
     """Declare a kernel: a numba function called from other kernels.
 
-    ``inline="always"`` inlines it into its callers in numba's IR (for very small
-    helpers); ``locals`` fixes the numba types of local variables. Nothing else is
-    configurable: every kernel compiles with the same options."""
+    ``inline="always"`` inlines it into every caller (for helpers of a few lines; LLVM
+    inlines small kernels by itself); ``locals`` fixes the numba types of local
+    variables. Nothing else is configurable: every kernel compiles with the same
+    options."""
 
     def wrap(f: F) -> F:
         if config.DISABLE_JIT:

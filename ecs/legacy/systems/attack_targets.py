@@ -38,8 +38,9 @@ plain-Python twin (the readable definition; a property test proves they agree).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from systems.jit import kernel
 
 # Attack options (rules 802, 803). Same values as ecs.constants; kept local because
 # a cached numba kernel does not notice edits to globals defined in other files.
@@ -62,7 +63,7 @@ INT16_MIN = -32768
 INT16_MAX = 32767
 
 
-@numba.njit(cache=True)
+@kernel
 def _opponents_in_range(
     in_range: np.ndarray, target: np.ndarray, team_row: np.ndarray, out: np.ndarray, g: int
 ) -> None:
@@ -79,7 +80,7 @@ def _opponents_in_range(
             out[g, i, j] = in_range[g, i, j] & target[j] & (team_row[j] != ti)
 
 
-@numba.njit(cache=True)
+@kernel
 def attack_target_mask(
     in_range: np.ndarray,
     seat: np.ndarray,

@@ -44,12 +44,13 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import config, njit, types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ecs.legacy.systems.attack_targets import attack_target_mask
 from ecs.legacy.systems.range_of_influence import in_range_mask
+from systems.jit import entry, kernel
 
 # ----------------------------------------------------------------- layout
 # object fields
@@ -206,7 +207,7 @@ if config.DISABLE_JIT:  # plain Python (the kernels' twins run this way): the ar
 
 
 # ----------------------------------------------------------------- random (splitmix64)
-@njit(cache=True)
+@kernel
 def rand_below(rng, n):
     """A uniform integer in [0, n) from the game's own generator (splitmix64)."""
     x = (rng[0] + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -218,7 +219,7 @@ def rand_below(rng, n):
     return np.int64(z % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def _trace(st, kind, player, a, b, c, d, e, f, h):
     """One trace row: (kind, player, ...): a decision (kind = PEND_*: n legal, action
     kind, object, arg, target 0, target 1, index) or a random event (T_SHUFFLE: library
@@ -239,7 +240,7 @@ def _trace(st, kind, player, a, b, c, d, e, f, h):
 
 
 # ----------------------------------------------------------------- players and seats
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _seat_pos(st, p):
     for k in range(st.seat.shape[0]):
         if st.seat[k] == p:
@@ -247,7 +248,7 @@ def _seat_pos(st, p):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_in_turn_order(st, p):
     n = st.seat.shape[0]
     k0 = _seat_pos(st, p)
@@ -258,7 +259,7 @@ def next_in_turn_order(st, p):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def turn_order_from(st, p, out):
     """Players still in the game in turn order starting with p; returns how many."""
     n = st.seat.shape[0]
@@ -272,7 +273,7 @@ def turn_order_from(st, p, out):
     return m
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def n_alive(st):
     k = 0
     for q in range(st.pl.shape[0]):
@@ -280,24 +281,24 @@ def n_alive(st):
     return k
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def in_range(st, p, q):
     """801.2: is player q (still in the game) within p's range of influence?"""
     return _in_range(st.rm, st.pl, p, q)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def obj_in_range(st, p, i):
     """801.2d: an object is in range if its controller is."""
     return _in_range(st.rm, st.pl, p, st.o[i, F_CTL])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _in_range(rm, pl, p, q):
     return rm[0, p, q] == 1 and pl[q, P_ALIVE] == 1
 
 
-@njit(cache=True)
+@kernel
 def snapshot_ranges(st):
     """801.2c: ranges are fixed as each turn begins (the seats of players still in the
     game), and with them whom each player may attack (801.3, 802, 803)."""
@@ -331,7 +332,7 @@ def snapshot_ranges(st):
         touch(st)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def touch(st):
     """Something changed: layers and state-based actions must look again, and cached
     answers (has_action) are stale (the Python engine's ``g.dirty``)."""
@@ -341,21 +342,21 @@ def touch(st):
     s[S_SDIRTY] = 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bump(st):
     """A change that can't affect the layers or the state-based actions (tapping,
     untapping, whose turn it is): only cached answers are stale."""
     st.s[S_VERSION] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def stamp(st):
     st.s[S_TSC] += 1
     return st.s[S_TSC]
 
 
 # ----------------------------------------------------------------- objects
-@njit(cache=True)
+@kernel
 def new_object(st, cd, card, owner, zone):
     o, s = st.o, st.s
     i = s[S_N]
@@ -388,7 +389,7 @@ def new_object(st, cd, card, owner, zone):
     return i
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def reset_combat(o, i):
     o[i, F_ATKP] = -1
     o[i, F_ATKO] = -1
@@ -397,7 +398,7 @@ def reset_combat(o, i):
     o[i, F_FSD] = 0
 
 
-@njit(cache=True)
+@kernel
 def remove_value(arr, n, x):
     """Remove the first x from arr[:n] keeping the order; returns the new length."""
     for k in range(n):
@@ -407,7 +408,7 @@ def remove_value(arr, n, x):
     return n
 
 
-@njit(cache=True)
+@kernel
 def remove_all(arr, n, x):
     """Remove every x from arr[:n] keeping the order; returns the new length."""
     m = 0
@@ -418,19 +419,19 @@ def remove_all(arr, n, x):
     return m
 
 
-@njit(cache=True)
+@kernel
 def delete_row(tab, k, n):
     """Delete row k of tab[:n] keeping the order; returns the new length."""
     tab[k : n - 1] = tab[k + 1 : n].copy()
     return n - 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def stack_remove(st, i):
     st.s[S_NSTK] = remove_value(st.stk, st.s[S_NSTK], i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _insert_ordered(arr, n, i):
     k = n
     while k > 0 and arr[k - 1] > i:
@@ -440,34 +441,34 @@ def _insert_ordered(arr, n, i):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def hand_insert(st, p, i):
     """p's hand, in id order (the Python engine's scans of every object, for p's hand)."""
     st.pl[p, P_HANDN] = _insert_ordered(st.hand[p], st.pl[p, P_HANDN], i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand_remove(st, p, i):
     st.pl[p, P_HANDN] = remove_value(st.hand[p], st.pl[p, P_HANDN], i)
 
 
-@njit(cache=True)
+@kernel
 def bf_insert(st, i):
     """The permanents, in id order (the loops that look at the battlefield only)."""
     st.s[S_NBF] = _insert_ordered(st.bf, st.s[S_NBF], i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bf_remove(st, i):
     st.s[S_NBF] = remove_value(st.bf, st.s[S_NBF], i)
 
 
-@njit(cache=True)
+@kernel
 def lib_remove(st, p, i):
     st.pl[p, P_LIBN] = remove_value(st.lib[p], st.pl[p, P_LIBN], i)
 
 
-@njit(cache=True)
+@kernel
 def move(st, cd, i, zone, controller):
     """zones.move: object i changes zones and becomes a new object (400.7)."""
     o = st.o
@@ -531,7 +532,7 @@ def move(st, cd, i, zone, controller):
             st.pl[owner, P_NINSTANT] += 1
 
 
-@njit(cache=True)
+@kernel
 def _bf_count(st, cd, i, d):
     """Battlefield counts that let the layers and the state triggers skip work: permanents
     with static abilities, permanents with state triggers (603.8)."""
@@ -544,7 +545,7 @@ def _bf_count(st, cd, i, d):
         st.s[S_NSTATETRIG] += d
 
 
-@njit(cache=True)
+@kernel
 def enter_battlefield(st, cd, i, controller, attach_to):
     move(st, cd, i, BATTLEFIELD, controller)
     o = st.o
@@ -568,7 +569,7 @@ def enter_battlefield(st, cd, i, controller, attach_to):
             queue_trigger(st, cd, src, W_NONTOKEN_ENTERS, -1, 0, ctl, ctl)
 
 
-@njit(cache=True)
+@kernel
 def draw(st, cd, p, count):
     pl = st.pl
     for _ in range(count):
@@ -580,7 +581,7 @@ def draw(st, cd, p, count):
         move(st, cd, st.lib[p, n - 1], HAND, -1)
 
 
-@njit(cache=True)
+@kernel
 def shuffle(st, p):
     """Fisher-Yates from the game's generator; the trace records the new order."""
     n = st.pl[p, P_LIBN]
@@ -595,18 +596,18 @@ def shuffle(st, p):
         lib[p, j] = t
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand_count(st, p):
     return st.pl[p, P_HANDN]
 
 
 # ----------------------------------------------------------------- layers (613)
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _applies(o, e_ts, i):
     return o[i, F_ZONE] == BATTLEFIELD and o[i, F_TS] < e_ts
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def recompute(st, cd):
     """continuous_effects.recompute, when something changed since the last time (the
     check is inlined: most calls find nothing to do)."""
@@ -614,7 +615,7 @@ def recompute(st, cd):
         _recompute(st, cd)
 
 
-@njit(cache=True)
+@kernel
 def _recompute(st, cd):
     """Base values, layer 2 (control), 6 and 7c, counters, then control changes (302.6,
     506.4); then the permanents grouped by controller (``held``)."""
@@ -735,7 +736,7 @@ def _recompute(st, cd):
     _group_by_controller(st)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _group_by_controller(st):
     """The permanents grouped by controller, each group in id order (``held``, from
     ``P_HELD0``, ``P_NHELD`` of them): what one player's scans walk. Made with the
@@ -757,14 +758,14 @@ def _group_by_controller(st):
         pl[p, P_NHELD] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def held_by(st, p):
     """p's permanents in id order (valid right after recompute(): see _group_by_controller)."""
     h0 = st.pl[p, P_HELD0]
     return st.held[h0 : h0 + st.pl[p, P_NHELD]]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _is_bf_creature(o, ct, i):
     c = o[i, F_CARD]
     if o[i, F_ZONE] != BATTLEFIELD or c < 0:
@@ -772,7 +773,7 @@ def _is_bf_creature(o, ct, i):
     return (ct[c, C_TYPES] & T_CREATURE) != 0
 
 
-@njit(cache=True)
+@kernel
 def has_static(st, cd, p, bit):
     """state_based_actions._statics_of: does p control a permanent with this static?"""
     if not st.s[S_STATICS] & bit:
@@ -780,12 +781,12 @@ def has_static(st, cd, p, bit):
     return _has_static(st.o, cd.ct, st.bf[: st.s[S_NBF]], p, bit)
 
 
-@njit(cache=True)
+@kernel
 def _has_static(o, ct, perms, p, bit):
     return _controls(o, ct, perms, p, C_STATIC, bit)
 
 
-@njit(cache=True)
+@kernel
 def _controls(o, ct, perms, p, col, bits):
     """Does p control a permanent whose card has any of ``bits`` in column ``col``?"""
     for i in perms:
@@ -796,12 +797,12 @@ def _controls(o, ct, perms, p, col, bits):
     return False
 
 
-@njit(cache=True)
+@kernel
 def cant_lose(st, cd, p):
     return has_static(st, cd, p, ST_CANT_LOSE)
 
 
-@njit(cache=True)
+@kernel
 def cant_win(st, cd, p):
     for q in range(st.pl.shape[0]):
         if q != p and st.pl[q, P_ALIVE] and has_static(st, cd, q, ST_CANT_WIN):
@@ -810,7 +811,7 @@ def cant_win(st, cd, p):
 
 
 # ----------------------------------------------------------------- triggers (603)
-@njit(cache=True)
+@kernel
 def _cond_holds(st, cd, src, ctl, ab):
     cond = cd.ab[ab, B_COND]
     if cond == COND_SELF_UNTAPPED:
@@ -820,7 +821,7 @@ def _cond_holds(st, cd, src, ctl, ab):
     return True
 
 
-@njit(cache=True)
+@kernel
 def queue_trigger(st, cd, src, when, evp, eva, evc, involved=-1):
     """triggers._queue: every trigger of src's card for this event whose "if" holds, if
     the player the event involves is within the source's controller's range (801.7)."""
@@ -835,7 +836,7 @@ def queue_trigger(st, cd, src, when, evp, eva, evc, involved=-1):
             _push_trigger(st, src, ab, ctl, evp, eva, evc)
 
 
-@njit(cache=True)
+@kernel
 def append_row(s, tab, count, a, b, c, d, e, f, g, h):
     """Append (a, b, ...) (as many values as ``tab`` has columns) to ``tab[:s[count]]``.
     A full table stops the game with an error (``play_compiled`` plays it again with
@@ -853,19 +854,19 @@ def append_row(s, tab, count, a, b, c, d, e, f, g, h):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _push_trigger(st, src, ab, ctl, evp, eva, evc):
     append_row(st.s, st.trg, S_NTRG, src, ab, ctl, evp, eva, evc, 0, 0)  # Q_* order
 
 
-@njit(cache=True)
+@kernel
 def _has_trig(o, ct, i, when):
     """Is i on the battlefield with a triggered ability for this event?"""
     c = o[i, F_CARD]
     return c >= 0 and o[i, F_ZONE] == BATTLEFIELD and (ct[c, C_TRIGMASK] >> when) & 1 == 1
 
 
-@njit(cache=True)
+@kernel
 def state_triggers(st, cd):
     """603.8: "when you have 20 or more life" triggers once while it is pending."""
     o, s = st.o, st.s
@@ -897,14 +898,14 @@ def state_triggers(st, cd):
         s[S_STCUR] = s[S_CUR]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _state_triggers_stale(s):
     """Has anything changed (the state version, or the loaded marker and so the stack
     whose pending triggers count) since state_triggers last found nothing to add?"""
     return s[S_STVER] != s[S_VERSION] or s[S_STCUR] != s[S_CUR]
 
 
-@njit(cache=True)
+@kernel
 def put_triggers_on_stack(st, cd, buf):
     """603.3b: APNAP order; each player's triggers in the order they triggered."""
     s, trg = st.s, st.trg
@@ -936,7 +937,7 @@ def put_triggers_on_stack(st, cd, buf):
     return put
 
 
-@njit(cache=True)
+@kernel
 def _stack_push(st, i):
     s = st.s
     n = s[S_NSTK]
@@ -949,7 +950,7 @@ def _stack_push(st, i):
 
 
 # ----------------------------------------------------------------- life and damage (119, 120)
-@njit(cache=True)
+@kernel
 def lose_life(st, cd, p, amount):
     if amount <= 0 or not st.pl[p, P_ALIVE]:
         return
@@ -963,7 +964,7 @@ def lose_life(st, cd, p, amount):
             queue_trigger(st, cd, src, W_YOU_LOSE_LIFE, p, amount, -1, p)
 
 
-@njit(cache=True)
+@kernel
 def gain_life(st, p, amount):
     if amount <= 0 or not st.pl[p, P_ALIVE]:
         return
@@ -971,7 +972,7 @@ def gain_life(st, p, amount):
     st.pl[p, P_LIFE] += amount
 
 
-@njit(cache=True)
+@kernel
 def set_life(st, cd, p, value):
     cur = st.pl[p, P_LIFE]
     if value < cur:
@@ -980,7 +981,7 @@ def set_life(st, cd, p, value):
         gain_life(st, p, value - cur)
 
 
-@njit(cache=True)
+@kernel
 def prevent(st, src_ctl, target, amount, combat):
     """615: prevention shields, oldest first; a shield naming no recipient works only on
     damage from and to what is in its controller's range (801.13b)."""
@@ -1013,7 +1014,7 @@ def prevent(st, src_ctl, target, amount, combat):
     return amount
 
 
-@njit(cache=True)
+@kernel
 def deal_damage(st, cd, source, src_ctl, target, amount, combat):
     """damage.deal_damage: prevention, then the results of damage (120.3)."""
     if amount <= 0:
@@ -1059,7 +1060,7 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
 
 
 # ----------------------------------------------------------------- leaving the game (800.4)
-@njit(cache=True)
+@kernel
 def check_game_over(st):
     s, pl = st.s, st.pl
     if s[S_OVER]:
@@ -1073,7 +1074,7 @@ def check_game_over(st):
                 pl[q, P_WON] = 1
 
 
-@njit(cache=True)
+@kernel
 def _remove_objects(st, cd, p):
     o, s = st.o, st.s
     # end control effects giving p control
@@ -1127,12 +1128,12 @@ def _remove_objects(st, cd, p):
     s[S_NXT] = remove_all(st.xt, s[S_NXT], p)  # 800.4k: nor do their extra turns begin
 
 
-@njit(cache=True)
+@kernel
 def _eff_delete(st, k):
     st.s[S_NEFF] = delete_row(st.eff, k, st.s[S_NEFF])
 
 
-@njit(cache=True)
+@kernel
 def leave_many(st, cd, ps, m):
     """800.4a: these players leave at the same time."""
     pl = st.pl
@@ -1155,7 +1156,7 @@ def leave_many(st, cd, ps, m):
         _player_left_decision(st, cd, ps[j])
 
 
-@njit(cache=True)
+@kernel
 def _player_left_decision(st, cd, p):
     s = st.s
     P = st.pl.shape[0]
@@ -1184,7 +1185,7 @@ def _player_left_decision(st, cd, p):
         s[S_TODO] = TODO_BEGIN
 
 
-@njit(cache=True)
+@kernel
 def players_lose(st, cd, ps, m):
     """104.3, 104.4a: they lose at once; if that is everyone left, the game is a draw."""
     pl = st.pl
@@ -1205,14 +1206,14 @@ def players_lose(st, cd, ps, m):
     leave_many(st, cd, ps, m)
 
 
-@njit(cache=True)
+@kernel
 def draw_players(st, cd, ps, m):
     for j in range(m):
         st.pl[ps[j], P_DRAWN] = 1
     leave_many(st, cd, ps, m)
 
 
-@njit(cache=True)
+@kernel
 def win(st, cd, p):
     """An effect says p wins: p's opponents lose (801.14), unless something stops it."""
     if not st.pl[p, P_ALIVE] or cant_win(st, cd, p):
@@ -1226,7 +1227,7 @@ def win(st, cd, p):
     players_lose(st, cd, ps, m)
 
 
-@njit(cache=True)
+@kernel
 def everyone_draws(st, cd, ctl=-1):
     """The game is a draw for everyone (the turn cap), or for the players within ctl's
     range (104.4, 801.15)."""
@@ -1240,7 +1241,7 @@ def everyone_draws(st, cd, ctl=-1):
 
 
 # ----------------------------------------------------------------- state-based actions (704)
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def check_sba(st, cd):
     """704.5: every applicable state-based action at once; True if any was performed
     (nothing to check unless something changed: that test is inlined)."""
@@ -1249,7 +1250,7 @@ def check_sba(st, cd):
     return _check_sba(st, cd)
 
 
-@njit(cache=True)
+@kernel
 def _check_sba(st, cd):
     st.s[S_SDIRTY] = 0
     recompute(st, cd)
@@ -1377,12 +1378,12 @@ def _check_sba(st, cd):
 
 
 # ----------------------------------------------------------------- targets (115)
-@njit(cache=True)
+@kernel
 def target_ok(st, cd, p, kind, code, source):
     return _target_ok(st.o, st.pl, cd.ct, st.rm[0], st.s[S_N], p, kind, code, source)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
     """115 with 801.4: a target must be within the player's range of influence."""
     if code < 0:
@@ -1413,7 +1414,7 @@ def _target_ok(o, pl, ct, rng, n, p, kind, code, source):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _few_in_range(st, p):
     """Are at most a quarter of the players within p's range (Grand Melee's range 1)?"""
     k = 0
@@ -1422,7 +1423,7 @@ def _few_in_range(st, p):
     return 4 * k <= st.pl.shape[0]
 
 
-@njit(cache=True)
+@kernel
 def target_candidates(st, cd, p, kind, source, out, buf, limit):
     """Permanents by object id, then players in turn order from p; returns how many
     (the first ``limit`` of them)."""
@@ -1468,7 +1469,7 @@ def target_candidates(st, cd, p, kind, source, out, buf, limit):
 
 
 # ----------------------------------------------------------------- mana (106, 601.2g)
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def colour_counts(st, cd, p, have):
     """Untapped mana sources of p by colour (after recompute(): p's permanents)."""
     o = st.o
@@ -1486,7 +1487,7 @@ def colour_counts(st, cd, p, have):
     return t
 
 
-@njit(cache=True)
+@kernel
 def can_pay(have, generic, colored, mv):
     if mv == 0:
         return True
@@ -1498,7 +1499,7 @@ def can_pay(have, generic, colored, mv):
     return mv <= total
 
 
-@njit(cache=True)
+@kernel
 def pay_cost(st, cd, p, generic, colored):
     """mana.plan_payment + pay: coloured symbols from the lowest-id source of that
     colour, then generic from the lowest-id sources left. Returns False if unpayable
@@ -1526,7 +1527,7 @@ def pay_cost(st, cd, p, generic, colored):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _next_source(o, ct, perms, p, colour, taps, nt):
     """The lowest-id untapped mana source p controls that makes ``colour`` (-1: any
     colour) and isn't already in taps[:nt]; -1 if there is none."""
@@ -1540,7 +1541,7 @@ def _next_source(o, ct, perms, p, colour, taps, nt):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _in(arr, n, x):
     for k in range(n):
         if arr[k] == x:
@@ -1549,7 +1550,7 @@ def _in(arr, n, x):
 
 
 # ----------------------------------------------------------------- legal actions
-@njit(cache=True)
+@kernel
 def _add(acts, m, kind, player, obj, arg, t0, t1):
     if m < MAX_ACTIONS:
         acts[m, 0] = kind
@@ -1561,7 +1562,7 @@ def _add(acts, m, kind, player, obj, arg, t0, t1):
     return m + 1
 
 
-@njit(cache=True)
+@kernel
 def _add_combos(st, cd, p, nt, k0, k1, source, acts, m, kind, obj, arg, first_only):
     """Every combination of distinct targets (at most MAX_TARGET_COMBOS), in product order."""
     if nt == 0:
@@ -1592,19 +1593,19 @@ def _add_combos(st, cd, p, nt, k0, k1, source, acts, m, kind, obj, arg, first_on
     return m
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def sorcery_timing(st, p):
     s = st.s
     return p == s[S_ACTIVE] and (s[S_STEP] == MAIN1 or s[S_STEP] == MAIN2) and s[S_NSTK] == 0
 
 
-@njit(cache=True)
+@kernel
 def _has_targets(st, cd, p, nt, k0, k1, source):
     tmp = np.empty((2, 6), np.int64)
     return _add_combos(st, cd, p, nt, k0, k1, source, tmp, 0, 0, 0, 0, True) > 0
 
 
-@njit(cache=True)
+@kernel
 def priority_actions(st, cd, p, acts, first_only):
     """legal_actions.priority_actions: pass, lands, spells, abilities, in that order."""
     recompute(st, cd)
@@ -1675,7 +1676,7 @@ def priority_actions(st, cd, p, acts, first_only):
     return m
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def has_action(st, cd, p, acts):
     """Can p do anything but pass? Cached per state version and timing."""
     pl = st.pl
@@ -1692,7 +1693,7 @@ def has_action(st, cd, p, acts):
 
 
 # ----------------------------------------------------------------- effects (608.2, 609)
-@njit(cache=True)
+@kernel
 def _ref(st, cd, item, ref, t0, t1, out):
     """Effects.Ctx.ref: the objects / player codes a reference names (all in range here)."""
     o = st.o
@@ -1742,7 +1743,7 @@ def _ref(st, cd, item, ref, t0, t1, out):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def run_effects(st, cd, item, e0, en, t0, t1):
     o, er, s = st.o, cd.er, st.s
     ctl = o[item, F_ICTL]
@@ -1870,18 +1871,18 @@ def run_effects(st, cd, item, e0, en, t0, t1):
                     lose_life(st, cd, -1 - refs[k], amt)
 
 
-@njit(cache=True)
+@kernel
 def _add_effect(st, kind, i, ctl, ts, dp, dt, kw, newctl):
     append_row(st.s, st.eff, S_NEFF, kind, i, ctl, ts, dp, dt, kw, newctl)  # X_* order
 
 
-@njit(cache=True)
+@kernel
 def _add_shield(st, ctl, has_recip, recip, amt, combat):
     stamp(st)  # (a shield has a timestamp in the Python engine: keep the count in step)
     append_row(st.s, st.sh, S_NSH, ctl, recip, amt, combat, has_recip, 0, 0, 0)  # H_* order
 
 
-@njit(cache=True)
+@kernel
 def resolve_top(st, cd):
     """608: resolve the top object of the stack."""
     o, s, ct, ab = st.o, st.s, cd.ct, cd.ab
@@ -1937,7 +1938,7 @@ def resolve_top(st, cd):
 
 
 # ----------------------------------------------------------------- combat (506-511)
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _is_creature_of(o, ct, i, p):
     c = o[i, F_CARD]
     return (
@@ -1948,7 +1949,7 @@ def _is_creature_of(o, ct, i, p):
     )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def can_attack(o, i):
     if o[i, F_TAPPED] or o[i, F_RESTRICT] & CANT_ATTACK or o[i, F_KW] & KW_DEFENDER:
         return False
@@ -1957,7 +1958,7 @@ def can_attack(o, i):
     return True
 
 
-@njit(cache=True)
+@kernel
 def attack_actions(st, cd, acts):
     """Pending attack declaration: done, then (creature, defender) pairs; defenders are
     the opponents still in the game by player index, then their planeswalkers."""
@@ -1982,7 +1983,7 @@ def attack_actions(st, cd, acts):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _has_possible_attacker(st, cd, p):
     recompute(st, cd)
     o = st.o
@@ -1992,14 +1993,14 @@ def _has_possible_attacker(st, cd, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _clear_attack_decl(st):
     o = st.o
     for i in st.bf[: st.s[S_NBF]]:
         o[i, F_DECL] = NO_TARGET
 
 
-@njit(cache=True)
+@kernel
 def _clear_block_decl(st):
     o = st.o
     for i in st.bf[: st.s[S_NBF]]:
@@ -2007,7 +2008,7 @@ def _clear_block_decl(st):
         o[i, F_DECL] = NO_TARGET
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _sort_by(o, order, m, f):
     """order[:m] by the objects' field f, smallest first (declaration and blocking
     sequence numbers: no two are equal)."""
@@ -2019,7 +2020,7 @@ def _sort_by(o, order, m, f):
                 order[y] = t
 
 
-@njit(cache=True)
+@kernel
 def finish_attacks(st):
     o, s = st.o, st.s
     any_ = False
@@ -2048,21 +2049,21 @@ def finish_attacks(st):
     s[S_PEND] = PEND_NONE
 
 
-@njit(cache=True)
+@kernel
 def _attacker_now(o, i, gm, act):
     """Is i attacking in this turn's combat (in Grand Melee, this marker's: its holder's
     creatures)?"""
     return o[i, F_ATKP] >= 0 and o[i, F_ZONE] == BATTLEFIELD and (not gm or o[i, F_CTL] == act)
 
 
-@njit(cache=True)
+@kernel
 def _blocker_now(o, i, gm, act):
     """Is i blocking in this turn's combat (in Grand Melee, one of its attackers)?"""
     a = o[i, F_BLOCKING]
     return a >= 0 and o[i, F_ZONE] == BATTLEFIELD and (not gm or _attacker_now(o, a, gm, act))
 
 
-@njit(cache=True)
+@kernel
 def attackers_of_turn(st, out):
     o = st.o
     gm, act = st.s[S_NMARK] > 0, st.s[S_ACTIVE]
@@ -2074,12 +2075,12 @@ def attackers_of_turn(st, out):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _controls_land_sub(o, ct, perms, q, sub):
     return _controls(o, ct, perms, q, C_LANDSUB, sub)
 
 
-@njit(cache=True)
+@kernel
 def _blockable(o, b, a, q):
     """Can b (of player q) block a, landwalk aside (802.4a, 702.9, 702.17)?"""
     attacked = o[a, F_ATKP]
@@ -2090,7 +2091,7 @@ def _blockable(o, b, a, q):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _landwalk_bits(akw):
     """Land subtypes (C_LANDSUB bits: Plains, Island, Swamp, Mountain, Forest) the
     attacker's landwalk keywords name; keyword bits 12-16 are the landwalks."""
@@ -2101,7 +2102,7 @@ def _landwalk_bits(akw):
     return out
 
 
-@njit(cache=True)
+@kernel
 def block_actions(st, cd, acts):
     recompute(st, cd)
     o, s = st.o, st.s
@@ -2138,7 +2139,7 @@ def block_actions(st, cd, acts):
     return m
 
 
-@njit(cache=True)
+@kernel
 def finish_blocks(st, cd):
     o, s = st.o, st.s
     n = s[S_N]
@@ -2162,7 +2163,7 @@ def finish_blocks(st, cd):
     s[S_NBQ] = remove_all(st.bq, s[S_NBQ], s[S_PPLAYER])
 
 
-@njit(cache=True)
+@kernel
 def has_block_option(st, cd, q):
     s = st.s
     keep = s[S_PPLAYER]
@@ -2172,7 +2173,7 @@ def has_block_option(st, cd, q):
     return m > 1
 
 
-@njit(cache=True)
+@kernel
 def ask_next_blocker(st, cd):
     s = st.s
     while s[S_NBQ] > 0:
@@ -2187,7 +2188,7 @@ def ask_next_blocker(st, cd):
         return
 
 
-@njit(cache=True)
+@kernel
 def needs_first_strike_step(st):
     o = st.o
     gm, act = st.s[S_NMARK] > 0, st.s[S_ACTIVE]
@@ -2198,7 +2199,7 @@ def needs_first_strike_step(st):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _deals_now(st, i, step):
     kw = st.o[i, F_KW]
     if step == FIRST_STRIKE_DAMAGE:
@@ -2208,7 +2209,7 @@ def _deals_now(st, i, step):
     return (kw & KW_DOUBLE_STRIKE) != 0 or st.o[i, F_FSD] == 0
 
 
-@njit(cache=True)
+@kernel
 def combat_damage(st, cd, step):
     """510.1-510.2: assign all combat damage (declaration order for blockers), then deal it."""
     recompute(st, cd)
@@ -2284,7 +2285,7 @@ def combat_damage(st, cd, step):
         deal_damage(st, cd, src, o[src, F_CTL], asg[k, 1], asg[k, 2], True)
 
 
-@njit(cache=True)
+@kernel
 def end_combat(st):
     """511.3: creatures are removed from combat (in Grand Melee, those of this marker's
     combat only: its attackers and their blockers, found before any is reset)."""
@@ -2308,7 +2309,7 @@ def end_combat(st):
 
 
 # ----------------------------------------------------------------- turns and steps (500-514)
-@njit(cache=True)
+@kernel
 def start_turn(st, cd):
     """A new turn: extra turns first (500.7); the safety cap makes the game a draw."""
     s = st.s
@@ -2326,7 +2327,7 @@ def start_turn(st, cd):
     begin_turn(st, p)
 
 
-@njit(cache=True)
+@kernel
 def begin_turn(st, p):
     """p's turn begins (turn_structure.start_turn for a given player): one land (305.2),
     loyalty abilities again (606.3), ranges fixed for the turn (801.2c, 807.4h)."""
@@ -2344,7 +2345,7 @@ def begin_turn(st, p):
     s[S_PASSES] = 0
 
 
-@njit(cache=True)
+@kernel
 def _pop_extra(st):
     s = st.s
     for j in range(s[S_NXT] - 1):
@@ -2352,7 +2353,7 @@ def _pop_extra(st):
     s[S_NXT] -= 1
 
 
-@njit(cache=True)
+@kernel
 def begin_step(st, cd):
     s, o = st.s, st.o
     step = s[S_STEP]
@@ -2407,7 +2408,7 @@ def begin_step(st, cd):
         cleanup(st, cd)
 
 
-@njit(cache=True)
+@kernel
 def cleanup(st, cd):
     """514.1 discard to hand size; 514.2 damage wears off, "this turn" effects end."""
     s, o = st.s, st.o
@@ -2452,7 +2453,7 @@ def cleanup(st, cd):
         s[S_TODO] = TODO_END
 
 
-@njit(cache=True)
+@kernel
 def end_step(st, cd):
     s = st.s
     step = s[S_STEP]
@@ -2490,7 +2491,7 @@ def end_step(st, cd):
 # order of operations (so the same interleaving): markers advance in marker-number
 # order one step at a time; the marker being advanced is "loaded" into the turn
 # scalars (SAVED) and the stack, the others wait in their rows of ``mk``.
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def marker_save(st):
     """turn_markers.save: the loaded turn goes back into its marker's row."""
     s, row = st.s, st.mk[st.s[S_CUR]]
@@ -2501,7 +2502,7 @@ def marker_save(st):
     row[KF : KF + n] = st.stk[:n]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def marker_load(st, k):
     """turn_markers.load: marker k's turn becomes the game's turn."""
     s, row = st.s, st.mk[k]
@@ -2513,13 +2514,13 @@ def marker_load(st, k):
     st.stk[:n] = row[KF : KF + n]
 
 
-@njit(cache=True)
+@kernel
 def marker_count(st):
     """807.4a: one turn marker for each full four players."""
     return max(1, n_alive(st) // 4)
 
 
-@njit(cache=True)
+@kernel
 def markers_setup(st, order, m):
     """807.4b: marker 1 to the starting player, the next to every fourth seat on its
     left (``order``: the players in turn order from the starting player); every
@@ -2544,7 +2545,7 @@ def markers_setup(st, order, m):
     marker_load(st, 0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _eligible(rm, pl, o, stk, nstk, a, q):
     """807.5a: q gets priority for the loaded marker's stack only if its holder (a), or
     the controller of an object on that stack, is within q's range of influence (the
@@ -2561,7 +2562,7 @@ def _eligible(rm, pl, o, stk, nstk, a, q):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _mark_eligible(st):
     """P_ELIG of every player for the loaded stack (807.5a); returns how many, the players
     who must pass in succession (805.5 / 807.5a). Valid while the stack, the players in
@@ -2576,7 +2577,7 @@ def _mark_eligible(st):
     return k
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _next_marked(st, p):
     """The next player after p in turn order who gets priority for this stack, from the
     P_ELIG marks (the Python engine's walk of next_in_turn_order from p, one round of
@@ -2591,7 +2592,7 @@ def _next_marked(st, p):
     return next_in_turn_order(st, p)
 
 
-@njit(cache=True)
+@kernel
 def _held_near(st, k, p, left):
     """Does a marker other than k sit with a holder among the three players (still in
     the game) to p's left (or right)?"""
@@ -2611,13 +2612,13 @@ def _held_near(st, k, p, left):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _must_wait(st, k):
     """807.4d: not while another marker is within the three seats to the holder's left."""
     return _held_near(st, k, st.mk[k, K_HOLDER], True)
 
 
-@njit(cache=True)
+@kernel
 def _marker_begin(st, k):
     """Marker k (loaded) begins its holder's turn; a delayed extra turn first (807.4i-j)."""
     mk, pl = st.mk, st.pl
@@ -2628,7 +2629,7 @@ def _marker_begin(st, k):
     begin_turn(st, h)
 
 
-@njit(cache=True)
+@kernel
 def _wake(st):
     """Markers waiting under 807.4d begin when no marker is close on their left."""
     s, mk = st.s, st.mk
@@ -2646,7 +2647,7 @@ def _wake(st):
                 marker_load(st, cur)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rotate(st):
     """The loaded marker's step is over: the next marker (by number) advances."""
     s, mk = st.s, st.mk
@@ -2666,7 +2667,7 @@ def _rotate(st):
     marker_load(st, k)
 
 
-@njit(cache=True)
+@kernel
 def _marker_to_right(st, p, exclude):
     """The turn marker nearest to p's right (p's own last; -1 if none)."""
     n, mk, pl = st.s[S_NPLAYERS], st.mk, st.pl
@@ -2680,7 +2681,7 @@ def _marker_to_right(st, p, exclude):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _marker_remove(st, k):
     """Marker k leaves the table; extra designations pass to the marker on its right
     (807.4g)."""
@@ -2701,7 +2702,7 @@ def _marker_remove(st, k):
     marker_load(st, s[S_CUR])
 
 
-@njit(cache=True)
+@kernel
 def _remove_waiting_designated(st):
     """807.4g: a designated marker whose holder isn't taking a turn (waiting) is removed
     at once, also one that a removal has just designated (highest index first)."""
@@ -2717,7 +2718,7 @@ def _remove_waiting_designated(st):
         _marker_remove(st, x)
 
 
-@njit(cache=True)
+@kernel
 def marker_end_turn(st, cd):
     """The loaded marker's turn ended (after cleanup): remove, keep or pass it (807.4c,
     807.4g, 807.4i-j)."""
@@ -2766,7 +2767,7 @@ def marker_end_turn(st, cd):
     _wake(st)  # a marker that moved may free one waiting behind it (807.4d)
 
 
-@njit(cache=True)
+@kernel
 def markers_players_left(st, ps, m):
     """807.4c, 807.4e-g: markers of departed players, and markers designated for removal
     (turn_markers.players_left)."""
@@ -2815,7 +2816,7 @@ def markers_players_left(st, ps, m):
         _wake(st)
 
 
-@njit(cache=True)
+@kernel
 def run_markers(st, cd, buf):
     """turn_markers.run: advance the simultaneous turns until someone must decide."""
     s, mk = st.s, st.mk
@@ -2840,7 +2841,7 @@ def run_markers(st, cd, buf):
 
 
 # ----------------------------------------------------------------- priority (117)
-@njit(cache=True)
+@kernel
 def settle(st, cd, buf):
     """117.5: state-based actions and triggers until neither happens."""
     s = st.s
@@ -2854,7 +2855,7 @@ def settle(st, cd, buf):
             return
 
 
-@njit(cache=True)
+@kernel
 def offer_priority(st, cd, buf):
     """117.3: the player with priority decides; under auto-pass one who can do nothing
     passes at once, and the next is offered priority straight away (what ``run`` would
@@ -2886,13 +2887,13 @@ def offer_priority(st, cd, buf):
             return
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def do_pass(st, cd, p):
     s = st.s
     _passed(st, cd, p, _mark_eligible(st) if s[S_NMARK] else n_alive(st))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _passed(st, cd, p, need):
     """p passed: once ``need`` players have passed in succession the top of the stack
     resolves or the step ends (117.4); otherwise the next player gets priority (in
@@ -2916,7 +2917,7 @@ def _passed(st, cd, p, need):
         s[S_TODO] = TODO_PRIORITY
 
 
-@njit(cache=True)
+@kernel
 def run(st, cd, buf):
     """Advance until a player must decide something (or the game is over)."""
     s = st.s
@@ -2935,7 +2936,7 @@ def run(st, cd, buf):
 
 
 # ----------------------------------------------------------------- decisions
-@njit(cache=True)
+@kernel
 def legal_actions(st, cd, acts):
     s = st.s
     pend = s[S_PEND]
@@ -2954,7 +2955,7 @@ def legal_actions(st, cd, acts):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def apply_action(st, cd, a, buf):
     """legal_actions.apply_action for a legal action (the kernel only makes legal ones)."""
     s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
@@ -3033,7 +3034,7 @@ def apply_action(st, cd, a, buf):
     run(st, cd, buf)
 
 
-@njit(cache=True)
+@kernel
 def start_game(st, cd):
     """turn_structure.start_game without mulligans: opening hands of seven in turn order
     from the starting player (103.5), then the starting player's first turn (103.8)."""
@@ -3057,7 +3058,7 @@ def start_game(st, cd):
     touch(st)
 
 
-@njit(cache=True)
+@kernel
 def play_one(st, cd, max_decisions):
     """Random agents play this game to its end (or for max_decisions decisions)."""
     s = st.s
@@ -3081,7 +3082,7 @@ def play_one(st, cd, max_decisions):
     return k
 
 
-@njit(cache=True)
+@entry
 def play_batch(
     OBJ,
     PL,

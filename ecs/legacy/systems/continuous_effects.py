@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from ecs.constants import BATTLEFIELD, T_CREATURE
 from ecs.legacy.components.effects import ContinuousEffect, PreventionShield
+from systems.jit import entry
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -35,7 +35,7 @@ def _static_cards(g: Game) -> np.ndarray:
     return cached
 
 
-@njit(cache=True)
+@entry
 def base_layers(
     card, zone, base_controller, counters, card_kw, card_power, card_toughness, has_static,
     card_types, controller, kw, power, toughness, restrict, static_count, types,

@@ -13,16 +13,16 @@ engine in auto-pass mode can skip the player (or the whole round) safely.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ecs.legacy.systems.continuous_effects import recompute
 from ecs.legacy.systems.stack import sorcery_timing
+from systems.jit import entry
 
 HAND, BATTLEFIELD = 1, 2
 T_LAND = 1
 
 
-@njit(cache=True)
+@entry
 def can_act_kernel(
     zone, owner, controller, card, tapped, types, is_instant, mana_value, mana_color,
     has_ability, has_instant_ability, pool, lands_played, sorcery_ok, out,

@@ -36,8 +36,9 @@ thousands run the same kernel:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from systems.jit import kernel
 
 UNLIMITED = -1  # any negative reach means an unlimited range of influence
 
@@ -50,7 +51,7 @@ __all__ = [
 ]
 
 
-@numba.njit(cache=True)
+@kernel
 def in_range_mask(
     seat: np.ndarray, present: np.ndarray, reach: np.ndarray, out: np.ndarray
 ) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from ecs.constants import (
     BATTLEFIELD,
@@ -33,6 +32,7 @@ from ecs.constants import (
 )
 from ecs.legacy.systems.continuous_effects import recompute
 from ecs.legacy.systems.zones import move
+from systems.jit import entry
 
 if TYPE_CHECKING:
     from ecs.game import Game
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 DIE_NONE, DIE_TOUGHNESS, DIE_DESTROY, DIE_LOYALTY = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@entry
 def sba_kernel(
     zone, types, toughness, damage, deathtouch, counters, alive, life, poison, drew_empty,
     zero_life_ok, poison_limit, dies, annihilate, loses, card, token, special, work,

@@ -1,0 +1,226 @@
+"""systems/jit.py: the engine-wide cache key, progress, the twin, the compile levers.
+
+Most tests run small kernels in subprocesses (a fresh process is the only way to see
+what a later run loads from the cache); the last one plays seeded games in the real
+engine compiled with and without the levers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from systems import jit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CALLEE = """
+from systems.jit import kernel
+
+@kernel
+def bonus(x):
+    return x + {bonus}
+"""
+
+CALLER = """
+import json, sys
+import numpy as np
+from systems.jit import entry, kernel, startups
+from callee import bonus
+
+@kernel
+def step(a, k, v):
+    a[k] += bonus(v)
+
+@entry
+def run(a):
+    for i in range(a.shape[0]):
+        step(a, i, 1)
+        step(a, i, 2)
+    return a.sum()
+
+a = np.zeros(4, np.int64)
+total = run(a)
+print(json.dumps({{"total": int(total), "functions": startups()[0].functions,
+                  "versions": len(step.overloads)}}))
+"""
+
+
+def _play(folder: Path, cache: Path, **env: str) -> tuple[dict, str]:
+    out = subprocess.run(
+        [sys.executable, str(folder / "caller.py")],
+        cwd=folder,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=f"{ROOT}:{folder}", **env),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
+
+
+def _write(folder: Path, bonus: int) -> None:
+    (folder / "callee.py").write_text(textwrap.dedent(CALLEE.format(bonus=bonus)))
+    (folder / "caller.py").write_text(textwrap.dedent(CALLER.format()))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    _write(folder, bonus=10)
+    return folder
+
+
+def test_editing_a_callee_module_recompiles_its_callers(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first, _ = _play(project, cache)
+    assert first["total"] == 4 * (11 + 12) and first["functions"] > 0
+    again, _ = _play(project, cache)
+    assert again == {**first, "functions": 0, "versions": 0}  # loaded, nothing compiled
+    _write(project, bonus=100)  # only callee.py changes
+    edited, _ = _play(project, cache)
+    assert edited["total"] == 4 * (101 + 102) and edited["functions"] > 0
+
+
+def test_cache_directories_sit_under_numba_cache_dir_and_old_ones_are_pruned(
+    project: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    for levers in ("stock", "literals", "wrappers", "link", "all"):  # five cache keys
+        _play(project, cache, MELEE_JIT=levers)
+    kept = sorted(p.name for p in cache.iterdir())
+    assert len(kept) == 1 + jit.KEEP_OLD_CACHES
+    assert all(name.startswith("kernels-") for name in kept)
+
+
+def test_progress_shows_while_compiling_and_nothing_when_loading(
+    project: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    _, compiling = _play(project, cache)
+    assert "compiling run" in compiling
+    assert "compiled run" in compiling
+    _, loading = _play(project, cache)
+    assert loading == ""
+
+
+def test_a_constant_argument_does_not_make_a_version_per_value(
+    project: Path, tmp_path: Path
+) -> None:
+    with_levers, _ = _play(project, tmp_path / "a")
+    stock, _ = _play(project, tmp_path / "b", MELEE_JIT="stock")
+    assert with_levers["versions"] == 1  # step(a, i, 1) and step(a, i, 2)
+    assert stock["versions"] == 2
+    assert with_levers["total"] == stock["total"]
+
+
+def test_without_the_jit_the_decorators_return_the_function() -> None:
+    code = (
+        "from systems.jit import entry, kernel\n"
+        "def f(x):\n    return x\n"
+        "assert kernel(f) is f and entry(f) is f and kernel(inline='always')(f) is f\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+
+
+@jit.kernel
+def _triple(a, k):
+    a[k] *= 3
+    return a[k]
+
+
+def test_a_kernel_called_from_python_runs_like_its_twin() -> None:
+    fast, slow = np.arange(4), np.arange(4)
+    assert _triple(fast, 2) == _triple.py_func(slow, 2) == 6
+    assert (fast == slow).all()
+
+
+def test_unknown_levers_and_unchecked_numba_versions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MELEE_JIT", "literals,bogus")
+    with pytest.raises(ValueError, match="bogus"):
+        jit._levers()
+    monkeypatch.setenv("MELEE_JIT", "stock")
+    assert jit._levers() == frozenset()
+    monkeypatch.delenv("MELEE_JIT")
+    assert jit._levers() == jit.LEVERS
+    monkeypatch.setattr(jit.numba, "__version__", "0.99.0")
+    with pytest.warns(UserWarning, match="stock way"):
+        assert jit._levers() == frozenset()
+
+
+def _fingerprint(**env: str) -> str:
+    code = "import sys; sys.path.insert(0, 'bench'); from compile_time import fingerprint; "
+    code += "print(fingerprint())"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), **env),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_the_levers_play_the_same_games_as_stock_numba() -> None:
+    """Seeded two-player, free-for-all and Grand Melee games in the engine compiled
+    with every lever and the stock way. After a change to the engine both compile
+    again (the stock way takes minutes), hence ``-m slow``: run it after changing
+    systems/jit.py or numba."""
+    assert _fingerprint(MELEE_JIT="all") == _fingerprint(MELEE_JIT="stock")
+
+
+def test_the_cache_key_covers_every_source_file_under_the_roots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    components, systems = tmp_path / "components", tmp_path / "systems"
+    (systems / "deep").mkdir(parents=True)
+    components.mkdir()
+    (components / "state.py").write_text("LIFE = 20\n")
+    (systems / "deep" / "combat.py").write_text("def f(): pass\n")
+    monkeypatch.setattr(jit, "ROOTS", (components, systems))
+    before = jit._CacheKey().digest()
+    (systems / "__pycache__").mkdir()
+    (systems / "__pycache__" / "combat.cpython-311.pyc").write_bytes(b"junk")
+    assert jit._CacheKey().digest() == before
+    (components / "state.py").write_text("LIFE = 30\n")
+    assert jit._CacheKey().digest() != before
+
+
+TWIN_GAMES = """
+import json
+from ecs.compiled import play_compiled
+from ecs.decks import load_deck, stock_decks
+decks = [load_deck(d).main for d in stock_decks()]
+out = {}
+for players in (2, 4):
+    res = play_compiled(decks, players, 3, seed=11)
+    out[players] = {k: v.tolist() for k, v in res.items() if k in ("turns", "winner", "life")}
+print(json.dumps(out))
+"""
+
+
+def test_the_engine_runs_as_plain_python_with_the_jit_disabled() -> None:
+    """The legacy engine's kernels through systems.jit, as their Python twin and
+    compiled: the same games."""
+    runs = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONPATH=str(ROOT))
+        out = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", TWIN_GAMES],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert runs[0] == runs[1]
