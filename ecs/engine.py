@@ -337,6 +337,9 @@ def _ops():
     return entry
 
 
+RESOLVE = "resolve"  # a shortcut's step: every player passes until every stack is empty
+
+
 class Level:
     """One game of a game's chain as Python reads it: the main game (depth 0) or a
     subgame (726) being played inside it (depth 1, a subgame of that: 2 ...). Has what
@@ -402,6 +405,7 @@ class Game:
         self.auto_subgames = True  # a subgame asked for is made at once (its starting player
         # at random); a script turns this off to name one (``start_subgame``)
         self.hold_subgame = False
+        self._shortcut: tuple | None = None  # a shortcut proposed, being answered (729.2)
 
     # --------------------------------------------------------- making one
     @classmethod
@@ -491,7 +495,59 @@ class Game:
             if self.depth > 0 and s[G.S_NBROUGHT]:
                 d = self.depth
                 n = call(_ops().SUBGAME_SYNC, self.chain[d - 1 : d + 1], self.compiled.arena)
+            if self._shortcut is not None and int(s[G.S_PEND]) != D.PEND_SHORTCUT:
+                return self._take_shortcut()  # 729.2c: every player answered
             return int(self.v.s[G.S_NACTS]) if n >= 0 else n
+
+    # --------------------------------------------------------- shortcuts (729.2)
+    def propose_shortcut(self, unit: list | None, times: int) -> int:
+        """729.2a: the player with priority in the innermost game proposes ``unit`` (a
+        list of Actions and ``RESOLVE``: every player passes until every stack is empty)
+        repeated ``times`` times. The other players answer in turn order with ``step``
+        (PEND_SHORTCUT: option 0 accepts, the others shorten it to K repetitions); then
+        the agreed repetitions are taken (729.2c). An illegal choice on the way refuses
+        the whole shortcut (the state as it was). ``unit`` None: the caller takes them
+        (``shortcut_agreed``). Returns the next decision's number of options."""
+        s = self.v.s
+        p = int(s[G.S_PPLAYER])
+        if int(s[G.S_PEND]) != D.PEND_PRIORITY or times < 0:
+            raise IllegalAction("a shortcut is proposed by the player with priority (729.2a)")
+        snap = self.snapshot()
+        n = call(_ops().SHORTCUT, self.inner, self.compiled.arena, int(times),
+                 np.array([p], np.int32))  # fmt: skip
+        if n < 0:
+            raise IllegalAction("this player can't propose a shortcut now")
+        self._shortcut = (unit, snap) if unit is not None else None
+        return self._settle(n)
+
+    def shortcut_agreed(self) -> int:
+        """The repetitions the last shortcut proposal was accepted for (729.2c)."""
+        return int(self.v.s[G.S_SC_STOP])
+
+    def _take_shortcut(self) -> int:
+        unit, snap = self._shortcut
+        self._shortcut = None
+        n = self.n_actions()
+        try:
+            for _ in range(self.shortcut_agreed()):
+                for el in unit:
+                    if isinstance(el, str) and el == RESOLVE:
+                        n = self._resolve_all()
+                    else:
+                        n = self.step(self.index_of(el))
+        except IllegalAction as e:
+            self.restore(snap)
+            raise IllegalAction(f"the shortcut can't be taken as proposed (729.2a): {e}") from None
+        return n
+
+    def _resolve_all(self) -> int:
+        n = self.n_actions()
+        for _ in range(100000):
+            v = self.v
+            if self.over or int(v.s[G.S_NSTK]) == 0 and int(v.s[G.S_PEND]) == D.PEND_PRIORITY:
+                return n
+            n = self.step(0)
+        raise IllegalAction("the stack didn't empty")
 
     def local(self, i: int) -> int:
         """The object main-game object i is in the innermost game (-1: none)."""
@@ -640,6 +696,8 @@ class Game:
         self.created_from = state.get("created_from", 0)
         self.positions = {}
         self.auto_subgames = True
+        self.hold_subgame = False
+        self._shortcut = None
 
 
 def seed_rng(a: np.ndarray, seed: int) -> None:

@@ -81,6 +81,7 @@ from components.decisions import (
     PEND_POSITION,
     PEND_PRIORITY,
     PEND_SCRY,
+    PEND_SHORTCUT,
     PEND_TARGET,
     PEND_X,
     PEND_YES_NO,
@@ -185,6 +186,7 @@ class Scenario:
     data: dict
     failures: list[str] = field(default_factory=list)
     game: Game | None = None
+    shortcut: tuple | None = None  # a shortcut proposed, being answered (729.2)
     refs_by_id: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -579,6 +581,22 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         raise _err(path, f"{f}.x", "expected an integer >= 0")
     if "ability" in a and (not isinstance(a["ability"], int) or a["ability"] < 0):
         raise _err(path, f"{f}.ability", "expected an integer >= 0")
+    if kind == "shortcut":  # 729.2a: {actions: [...], times: N}
+        sc = a["shortcut"]
+        if not isinstance(sc, dict) or set(sc) != {"actions", "times"}:
+            raise _err(path, f"{f}.shortcut", "expected {actions: [...], times: N}")
+        t = sc["times"]
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise _err(path, f"{f}.shortcut.times", "expected a whole number >= 0")
+        if not isinstance(sc["actions"], list) or not sc["actions"]:
+            raise _err(path, f"{f}.shortcut.actions", "expected a non-empty list of actions")
+        for j, sub in enumerate(sc["actions"]):
+            g = f"{f}.shortcut.actions[{j}]"
+            if not isinstance(sub, dict) or "expect" in sub or "shortcut" in sub:
+                raise _err(path, g, "expected an action (not expect, not another shortcut)")
+            if "expect_error" in sub:
+                raise _err(path, f"{g}.expect_error", "not in a shortcut")
+            _validate_action(path, g, sub, names, ids, name_counts, db)
 
 
 # ------------------------------------------------------------------ building
@@ -1082,12 +1100,52 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         _take(g, "the blocks as declared", A_BLOCK_DONE)
     elif "choose" in a:
         _choose(sc, p, a["choose"])
+        if sc.shortcut is not None:  # 729.2b: the others accept unless the script says
+            _answer_shortcut(sc, lookahead)
     elif "roll_planar_die" in a:
         raise ScenarioFailure("Planechase (roll_planar_die) is not implemented yet")
     elif "shortcut" in a:
-        raise ScenarioFailure("shortcuts (729) are not implemented yet")
+        _propose(sc, p, a, lookahead)
     elif "turn_face_up" in a:
         raise ScenarioFailure("conspiracies (turn_face_up) are not implemented yet")
+
+
+def _stop_after_next(step: Any) -> bool:
+    return (
+        isinstance(step, dict)
+        and isinstance(step.get("choose"), dict)
+        and ("stop_after" in step["choose"])
+    )
+
+
+def _propose(sc: Scenario, p: int, a: dict, lookahead: Any) -> None:
+    """729.2a: P proposes the listed actions repeated ``times`` times; the other players
+    answer in turn order (a ``choose: {stop_after: K}`` step, else they accept); then the
+    agreed repetitions are carried out. If an action can't be taken as proposed, the
+    whole shortcut is refused (the state as it was)."""
+    g = sc.game
+    _need_priority(g, p, a["player"])
+    sc.shortcut = (list(a["shortcut"]["actions"]), g.snapshot())
+    g.propose_shortcut(None, int(a["shortcut"]["times"]))
+    _answer_shortcut(sc, lookahead)
+
+
+def _answer_shortcut(sc: Scenario, lookahead: Any) -> None:
+    g = sc.game
+    while _pend(g)[0] == PEND_SHORTCUT:
+        if _stop_after_next(lookahead):
+            return  # (the script's answer comes next)
+        g.step(0)  # accepting
+    actions, snap = sc.shortcut
+    sc.shortcut = None
+    times = g.shortcut_agreed()
+    try:
+        for _ in range(times):
+            for k, sub in enumerate(actions):
+                run_action(sc, sub, actions[k + 1] if k + 1 < len(actions) else None)
+    except (IllegalAction, ScenarioFailure) as e:
+        g.restore(snap)
+        raise IllegalAction(f"the shortcut can't be taken as proposed (729.2a): {e}") from None
 
 
 def _need_priority(g: Game, p: int, who: str) -> None:
@@ -1305,6 +1363,12 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
                 if card not in first and card not in second:
                     raise IllegalAction(f"{g.card_name(card)} is in neither pile")
                 _take(g, "a pile", arg=0 if card in first else 1)
+        elif key == "stop_after":  # 729.2b: shorten the proposed shortcut
+            if kind != PEND_SHORTCUT:
+                raise IllegalAction("no shortcut is being answered now (choose.stop_after)")
+            if not isinstance(val, int) or isinstance(val, bool) or val < 0:
+                raise ScenarioFailure("choose.stop_after: expected a whole number >= 0")
+            _take(g, f"stopping after {val} repetitions", arg=val)
         elif key == "position":  # 702.140c: a mutating spell on top of / under its target
             if val not in ("top", "bottom") or kind != PEND_POSITION:
                 raise IllegalAction("no mutate position is being chosen now (choose.position)")

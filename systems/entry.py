@@ -8,12 +8,13 @@ options the pending decision has, or what the operation says)."""
 
 from __future__ import annotations
 
-from systems import game_loop, setup, subgames
+from systems import game_loop, setup, shortcuts, subgames
 from systems.jit import entry
 from systems.state import card_tables, game_state
 
 BEGIN, STEP, CONCEDE, REFRESH, PLAY, DEAL, SCENARIO_START, SCENARIO_PREGAME = range(8)
 SUBGAME_START, SUBGAME_END, SUBGAME_SYNC = 8, 9, 10  # 726: A's rows are [game, its subgame]
+SHORTCUT = 11  # 729.2: player ints[0] proposes a shortcut of x repetitions
 
 
 @entry
@@ -54,6 +55,10 @@ def call(op, A, c, x, ints):
     if op == SUBGAME_END:
         subgames.finish(st, game_state(A[1]), cd)
         return game_loop.begin(st, cd)
+    if op == SHORTCUT:
+        if not shortcuts.propose(st, cd, ints[0], x):
+            return -1
+        return game_loop.refresh(st, cd)
     if op == SUBGAME_SYNC:
         subgames.sync(st, game_state(A[1]), cd)
         return game_loop.refresh(game_state(A[1]), cd)

@@ -199,6 +199,9 @@ def leave_many(st, cd, ps, m):
     touch(st)
     for j in range(k):
         pl[ps[j], P_ALIVE] = 0
+    check_game_over(st)
+    if st.s[S_OVER]:  # 104.2: the game is over, the position stays as it ended
+        return
     for j in range(k):
         _remove_objects(st, cd, ps[j])
     if st.s[S_NMARK]:  # 807.4c, 807.4e-g: turn markers of a shrinking table

@@ -59,6 +59,7 @@ from components.decisions import (
     PEND_MULLIGAN,
     PEND_NONE,
     PEND_PRIORITY,
+    PEND_SHORTCUT,
     PEND_TARGET,
     PEND_X,
 )
@@ -137,6 +138,7 @@ from systems import (
     mulligan,
     players,
     priority,
+    shortcuts,
     zones,
 )
 from systems.jit import kernel
@@ -333,8 +335,11 @@ def has_action(st, cd, p):
     if pl[p, P_HA_VER] == st.s[S_VERSION] and pl[p, P_HA_SORC] == sorc:
         return pl[p, P_HA_VAL] == 1
     w = st.acts.shape[1]
-    tmp = st.scr[SCR_HAS_ACTION, : 2 * w].reshape((2, w))
-    v = priority_actions(st, cd, p, tmp, True) > 1
+    if shortcuts.restricts(st):  # 729.3: some options may be forbidden: list them all
+        v = shortcuts.forbid(st, cd, p, st.acts, priority_actions(st, cd, p, st.acts, False)) > 1
+    else:
+        tmp = st.scr[SCR_HAS_ACTION, : 2 * w].reshape((2, w))
+        v = priority_actions(st, cd, p, tmp, True) > 1
     pl[p, P_HA_VER] = st.s[S_VERSION]
     pl[p, P_HA_SORC] = sorc
     pl[p, P_HA_VAL] = 1 if v else 0
@@ -363,6 +368,8 @@ def list_actions(st, cd):
             m = _add(acts, m, A_CHOOSE, p, objs[j], args[j], 0)
     elif kind == PEND_PRIORITY:
         m = priority_actions(st, cd, p, acts, False)
+        if shortcuts.restricts(st):  # 729.3: what p must not repeat from this state
+            m = shortcuts.forbid(st, cd, p, acts, min(m, acts.shape[0]))
     elif kind == PEND_ATTACK:
         m = 0
         if not _attack_requirement_unmet(st, cd):  # 508.1d: "attacks this turn if able"
@@ -382,6 +389,8 @@ def list_actions(st, cd):
     elif kind == PEND_BOTTOM:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_CHOOSE, p, i, 0, 0)
+    elif kind == PEND_SHORTCUT:  # 729.2b: accept or shorten a proposed shortcut
+        m = shortcuts.answer_options(st, acts, 0)
     s[S_NACTS] = min(m, acts.shape[0])
     return m
 
@@ -439,7 +448,11 @@ def apply(st, cd, k):
         ans = obj if pend == PEND_CHOOSE_OBJECT or pend == PEND_DISCARD else arg
         effects.resume(st, cd, ans)
         return
+    if pend == PEND_SHORTCUT:
+        shortcuts.answer(st, arg)
+        return
     if pend == PEND_PRIORITY:
+        shortcuts.acted(st, cd, q, kind, obj, arg)  # 729.3, 729.4: what loops look at
         s[S_PEND] = PEND_NONE
         if kind == A_PASS:
             priority.do_pass(st, cd, s[S_PPLAYER])

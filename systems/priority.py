@@ -53,6 +53,7 @@ from systems import (
     legal_actions,
     mulligan,
     players,
+    shortcuts,
     stack,
     state_based_actions,
     triggers,
@@ -153,6 +154,8 @@ def passed(st, cd, p, need):
     resolves or the step ends (117.4); otherwise the next player gets priority."""
     s = st.s
     s[S_PEND] = PEND_NONE
+    if shortcuts.passing(st, cd):  # 729.4: a loop of mandatory actions: a draw
+        return
     s[S_PASSES] += 1
     if s[S_PASSES] >= need:
         s[S_PASSES] = 0
