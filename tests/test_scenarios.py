@@ -23,6 +23,9 @@ NOT_YET = {
     "cards/karn-liberated-plus-four.yaml",
     "cards/reverse-the-sands-only-players-in-range.yaml",
     "cards/reverse-the-sands.yaml",
+    # 726.5b-c: subgames of a Vanguard / Commander game wait for those variants (902, 903)
+    "726-subgames/726.5b-vanguard-card-returns-to-the-main-command-zone.yaml",
+    "726-subgames/726.5c-commander-returns-to-the-main-command-zone.yaml",
 }
 
 
