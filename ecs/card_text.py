@@ -65,6 +65,8 @@ def _keyword(k: Any) -> str:
 def _ability(card: str, kind: str, body: Any) -> str:
     if kind == "static":
         return _static(body)
+    if kind == "enters" and body.get("day_if_neither"):
+        return f"If it's neither day nor night, it becomes day as {card} enters."
     if kind == "enters":
         parts = []
         if body.get("tapped"):
@@ -77,6 +79,9 @@ def _ability(card: str, kind: str, body: Any) -> str:
     text = _effects_text(body, card)
     if kind == "spell":
         return text
+    if kind == "activated" and body.get("granted_to"):
+        inner = dict(body, granted_to=None)
+        return f'{body["granted_to"].capitalize()} creature has "{_ability(card, kind, inner)}"'
     if kind == "activated":
         t = f"{_cost(body.get('cost'))}: {text}"
         if body.get("timing") == "sorcery":
@@ -189,16 +194,16 @@ def _amount(v: Any) -> str:
         on = v.pop("what", None)
         ((k, arg),) = v.items()
         base = {
-            "count": f"the number of {_plural(_filter(arg))}",
-            "power": f"the power of {_ref(arg, [])}",
-            "toughness": f"the toughness of {_ref(arg, [])}",
-            "mana_value": f"the mana value of {_ref(arg, [])}",
-            "life": f"the life total of {_ref(arg, [])}",
-            "half_life": f"half the life total of {_ref(arg, [])}, rounded up",
-            "counters": f"the number of {arg} counters on {_ref(on or 'self', [])}",
-            "event_amount": "that much",
-            "mana_spent": "the mana spent to cast it",
-        }.get(k, str(arg))
+            "count": lambda: f"the number of {_plural(_filter(arg))}",
+            "power": lambda: f"the power of {_ref(arg, [])}",
+            "toughness": lambda: f"the toughness of {_ref(arg, [])}",
+            "mana_value": lambda: f"the mana value of {_ref(arg, [])}",
+            "life": lambda: f"the life total of {_ref(arg, [])}",
+            "half_life": lambda: f"half the life total of {_ref(arg, [])}, rounded up",
+            "counters": lambda: f"the number of {arg} counters on {_ref(on or 'self', [])}",
+            "event_amount": lambda: "that much",
+            "mana_spent": lambda: "the mana spent to cast it",
+        }.get(k, lambda: str(arg))()
         if times != 1:
             base = f"{times} times {base}"
         if plus:
@@ -246,6 +251,33 @@ def _step(step: dict, names: list[str], card: str = "this") -> str:  # noqa: C90
         return (f"Search your library for {'up to ' + _num(n) if n != 1 else 'a'} "
                 f"{_filter(args.get('filter', a))}, put {'them' if n != 1 else 'it'} "
                 f"onto your {to}{tapped}, then shuffle.")  # fmt: skip
+    # 726-729 words
+    if verb == "exile" and args.get("until") == "leaves":
+        return f"Exile {r('what', 'target')} until {card} leaves the battlefield."
+    if verb == "add_mana" and "one_of" in args:
+        keep = (
+            " Until end of turn, you don't lose this mana as steps end." if args.get("keep") else ""
+        )
+        return f"Add {_mana({'one_of': args['one_of']})}.{keep}"
+    if verb == "day_night":
+        b = args.get("becomes", a)
+        return ("If it's night, it becomes day; otherwise it becomes night." if b == "toggle"
+                else f"It becomes {b}.")  # fmt: skip
+    if verb == "subgame":
+        return "The players play a Magic subgame, using their libraries as their decks."
+    if verb == "wish":
+        f = _filter(args.get("filter", a))
+        return f"You may put a {f} you own from outside the game into your hand."
+    if verb == "exile_until":
+        to = {"hand": "into your hand", "battlefield": "onto the battlefield",
+              "battlefield_or_hand": "onto the battlefield or into your hand"}[args.get("to", "hand")]  # fmt: skip
+        return (f"Exile cards from the top of your library until you exile a "
+                f"{_filter(args.get('filter', a))} card; put it {to}.")  # fmt: skip
+    if verb == "lose_keywords":
+        kws = ", ".join(_list(args.get("keywords")))
+        return f"{r('what', 'target').capitalize()} loses {kws} until end of turn."
+    if verb == "must_attack":
+        return f"{r('what', 'target').capitalize()} attacks this turn if able."
     if verb in ("destroy", "exile", "tap", "untap", "regenerate", "transform"):
         return f"{verb.capitalize()} {_ref(args.get('what', a) if args else a, names)}."
     if verb == "bounce":
@@ -340,6 +372,8 @@ def _step(step: dict, names: list[str], card: str = "this") -> str:  # noqa: C90
                 if pay is not None
                 else ""
             )
+            if isinstance(pay, str) and pay.startswith("{"):
+                cost = f"pay {pay}. If you do, "
             return f"{r('who', 'you').capitalize()} may {cost}{inner}"
         return f"{inner[:-1]} unless {r('who', 'target')} pays {_amount(args.get('pays', args.get('pay')))}."
     if verb == "if":
@@ -471,6 +505,12 @@ def _when(w: dict) -> str:
         else "Whenever a player loses life",
         "life_at_least": f"When you have {w.get('amount')} or more life",
         "last_counter_removed": f"When the last {w.get('kind')} counter is removed from this",
+        "mutates": "Whenever this creature mutates",
+        "transforms": f"When this transforms{' into its ' + w['into'] + ' face' if 'into' in w else ''}",
+        "day_night": {
+            "day": "Whenever night becomes day",
+            "night": "Whenever day becomes night",
+        }.get(w.get("becomes"), "Whenever day becomes night or night becomes day"),
     }
     return phrases.get(ev, f"Whenever {ev.replace('_', ' ')}")
 
@@ -495,6 +535,8 @@ def _static(body: dict) -> str:
         text = f"{arg} mana doesn't empty from your mana pool as steps and phases end."
     elif k in ("cant_attack", "cant_block"):
         text = f"{_ref(arg, []).capitalize()} can't {k[5:]}."
+    elif k == "doesnt_untap":
+        text = f"{_plural(_filter(arg)).capitalize()} don't untap during their controllers' untap steps."
     elif k == "prevent_damage_by":
         text = f"Prevent all damage that would be dealt by {_plural(_filter(arg))}."
     if text is None and k in ("pump", "grant"):
@@ -550,9 +592,10 @@ def _mana(add: Any) -> str:
     if isinstance(add, str):
         return add
     ((k, v),) = add.items()
+    if k == "one_of":
+        return f"one mana of {' or '.join('{' + str(c) + '}' for c in _list(v))}"
     return {
         "any": f"{_num(v)} mana of any one colour",
-        "one_of": f"one mana of {' or '.join('{' + c + '}' for c in _list(v))}",
         "commander_identity": "one mana of any colour in your commander's colour identity",
         "land_could_produce": "one mana of any type that a land an opponent controls could produce",
     }.get(k, str(add))
