@@ -221,7 +221,7 @@ OP_NAMES = (
     "reveal_top", "put_land", "delayed", "exile_top", "set_life", "reveal_hand",
     "exile_if_leaves",
     # 726-729
-    "merge", "wish", "exile_until", "lose_keywords", "must_attack",
+    "merge", "wish", "exile_until", "lose_keywords", "must_attack", "copy_token",
 )  # fmt: skip
 OP = {name: k for k, name in enumerate(OP_NAMES)}
 (
@@ -237,7 +237,7 @@ OP = {name: k for k, name in enumerate(OP_NAMES)}
     OP_SAC_UNLESS_LIFE, OP_FACT_OR_FICTION, OP_RESTART, OP_EXILE_FROM_HAND, OP_CANT_BLOCK,
     OP_JUMP, OP_REVEAL_TOP, OP_PUT_LAND, OP_DELAYED, OP_EXILE_TOP, OP_SET_LIFE,
     OP_REVEAL_HAND, OP_EXILE_IF_LEAVES, OP_MERGE, OP_WISH, OP_EXILE_UNTIL, OP_LOSE_KEYWORDS,
-    OP_MUST_ATTACK,
+    OP_MUST_ATTACK, OP_COPY_TOKEN,
 ) = range(len(OP_NAMES))  # fmt: skip
 
 # ----------------------------------------------------------------- static abilities

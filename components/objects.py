@@ -54,6 +54,7 @@ F_ACTUSED = F("activated", "bits: which of its activated abilities were used thi
 F_MERGED = F("merged_next", "next component under it of a merged permanent (727); -1")
 F_MERGED_IN = F("merged_into", "the merged permanent it is a component of (727); -1")
 F_TOP = F("top", "1 + a merged permanent's topmost component (727.2a); 0: the permanent itself")
+F_COPY = F("copy", "1: a token copy of a permanent (707.2): named as what it copies; 0")
 F_LEFT_WITH = F("left_with", "1 + the merged permanent it left the battlefield with (727.3c); 0")
 F_UNTIL_LEAVES = F("until_leaves", "1: returns when F_EXILED_BY leaves the battlefield (610.3c)")
 # subgames (726)

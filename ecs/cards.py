@@ -1349,6 +1349,10 @@ class Compiler:
                       **self._subject(a, "what", "self", verb))  # fmt: skip
         elif verb == "proliferate":
             self._row(op)
+        elif verb == "copy_token":  # "create a token that's a copy of [a permanent]" (707.2)
+            a = self._args(verb, arg, "of", {"for"})
+            self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
+                      **self._subject(a, "of", "target", verb))  # fmt: skip
         elif verb == "must_attack":  # "[target creature] attacks this turn if able"
             a = self._args(verb, arg, "what", {"until"})
             self._row(op, until=self._until(a, verb), **self._subject(a, "what", "target", verb))

@@ -850,6 +850,8 @@ def _created(lv: Any, ref: str, quiet: bool = False) -> int:
     seen = 0
     for i in range(lv.created_from, n):
         if v.o[i, O.F_CARD] >= 0 and v.o[i, O.F_IKIND] == 0 and display_name(lv, i, False) == want:
+            if v.o[i, O.F_COPY] and v.o[i, O.F_MERGED_IN] >= 0:
+                continue  # (a part of a token copy of a merged permanent)
             seen += 1
             if seen == k:
                 return i

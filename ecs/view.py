@@ -59,6 +59,8 @@ def display_name(g: Game, i: int, face: bool = True) -> str:
         if back >= 0:
             c = back
     name = g.compiled.name_of(c)
+    if o[i, O.F_COPY]:
+        return name  # 707.2: a copy has the name of what it copies
     if g.v.o[i, O.F_TOKEN] == 1 and name.endswith(" Token"):
         return name  # (a token described inline is already named by 111.4)
     if g.v.o[i, O.F_TOKEN] == 1:
@@ -195,7 +197,7 @@ def _level_view(
             or (o[i, O.F_SRC] >= 0 and o[i, O.F_ZONE] == STACK)
         ):
             continue
-        if o[i, O.F_OUTSIDE]:
+        if o[i, O.F_OUTSIDE] or copy_part(g, i):
             continue  # (a card of the game above: outside this subgame, 726.4)
         me = i
         if o[i, O.F_ZONE] == GONE and o[i, O.F_MERGED_IN] >= 0:
@@ -320,10 +322,18 @@ def _aliases(g: Game, cards: dict[str, Any], refs: dict[int, str], n: int) -> No
             cards[nm] = cards[label]
 
 
+def copy_part(g: Any, i: int) -> bool:
+    """Is object i a part of a token copy of a merged permanent (not an object of its own)?"""
+    o = g.v.o
+    return bool(o[i, O.F_COPY]) and o[i, O.F_MERGED_IN] >= 0 and o[i, O.F_ZONE] == GONE
+
+
 def merged_names(g: Game, i: int) -> list[str]:
     """727: the names of the cards (or tokens) permanent i is made of, top first (each
-    with its own face up); one card: [its name]."""
+    with its own face up); one card: [its name]. A token copy is one token (707.2)."""
     o = g.v.o
+    if o[i, O.F_COPY]:
+        return [display_name(g, i)]
     j = int(o[i, O.F_TOP]) - 1 if o[i, O.F_TOP] > 0 else i
     out = []
     while j >= 0:
@@ -351,7 +361,7 @@ def _default_refs(g: Game, refs: dict[int, str], n: int) -> None:
     created = getattr(g, "created_from", n)
     seen: dict[str, int] = {}
     for i in range(n):
-        if i in refs or o[i, O.F_CARD] < 0:
+        if i in refs or o[i, O.F_CARD] < 0 or copy_part(g, i):
             continue
         nm = display_name(g, i, face=False)
         if i >= created:

@@ -40,6 +40,7 @@ from components.cards import (
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CHOOSE,
+    OP_COPY_TOKEN,
     OP_COUNTER,
     OP_COUNTERS,
     OP_CREATE_TOKEN,
@@ -552,6 +553,12 @@ def _simple(st, cd, r, you, src, item):
                 o[x, F_UNEARTHED] = 1
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
+        elif op == OP_COPY_TOKEN:  # 707.2, 727.2a: a merged permanent's copy has its merge
+            if z == BATTLEFIELD:
+                y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
+                if t >= 0:
+                    s[S_RES_IT] = t
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD and day_night.can_transform(st, cd, x):
                 day_night.transform(st, cd, x)

@@ -29,6 +29,7 @@ from components.game import S_N, S_NSTK
 from components.objects import (
     F_CARD,
     F_CASTING,
+    F_COPY,
     F_CTL,
     F_LEFT_WITH,
     F_LKI_CTL,
@@ -128,13 +129,44 @@ def leave(st, cd, i, zone, controller):
         nxt = o[j, F_MERGED] if j != i else rest
         if j != i:
             o[j, F_MERGED] = -1
-            o[j, F_MERGED_IN] = -1
+            if not o[j, F_COPY]:  # (a token copy's parts stay its parts: gone with it)
+                o[j, F_MERGED_IN] = -1
             o[j, F_LKI_CTL] = o[i, F_LKI_CTL]
             if o[j, F_TOKEN] == 0:
                 zones.move_one(st, cd, j, o[i, F_ZONE], -1)
                 o[j, F_LEFT_WITH] = i + 1
         j = nxt
     touch(st)
+
+
+@kernel
+def token_copy(st, cd, i, p):
+    """707.2: a token that's a copy of permanent i enters under p: the copiable values of
+    a merged permanent include its merging (727.2a), so the copy is a token with the
+    topmost component's characteristics and the abilities of every component (its other
+    components are token parts of it, F_COPY: it is one token). Returns it (-1: full)."""
+    o = st.o
+    t = top(st, i)
+    x = zones.new_object(st, cd, o[t, F_CARD], p, GONE)
+    if x < 0:
+        return -1
+    o[x, F_TOKEN] = 1
+    o[x, F_COPY] = 1
+    prev = x
+    j = t
+    while j >= 0:
+        if j != t:
+            k = zones.new_object(st, cd, o[j, F_CARD], p, GONE)
+            if k < 0:
+                return -1
+            o[k, F_TOKEN] = 1
+            o[k, F_COPY] = 1
+            o[k, F_MERGED_IN] = x
+            o[prev, F_MERGED] = k
+            prev = k
+        j = o[j, F_MERGED]
+    zones.enter_battlefield(st, cd, x, p, -1, 0)
+    return x
 
 
 @kernel

@@ -4,10 +4,16 @@ compiled play loop makes the subgames' arenas itself), the cards all accounted f
 
 from __future__ import annotations
 
+import json
+import os
 import pickle
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from components import game as G
 from components import objects as O
@@ -17,6 +23,7 @@ from components.state import GAME_LAYOUT
 from ecs.cards import load_pool
 from ecs.engine import Game, Options, _ops, call, seed_rng, template
 
+ROOT = Path(__file__).resolve().parents[1]
 DECK = ["Plains"] * 10 + ["Shahrazad"] * 5 + ["Youthful Knight"] * 5
 OPTS = Options(max_turns=40)
 
@@ -154,3 +161,30 @@ def test_batches_play_shahrazad_decks_to_the_end() -> None:
             mine = real & (o[:, O.F_OWNER] == p) & (o[:, O.F_ZONE] != GONE)
             if v.pl[p, PL.P_ALIVE]:
                 assert int(mine.sum()) == len(DECK)
+
+
+TWIN_BATCH = """
+import json, sys
+sys.path.insert(0, {root!r})
+from tests.test_subgames import DECK, _batch
+from ecs.engine import _ops, call
+from components.state import GAME_LAYOUT
+A, compiled = _batch(3, [DECK, DECK])
+made = call(_ops().PLAY, A, compiled.arena, 0)
+print(json.dumps([made] + [GAME_LAYOUT.fingerprint(A[g]) for g in range(A.shape[0])]))
+"""
+
+
+@pytest.mark.slow
+def test_twin_and_jit_play_the_same_subgames() -> None:
+    """Batches of Shahrazad decks (subgames inside subgames) as the Python twin and
+    compiled: the same decisions and the same final states (-m slow: it compiles)."""
+    runs = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONPATH=str(ROOT))
+        out = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", TWIN_BATCH.format(root=str(ROOT))],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert runs[0] == runs[1]
