@@ -54,8 +54,13 @@ C_UNEARTH = F("unearth", "unearth ability row; -1")
 C_HAND_MOD = F("hand_modifier", "vanguard hand modifier (902.5)")
 C_LIFE_MOD = F("life_modifier", "vanguard life modifier (902.4)")
 C_FLAGS = F("flags", "CF_* bits")
+NHYB = 4  # hybrid symbols a cost may have ({B/G}: 202.2, 107.4e)
+COST_W = N_MANA + 1 + NHYB  # a cost vector: generic, W U B R G C, then hybrid symbols' colours
+C_HYB = F("hybrid", "hybrid symbols of the mana cost: colour bits of each; 0 none", width=NHYB)
 
 CF_REAL, CF_TOKEN, CF_CAN_BE_COMMANDER, CF_AURA, CF_EQUIPMENT = 1, 2, 4, 8, 16
+CF_MUTATE_FROM_GRAVEYARD = 32  # may be cast from its owner's graveyard for its mutate cost
+CF_DAY_AS_ENTERS = 64  # "if it's neither day nor night, it becomes day as this enters"
 
 # ----------------------------------------------------------------- abilities
 ABILITIES = Table("ab", "spell, activated, mana, loyalty and triggered abilities", rows="abilities")
@@ -94,9 +99,11 @@ B_OPTIONAL = F("optional", "1: 'you may' (the controller chooses on resolution)"
 B_MANA = F("mana", "mana ability: MANA_* kind")
 B_MANA_A = F("mana_arg", "its colours (bits) / the mana it makes", width=N_MANA)
 B_MANA_N = F("mana_n", "how much")
+B_HYB = F("hybrid", "hybrid symbols of the mana cost: colour bits of each; 0 none", width=NHYB)
 
 AB_SPELL, AB_ACTIVATED, AB_MANA, AB_LOYALTY, AB_TRIGGERED, AB_MODE, AB_EQUIP = range(7)
 AB_ALT_SPELL, AB_UNEARTH, AB_MUTATE = 7, 8, 9
+AB_COST = 10  # a mana cost an effect asks for ("you may pay {1}{R}"): B_COST / B_HYB only
 MANA_FIXED, MANA_ANY, MANA_ONE_OF, MANA_IDENTITY, MANA_LAND_COULD = range(5)
 MANA_NOTED = 40  # one mana of a colour the draft noted for cards named like it (Paliano)
 
@@ -108,6 +115,7 @@ G_COUNT = F("count", "how many targets")
 G_UP_TO = F("up_to", "1: up to that many")
 G_CHOSEN_BY = F("chosen_by", "0: the controller; 1: an opponent (801.5a)")
 G_DIFFERENT = F("different", "1: each a different object from earlier specs' targets")
+G_TOTAL_POWER = F("total_power", "the targets' power may total at most this (Nethroi); 0 no limit")
 
 # ----------------------------------------------------------------- filters
 FILTERS = Table("fl", "filters: what matches a target spec, an 'each', a count", rows="filters")
@@ -137,9 +145,12 @@ L_MV = F("mv", "OP_* comparison and an amount row", width=2)
 L_PLAYER = F("player", "for players: REL_* to the ability's controller")
 L_NAME = F("name", "card row of an exact name; -1")
 L_COMMANDER = F("commander", "-1 any, 1: a commander")
+L_SUBGAME = F("subgame", "players: -1 any, 1 won the last subgame, 0 didn't (726)")
+L_MUTATE = F("mutate", "-1 any, 1: a card with mutate (702.140)")
 
 W_OBJECTS, W_PLAYERS, W_BOTH = 1, 2, 3
 REL_ANY, REL_YOU, REL_OPPONENT, REL_NOT_YOU, REL_TEAMMATE, REL_ACTIVE = range(6)
+REL_EVENT_PLAYER = 6  # the player of a trigger's event ("defending player controls")
 CMP_NONE, CMP_LE, CMP_GE, CMP_EQ = range(4)
 
 # ----------------------------------------------------------------- amounts
@@ -212,6 +223,8 @@ OP_NAMES = (
     "reveal_top", "put_land", "delayed", "exile_top", "set_life", "reveal_hand",
     "exile_if_leaves",
     "basics_from_outside",  # Conspiracy Draft: Sovereign's Realm
+    # 726-729
+    "merge", "wish", "exile_until", "lose_keywords", "must_attack", "copy_token",
 )  # fmt: skip
 OP = {name: k for k, name in enumerate(OP_NAMES)}
 (
@@ -226,7 +239,8 @@ OP = {name: k for k, name in enumerate(OP_NAMES)}
     OP_DOUBLE_LIFE, OP_LIFE_LOWEST, OP_EXCHANGE_LIFE, OP_REDISTRIBUTE_LIFE,
     OP_SAC_UNLESS_LIFE, OP_FACT_OR_FICTION, OP_RESTART, OP_EXILE_FROM_HAND, OP_CANT_BLOCK,
     OP_JUMP, OP_REVEAL_TOP, OP_PUT_LAND, OP_DELAYED, OP_EXILE_TOP, OP_SET_LIFE,
-    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES, OP_BASICS_FROM_OUTSIDE,
+    OP_REVEAL_HAND, OP_EXILE_IF_LEAVES, OP_BASICS_FROM_OUTSIDE, OP_MERGE, OP_WISH,
+    OP_EXILE_UNTIL, OP_LOSE_KEYWORDS, OP_MUST_ATTACK, OP_COPY_TOKEN,
 ) = range(len(OP_NAMES))  # fmt: skip
 
 # ----------------------------------------------------------------- static abilities
@@ -252,6 +266,7 @@ A_ZONE = F("zone", "zone it works from")
     ST_NO_LOSS_ZERO, ST_PREVENT_BY, ST_NO_MAX_HAND, ST_MAX_HAND_PLUS, ST_MANA_KEEP,
     ST_EXTRA_LAND, ST_ENTERS_TAPPED, ST_COAT_OF_ARMS, ST_HASTE_ALL,
 ) = range(21)  # fmt: skip
+ST_DOESNT_UNTAP = 80  # "creatures don't untap during their controllers' untap steps"
 
 # events triggered abilities wait for (B_WHEN; C_TRIGMASK bits)
 EV_NAMES = (
@@ -259,7 +274,7 @@ EV_NAMES = (
     "dealt_damage", "cast", "beginning_of", "draws", "discards", "gains_life",
     "loses_life", "life_at_least", "last_counter_removed", "becomes_target",
     "planeswalk_to", "planeswalk_from", "chaos", "set_in_motion", "day_night",
-    "counter_placed", "sacrificed",
+    "counter_placed", "sacrificed", "mutates", "transforms",
 )  # fmt: skip
 EV = {name: k for k, name in enumerate(EV_NAMES)}
 (
@@ -267,16 +282,14 @@ EV = {name: k for k, name in enumerate(EV_NAMES)}
     EV_DEALS_DAMAGE, EV_DEALT_DAMAGE, EV_CAST, EV_BEGINNING_OF, EV_DRAWS, EV_DISCARDS,
     EV_GAINS_LIFE, EV_LOSES_LIFE, EV_LIFE_AT_LEAST, EV_LAST_COUNTER, EV_BECOMES_TARGET,
     EV_PLANESWALK_TO, EV_PLANESWALK_FROM, EV_CHAOS, EV_SET_IN_MOTION, EV_DAY_NIGHT,
-    EV_COUNTER_PLACED, EV_SACRIFICED,
+    EV_COUNTER_PLACED, EV_SACRIFICED, EV_MUTATES, EV_TRANSFORMS,
 ) = range(len(EV_NAMES))  # fmt: skip
 
 # ----------------------------------------------------------------- the card pool's words (issue 17)
 # Added after the first vocabulary: each is documented in ecs/data/cards/VOCABULARY.md.
 F = CARDS.field
-C_HYB = F("hybrid", "hybrid mana symbols (107.4e): colour slot a, colour slot b, how many", width=3)
 C_SELF_COST = F("self_cost", "static row of its 'this spell costs less' ability (601.2f); -1")
 F = ABILITIES.field
-B_HYB = F("hybrid", "hybrid symbols of its mana cost: colour slot a, b, how many", width=3)
 B_MANA_AMT = F("mana_amount", "amount row of a mana ability adding a counted amount; -1")
 B_TRIG_INDEX = F("trigger_index", "bit of a once-each-turn trigger in F_ACTUSED; -1")
 B_GROUP = F("group", "1: 'whenever one or more ... attack' (once per declaration)")

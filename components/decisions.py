@@ -13,14 +13,14 @@ PEND_NAMES = (
     "none", "priority", "attack", "block", "discard", "mode", "x", "target", "kicker",
     "choose_object", "choose_player", "yes_no", "pile_split", "pile", "scry", "number",
     "color", "name_card", "mulligan", "bottom", "trigger_target", "command_zone",
-    "shortcut", "order",
+    "shortcut", "order", "subgame", "position",
 )  # fmt: skip
 (
     PEND_NONE, PEND_PRIORITY, PEND_ATTACK, PEND_BLOCK, PEND_DISCARD, PEND_MODE, PEND_X,
     PEND_TARGET, PEND_KICKER, PEND_CHOOSE_OBJECT, PEND_CHOOSE_PLAYER, PEND_YES_NO,
     PEND_PILE_SPLIT, PEND_PILE, PEND_SCRY, PEND_NUMBER, PEND_COLOR, PEND_NAME_CARD,
     PEND_MULLIGAN, PEND_BOTTOM, PEND_TRIGGER_TARGET, PEND_COMMAND_ZONE, PEND_SHORTCUT,
-    PEND_ORDER,
+    PEND_ORDER, PEND_SUBGAME, PEND_POSITION,
 ) = range(len(PEND_NAMES))  # fmt: skip
 
 # kinds of action (an option of a decision)

@@ -119,6 +119,25 @@ S_NCOMMUNAL = F("communal_deck_size", "cards in the single planar deck (901.15)"
 S_NO_SCHEMES = F("no_schemes_turn", "turn in which schemes can't be set in motion; 0 none")
 S_PW_EVENTS = F("planeswalks", "times a player planeswalked this game (901.11)")
 S_REVERSED = F("turn_order_reversed", "1: the game's turn order is reversed (Time Distortion)")
+# 726-729: subgames, shortcuts, loops (systems/subgames.py, systems/shortcuts.py)
+S_DEPTH = F("depth", "0: the main game; 1: a subgame of it; 2: a subgame of that (726.6)")
+S_SUBGAME = F("subgame", "SUB_*: a subgame this game's resolving effect waits for (726.1)")
+S_SUB_BASE = F("subgame_base", "objects a subgame began with (its cards); later: created in it")
+S_START_LIFE = F("starting_life", "life each player starts with (103.4): a subgame's too")
+S_NBROUGHT = F("brought_in", "cards brought into this subgame the game above hasn't moved (726.4a)")
+S_SC_PROPOSER = F("shortcut_proposer", "player proposing the shortcut being answered (729.2a)")
+S_SC_TIMES = F("shortcut_times", "repetitions proposed (729.2a)")
+S_SC_STOP = F("shortcut_stop", "repetitions after the answers so far: the earliest ending (729.2b)")
+S_NLOOPKEY = F("n_loop_keys", "rows of `lk`: states the loop detector recorded (729.3, 729.4)")
+S_LOOP_STEP = F("loop_step", "turn * 16 + step the fragmented-loop records belong to (729.3)")
+S_NRETURN = F("n_until_leaves", "cards exiled until a permanent leaves the battlefield (610.3c)")
+
+# S_SUBGAME
+SUB_NONE, SUB_REQUESTED, SUB_PLAYING, SUB_DONE = range(4)
+NEED_GRAVEYARD_CASTS = 1024  # S_NEEDS: a card may be cast from a graveyard (Brokkos, 702.140)
+NEED_DOESNT_UNTAP = 2048  # S_NEEDS: a static ability stops untapping (Intruder Alarm)
+NEED_GRANTED_ABILITIES = 4096  # S_NEEDS: an Aura gives the enchanted permanent an ability
+NEED_GRAVEYARD_TRIGGERS = 8192  # S_NEEDS: a triggered ability works from a graveyard
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
 NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4

@@ -62,6 +62,14 @@ F_LOYUSED = F("loyalty_used", "1 once a loyalty ability of it was activated this
 F_ACTUSED = F("activated", "bits: which of its activated abilities were used this turn")
 F_MERGED = F("merged_next", "next component under it of a merged permanent (727); -1")
 F_MERGED_IN = F("merged_into", "the merged permanent it is a component of (727); -1")
+F_TOP = F("top", "1 + a merged permanent's topmost component (727.2a); 0: the permanent itself")
+F_COPY = F("copy", "1: a token copy of a permanent (707.2): named as what it copies; 0")
+F_LEFT_WITH = F("left_with", "1 + the merged permanent it left the battlefield with (727.3c); 0")
+F_UNTIL_LEAVES = F("until_leaves", "1: returns when F_EXILED_BY leaves the battlefield (610.3c)")
+# subgames (726)
+F_ORIGIN = F("origin", "1 + the object a subgame's card is in the game above (726); 0: none")
+F_OUTSIDE = F("outside", "1: a card outside this game an effect may bring in (726.4, 726.5)")
+F_BROUGHT = F("brought_in", "1: brought into this subgame; the game above still has it (726.4a)")
 # combat (506-511)
 F_ATKP = F("attacking_player", "player it attacks or whose planeswalker/battle it attacks; -1")
 F_ATKO = F("attacking_object", "planeswalker or battle it attacks; -1")
@@ -111,3 +119,4 @@ F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker 
 CANT_ATTACK, CANT_BLOCK = 1, 2
 # F_CMD_ANSWER values (903.9b): the command zone instead, or where it was going
 CMD_YES, CMD_NO = 1, 2
+MUST_ATTACK = 4  # "attacks this turn if able" (508.1d)

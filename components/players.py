@@ -53,6 +53,9 @@ P_CREATURE_SPELLS = F("creature_spells_cast", "creature spells cast this turn")
 P_OUTSIDE = F("pool_outside", "cards of their draft pool left outside the game (Worldknit)")
 P_OUTSIDE_BASICS = F("outside_basics", "1: may play basic lands from outside the game this turn")
 P_DAMAGE_TURN = F("damage_this_turn", "damage dealt to them this turn (Nothing Can Stop Me Now)")
+P_SUB_RESULT = F("subgame_result", "the last subgame: 0 not in it, 1 won it, 2 lost or drew (726)")
+P_KEEP_MANA = F("kept_mana", "mana of each colour that doesn't empty this turn (Kessig Naturalist)",
+                width=N_MANA)  # fmt: skip
 # caches and indexes (derived, kept for speed; never part of the game's state)
 P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)

@@ -23,6 +23,7 @@ from components.players import (
 )
 from components.schema import Layout, Table
 from components.scratch import SCRATCH
+from components.shortcuts import LOOP_KEYS
 from components.stack import (
     BLOCK_QUEUE,
     CHOSEN,
@@ -50,7 +51,7 @@ GAME_LAYOUT = Layout(
     [
         GAME, OBJECTS, PLAYERS, LIBRARIES, HANDS, PERMANENTS, COMMAND_ZONE, HELD, LEFT, STACK_TABLE, TRIGGERED,
         DELAYED, EFFECTS, SHIELDS, EXTRA_TURNS, BLOCK_QUEUE, SEATS, RANGES, MARKERS,
-        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, COMMUNAL_DECK, CHOSEN, MARKS, LOOP, BEGAN, SCRATCH, ACTIONS, TRACE, NOTES,
+        COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, COMMUNAL_DECK, CHOSEN, MARKS, LOOP, LOOP_KEYS, BEGAN, SCRATCH, ACTIONS, TRACE, NOTES,
     ],
     layout_id=1,
 )  # fmt: skip
@@ -70,6 +71,7 @@ DEFAULT_CAPS = {
     "commander_slots": 8,
     "deck": 64,
     "chosen": 64,
+    "loop_keys": 64,
     "actions": 1024,
     "trace": 0,
     "scratch": 512 + 4 + 16,

@@ -174,8 +174,13 @@ def _ability(ctx: Ctx, kind: str, body: Any) -> str:
         inner = _ability(Ctx("this permanent"), k, b)
         cond = f"As long as {_cond(ctx, body['if'])}, " if "if" in body else ""
         return _cap(f'{cond}{_filter(body["to"], plural=True)} have "{inner}"')
+    if kind == "enters" and body.get("day_if_neither"):  # 728 (Sunstreak Phoenix)
+        return f"If it's neither day nor night, it becomes day as {ctx.name} enters."
     if kind == "enters":
         return _enters(ctx, body)
+    if kind == "activated" and body.get("granted_to"):  # an Aura's: "enchanted creature has"
+        inner = _ability(ctx, kind, {k: v for k, v in body.items() if k != "granted_to"})
+        return f'{_cap(str(body["granted_to"]))} creature has "{inner}"'
     if kind == "mana":
         return f"{_cost(ctx, body.get('cost'))}: Add {_add(body.get('add'))}."
     text = _body(ctx, body)
@@ -682,6 +687,31 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         who = ref("who", "you")
         n, note = _x(ctx, args.get("amount", 1))
         return f"{_verb(who, verb.split('_')[0])} {n} life{note}."
+    # 726-729 words
+    if verb == "day_night":
+        b = args.get("becomes", a)
+        return ("If it's night, it becomes day. Otherwise, it becomes night." if b == "toggle"
+                else f"It becomes {b}.")  # fmt: skip
+    if verb == "subgame":
+        return "Players play a Magic subgame, using their libraries as their decks."
+    if verb == "wish":
+        return (f"You may put {_article(_filter(args.get('filter', a)))} you own from "
+                "outside the game into your hand.")  # fmt: skip
+    if verb == "exile_until":
+        to = {"hand": "into your hand", "battlefield": "onto the battlefield",
+              "battlefield_or_hand": "onto the battlefield or into your hand"}.get(
+              args.get("to", "hand"), "into your hand")  # fmt: skip
+        return (f"Exile cards from the top of your library until you exile "
+                f"{_article(_filter(args.get('filter', a)))}. Put that card {to}.")  # fmt: skip
+    if verb == "lose_keywords":
+        kws = _join([_keyword(k) for k in _list(args.get("keywords"))])
+        return f"{_cap(ref('what', 'target'))} loses {kws} until end of turn."
+    if verb == "must_attack":
+        return f"{_cap(ref('what', 'target'))} attacks this turn if able."
+    if verb == "merge":
+        return f"{ctx.name} merges with {ref('what', 'target')}."
+    if verb == "copy_token":
+        return f"Create a token that's a copy of {ref('what', 'target')}."
     if verb == "draw":
         n, note = _n(ctx, args.get("amount", 1), "card")
         return f"{_verb(ref('who', 'you'), 'draw')} {n}{note}."
@@ -1193,6 +1223,25 @@ def _when(ctx: Ctx, w: dict) -> str:
         return f"Whenever {subject} deals {dmg}{rec}"
     if ev == "dealt_damage":
         return f"Whenever {subject} is dealt damage"
+    if ev == "chaos":  # 901.9c, 311.7
+        return "Whenever you roll {CHAOS}"
+    if ev == "planeswalk_to":  # 901.11
+        return f"When you planeswalk to {ctx.name}"
+    if ev == "planeswalk_from":
+        return f"When you planeswalk away from {ctx.name}"
+    if ev == "set_in_motion":  # 701.25
+        return "When you set this scheme in motion"
+    if ev == "rolls_die":  # 706
+        return "Whenever you roll one or more dice"
+    if ev == "mutates":  # 702.140d
+        return f"Whenever {ctx.name} mutates"
+    if ev == "transforms":  # 712
+        into = f" into its {w['into']} face" if "into" in w else ""
+        return f"When {ctx.name} transforms{into}"
+    if ev == "day_night":  # 728
+        return {"day": "Whenever night becomes day", "night": "Whenever day becomes night"}.get(
+            w.get("becomes"), "Whenever day becomes night or night becomes day"
+        )
     if ev == "cast":
         if what == "self":
             return f"When you cast {ctx.name}"
@@ -1325,6 +1374,16 @@ def _static(ctx: Ctx, body: dict) -> str:
             arg.get("who", "you"), "you cast"
         )
         text = f"{_cap(spells)}{' ' + who if who else ''} cost {{{_amount(n, ctx)}}} {'less' if 'less' in arg else 'more'} to cast."
+    elif k == "set_color" and isinstance(arg, dict):  # layer 5 (Onakke Catacomb)
+        cols = _join([COLORS.get(c, str(c)).lower() for c in _list(arg.get("color"))])
+        text = f"{_cap(_filter(arg.get('what'), plural=True))} are {cols}."
+    elif k == "animate_artifacts":  # Karn's avatar (902.7)
+        text = ("Each noncreature artifact you control is an artifact creature with power and "
+                "toughness each equal to its mana value.")  # fmt: skip
+    elif k == "doesnt_untap":
+        text = (
+            f"{_cap(_filter(arg, plural=True))} don't untap during their controllers' untap steps."
+        )
     elif k == "may_cast_from":
         text = f"You may cast {ctx.name} from your graveyard."
     elif k in ("enters_with_counters", "must_attack", "toughness_damage", "cant_cast",

@@ -63,6 +63,7 @@ REL = {
     "any": K.REL_ANY, "you": K.REL_YOU, "opponent": K.REL_OPPONENT,
     "not_you": K.REL_NOT_YOU, "teammate": K.REL_TEAMMATE, "active": K.REL_ACTIVE,
     "each": K.REL_ANY, "opponents": K.REL_OPPONENT,
+    "defending_player": K.REL_EVENT_PLAYER, "event_player": K.REL_EVENT_PLAYER,
 }  # fmt: skip
 UNTIL = {
     "end_of_turn": UNTIL_END_OF_TURN, "leaves": UNTIL_LEAVES,
@@ -112,7 +113,7 @@ FILTER_KEYS = {
     "what", "type", "type_all", "not_type", "subtype", "not_subtype", "supertype",
     "not_supertype", "controller", "owner", "color", "not_color", "colorless",
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
-    "zone", "player", "name", "commander", "keyword", "any_of",
+    "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
 }  # fmt: skip
 
@@ -149,24 +150,17 @@ class Card:
 MANA_SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
-def parse_cost(cost: Any, where: str) -> tuple[list[int], int, bool, bool]:
+def parse_cost(
+    cost: Any, where: str, hybrid: list[int] | None = None
+) -> tuple[list[int], int, bool, bool]:
     """A mana cost string ("{2}{R}{R}", "{X}{G}", "{T}") -> ([generic, W, U, B, R, G,
-    C], number of X, tap, untap). Hybrid symbols are refused here (see parse_mana)."""
-    out, xs, tap, untap, hyb = parse_mana(cost, where)
-    if hyb[2]:
-        raise CardError(f"{where}: a hybrid mana symbol can't be used here")
-    return out, xs, tap, untap
-
-
-def parse_mana(cost: Any, where: str) -> tuple[list[int], int, bool, bool, list[int]]:
-    """parse_cost, with hybrid symbols (107.4e: {R/W} is paid with either colour):
-    their two colour slots and how many, [a, b, n]. One kind of hybrid symbol per cost."""
+    C], number of X, tap, untap). Hybrid symbols ("{B/G}", 107.4e) are allowed where the
+    caller passes a ``hybrid`` list: the colour bits of each are appended to it."""
     out = [0] * 7
-    hyb = [0, 0, 0]
     xs = 0
     tap = untap = False
     if cost in (None, ""):
-        return out, 0, False, False, hyb
+        return out, 0, False, False
     if not isinstance(cost, str):
         raise CardError(f"{where}: a mana cost is a string like '{{2}}{{R}}', not {cost!r}")
     rest = MANA_SYMBOL.sub("", cost).strip()
@@ -184,16 +178,19 @@ def parse_mana(cost: Any, where: str) -> tuple[list[int], int, bool, bool, list[
             untap = True
         elif s in MANA_LETTERS:
             out[1 + MANA_LETTERS.index(s)] += 1
-        elif re.fullmatch(r"[WUBRG]/[WUBRG]", s) and s[0] != s[2]:
-            a, b = "WUBRG".index(s[0]), "WUBRG".index(s[2])
-            if hyb[2] and (hyb[0], hyb[1]) != (a, b):
-                raise CardError(f"{where}: one kind of hybrid symbol per cost, not {cost!r}")
-            hyb = [a, b, hyb[2] + 1]
+        elif (
+            hybrid is not None
+            and re.fullmatch(r"[WUBRG]/[WUBRG]", s)
+            and s[0] != s[2]
+            and len(hybrid) < K.NHYB
+        ):
+            hybrid.append(COLOR_BIT[s[0]] | COLOR_BIT[s[2]])
         else:
             raise CardError(
-                f"{where}: mana symbol {{{sym}}} is not supported (phyrexian, snow, ...)"
+                f"{where}: mana symbol {{{sym}}} is not supported here (hybrid only in mana "
+                "costs, at most four; phyrexian, snow, ...)"
             )
-    return out, xs, tap, untap, hyb
+    return out, xs, tap, untap
 
 
 def colors_of_cost(cost: list[int]) -> int:
@@ -303,7 +300,8 @@ class Compiler:
         self.current_record = rec
         self.current_name = name
         t = self.t
-        cost, xs, _, _, hyb = parse_mana(rec.get("cost"), f"{self.where}: cost")
+        hyb: list[int] = []
+        cost, xs, _, _ = parse_cost(rec.get("cost"), f"{self.where}: cost", hyb)
         types = 0
         for ty in _list(rec.get("types")):
             if ty not in TYPE_BIT:
@@ -315,8 +313,8 @@ class Compiler:
                 self.fail(f"supertypes: unknown supertype {su!r}")
             sup |= SUPER_BIT[su]
         colors = colors_of_cost(cost)
-        if hyb[2]:
-            colors |= (1 << hyb[0]) | (1 << hyb[1])
+        for h in hyb:  # 202.2d: a hybrid symbol is both its colours
+            colors |= h
         if "colors" in rec:
             colors = self._colors(rec["colors"], "colors")
         kw, prot, ward = self._keywords(rec.get("keywords"))
@@ -337,9 +335,9 @@ class Compiler:
         for k in range(7):
             row[K.C_COST + k] = cost[k]
         row[K.C_XS] = xs
-        row[K.C_MV] = sum(cost) + hyb[2]  # 202.3f: a hybrid symbol counts one
-        for k in range(3):
-            row[K.C_HYB + k] = hyb[k]
+        row[K.C_MV] = sum(cost) + len(hyb)  # 202.3: a hybrid symbol counts one
+        for k in range(K.NHYB):
+            row[K.C_HYB + k] = hyb[k] if k < len(hyb) else 0
         row[K.C_SELF_COST] = -1
         for k in range(K.NSUB):
             row[K.C_SUB + k] = subs[k] if k < len(subs) else -1
@@ -355,6 +353,8 @@ class Compiler:
             flags |= K.CF_TOKEN
         if rec.get("can_be_commander"):
             flags |= K.CF_CAN_BE_COMMANDER
+        if rec.get("mutate_from_graveyard"):  # Brokkos (702.140)
+            flags |= K.CF_MUTATE_FROM_GRAVEYARD
         subtypes = _list(rec.get("subtypes"))
         if "Aura" in subtypes:
             flags |= K.CF_AURA
@@ -451,7 +451,9 @@ class Compiler:
             self._enters(enters, row)
         if "back" in rec:
             back = self.t.new("ct")
-            self._fill_card(back, rec["back"].get("name", name + " (back)"), rec["back"], card)
+            bname = rec["back"].get("name", name + " (back)")
+            self.row_of["back:" + bname] = back  # (Compiled.name_of: the face's own name)
+            self._fill_card(back, bname, rec["back"], card)
             t.rows["ct"][r][K.C_BACK] = back
         identity = colors
         for a in range(first, len(t.rows["ab"])):
@@ -554,7 +556,7 @@ class Compiler:
         allowed = {
             "spell": {"targets", "effects", "modes", "choose", "chosen_by", "opponent_chooses"},
             "activated": {"cost", "targets", "effects", "modes", "choose", "timing", "zone",
-                          "once_per_turn", "opponent_chooses", "if"},
+                          "once_per_turn", "opponent_chooses", "if", "granted_to"},
             "mana": {"cost", "add", "zone"},
             "loyalty": {"amount", "targets", "effects", "modes", "choose"},
             "triggered": {"when", "if", "targets", "effects", "modes", "choose", "optional",
@@ -573,6 +575,11 @@ class Compiler:
             t.set("ab", a, K.B_ZONE, ZONE[z])
         if kind in ("activated", "mana"):
             self._cost(a, body.get("cost"))
+        if kind == "activated" and "granted_to" in body:
+            # an Aura's "enchanted creature has '[ability]'": the enchanted permanent's
+            if body["granted_to"] not in ("enchanted", "equipped"):
+                self.fail("granted_to: enchanted or equipped")
+            t.set("ab", a, K.B_ARG, 1)
         if kind == "activated":
             timing = {None: 0, "instant": 0, "sorcery": 1, "your_turn": 2}.get(
                 body.get("timing"), -1
@@ -677,7 +684,7 @@ class Compiler:
         extra = {}
         if isinstance(spec, dict):
             spec = dict(spec)
-            for key in ("count", "up_to", "chosen_by", "different"):
+            for key in ("count", "up_to", "chosen_by", "different", "total_power"):
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -704,17 +711,20 @@ class Compiler:
             self.fail(f"targets[{k}]: chosen_by is 'opponent'")
         t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
+        if "total_power" in extra:  # Nethroi: targets with total power N or less
+            t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
 
     def _cost(self, a: int, cost: Any) -> None:
         t = self.t
+        hyb: list[int] = []
         if isinstance(cost, dict):
             allowed = {"mana", "tap", "untap", "sacrifice", "life", "discard", "remove_counters",
                        "exile_from_hand"}  # fmt: skip
             for k in cost:
                 if k not in allowed:
                     self.fail(f"cost: unknown part {k!r} (expected {sorted(allowed)})")
-            mana, xs, tap, untap, hyb = parse_mana(cost.get("mana", ""), f"{self.where}: cost")
+            mana, xs, tap, untap = parse_cost(cost.get("mana", ""), f"{self.where}: cost", hyb)
             tap = tap or bool(cost.get("tap"))
             untap = untap or bool(cost.get("untap"))
             sac = cost.get("sacrifice")
@@ -746,11 +756,11 @@ class Compiler:
                 t.set("ab", a, K.B_RMCTR, self._counter(kind))
                 t.set("ab", a, K.B_RMN, self._int(n, "remove_counters"))
         else:
-            mana, xs, tap, untap, hyb = parse_mana(cost, f"{self.where}: cost")
+            mana, xs, tap, untap = parse_cost(cost, f"{self.where}: cost", hyb)
         for k in range(7):
             t.set("ab", a, K.B_COST + k, mana[k])
-        for k in range(3):
-            t.set("ab", a, K.B_HYB + k, hyb[k])
+        for k in range(K.NHYB):
+            t.set("ab", a, K.B_HYB + k, hyb[k] if k < len(hyb) else 0)
         t.set("ab", a, K.B_XS, xs)
         t.set("ab", a, K.B_TAP, 1 if tap else (2 if untap else 0))
 
@@ -823,6 +833,8 @@ class Compiler:
         """903.4: mana symbols in the rules text count for the colour identity."""
         row = self.t.rows["ab"][a]
         bits = colors_of_cost(row[K.B_COST : K.B_COST + 7])
+        for k in range(K.NHYB):
+            bits |= row[K.B_HYB + k]
         if row[K.B_KIND] == K.AB_MANA:
             bits |= self._mana_bits(a) & 31
         return bits
@@ -885,8 +897,23 @@ class Compiler:
             self._targets_effects(a, overloaded(bodies[0]))
             row[K.C_ALT] = a
             return a
-        if kname == "mutate":
-            self.fail("keywords: mutate is not implemented yet")
+        if kname == "mutate":  # 702.140: a cast for its mutate cost targeting a creature
+            a = t.new("ab")
+            self._ability_defaults(a, card, K.AB_MUTATE)
+            self._cost(a, arg)
+            if t.rows["ab"][a][K.B_TAP] or t.rows["ab"][a][K.B_XS]:
+                self.fail("mutate: a mana cost")
+            spec = self.target_spec(
+                {"type": "Creature", "not_subtype": "Human", "owner": "you"}, 0
+            )  # 702.140a: target non-Human creature with the same owner
+            t.set("ab", a, K.B_TG0, spec)
+            t.set("ab", a, K.B_NTG, 1)
+            e0 = len(t.rows["ep"])
+            self._row(K.OP_MERGE, ref=K.R_TARGET)
+            t.set("ab", a, K.B_E0, e0)
+            t.set("ab", a, K.B_EN, 1)
+            row[K.C_MUTATE] = a
+            return a
         return None
 
     def _enters(self, body: Any, row: list) -> None:
@@ -895,7 +922,11 @@ class Compiler:
         if "counters" in body and "with_x_counters" in body:
             self.fail("enters: counters or with_x_counters, not both")
         for k, v in body.items():
-            if k == "tapped":
+            if k == "day_if_neither":  # "if it's neither day nor night, it becomes day as ..."
+                if v is not True:
+                    self.fail("enters: day_if_neither is true")
+                row[K.C_FLAGS] |= K.CF_DAY_AS_ENTERS
+            elif k == "tapped":
                 row[K.C_ENTERS_TAPPED] = 1 if v else 0
             elif k == "with_x_counters":  # "enters with X +1/+1 counters" (107.3m)
                 if not row[K.C_XS]:
@@ -925,6 +956,7 @@ class Compiler:
         "planeswalk_from": {"what"}, "chaos": {"what", "who"}, "set_in_motion": {"what"},
         "rolls_die": {"who"},
         "day_night": {"becomes"}, "put_into_graveyard": {"what"},
+        "mutates": {"what"}, "transforms": {"what", "into"},
     }  # fmt: skip
 
     def _when(self, a: int, when: Any) -> None:
@@ -1001,11 +1033,14 @@ class Compiler:
             t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
         elif ev == "last_counter_removed":
             t.set("ab", a, K.B_ARG, self._counter(when.get("kind")))
-        elif ev == "day_night" and "becomes" in when:
-            b = {"day": 1, "night": 2}.get(when["becomes"], 0)
-            if not b:
+        elif ev == "day_night" and "becomes" in when:  # 728.1a: "day becomes night" only
+            if when["becomes"] not in ("day", "night"):
                 self.fail("when: becomes is day or night")
-            t.set("ab", a, K.B_ARG, b)
+            t.set("ab", a, K.B_ARG, 1 if when["becomes"] == "day" else 2)
+        elif ev == "transforms" and "into" in when:  # 712: "transforms into [its front]"
+            if when["into"] not in ("front", "back"):
+                self.fail("when: into is front or back")
+            t.set("ab", a, K.B_ARG, 0 if when["into"] == "front" else 1)
 
     # --------------------------------------------------------- statics
     def static(self, body: Any, card: int) -> None:
@@ -1096,6 +1131,11 @@ class Compiler:
                 r2 = t.new("sa")
                 t.rows["sa"][r2] = list(row)
                 t.rows["sa"][r2][K.A_KIND] = K.ST_GRANT
+            return
+        if kind == "doesnt_untap":  # "[these] don't untap during their controllers' untap steps"
+            row[K.A_KIND] = K.ST_DOESNT_UNTAP
+            row[K.A_REF] = K.R_EACH
+            row[K.A_REFA] = self.filter(arg)
             return
         if kind in ("control", "cant_attack", "cant_block"):
             row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
@@ -1287,6 +1327,11 @@ class Compiler:
         v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
         self._conspiracy_filter(spec, v)
+        v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
+        sg = spec.get("subgame")  # 726: players who won (didn't win) the last subgame
+        if sg not in (None, "won", "not_won"):
+            self.fail("filter: subgame is won or not_won")
+        v[K.L_SUBGAME] = -1 if sg is None else (1 if sg == "won" else 0)
         return v
 
     def _type_bits(self, v: Any) -> int:
@@ -1695,6 +1740,15 @@ class Compiler:
             tok = self.token(a["token"])
             self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
                       **self._subject(a, "for", "you", verb))  # fmt: skip
+        elif verb == "add_mana" and isinstance(arg, dict) and "one_of" in arg:
+            # one mana of a colour the player chooses among these (PEND_COLOR); `keep:
+            # end_of_turn`: it doesn't empty from the pool until the turn ends
+            a = self._args(verb, arg, "one_of", {"who", "keep", "amount"})
+            if a.get("keep") not in (None, "end_of_turn"):
+                self.fail("add_mana: keep is end_of_turn")
+            self._row(op, b=-1, c=self._colors(a["one_of"], "add_mana: one_of"),
+                      a=1 if a.get("keep") else 0, amt=self.amount(a.get("amount", 1)),
+                      **self._subject(a, "who", "you", verb))  # fmt: skip
         elif verb == "add_mana":
             if not isinstance(arg, dict) or len({"mana", "any", "one_of"} & set(arg)) != 1:
                 self.fail("add_mana: {mana: SYMBOLS} or {any: N} or {one_of: [COLOURS]}")
@@ -1718,6 +1772,13 @@ class Compiler:
                       **self._subject(a, "what", "self", verb))  # fmt: skip
         elif verb == "proliferate":
             self._row(op)
+        elif verb == "copy_token":  # "create a token that's a copy of [a permanent]" (707.2)
+            a = self._args(verb, arg, "of", {"for"})
+            self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
+                      **self._subject(a, "of", "target", verb))  # fmt: skip
+        elif verb == "must_attack":  # "[target creature] attacks this turn if able"
+            a = self._args(verb, arg, "what", {"until"})
+            self._row(op, until=self._until(a, verb), **self._subject(a, "what", "target", verb))
         elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
             allowed = {"pump": {"power", "toughness", "keywords", "until"},
                        "grant": {"keywords", "until"}, "cant_block": {"until"},
@@ -1917,6 +1978,39 @@ class Compiler:
         elif verb == "chaos_of_top_planes":
             a = self._args(verb, arg, "amount", set())
             self._row(op, amt=self.amount(a["amount"]), ref=K.R_YOU)
+        elif verb == "day_night":  # 728.1: it becomes day / night / the other one
+            a = self._args(verb, arg, "becomes", set())
+            dn = {"day": 1, "night": 2, "toggle": 3}.get(a["becomes"], -1)
+            if dn < 0:
+                self.fail("day_night: becomes day, night or toggle")
+            self._row(op, a=dn)
+        elif verb == "subgame":  # 726: the players play a subgame with their libraries
+            if arg not in (None, True, {}):
+                self.fail("subgame: takes no arguments")
+            self._row(op)
+        elif verb == "wish":  # a card you own from outside the game into your hand
+            a = self._args(verb, arg, "filter", {"who"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "any"
+            self._row(op, refa=self.filter(fd), ref=self.simple(a.get("who", "you"), "who"))
+        elif verb == "exile_until":  # Illuna: exile from the top until a matching card
+            a = self._args(verb, arg, "filter", {"to"})
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            fd["zone"] = "any"
+            to = {"hand": 0, "battlefield": 1, "battlefield_or_hand": 2}.get(
+                a.get("to", "hand"), -1
+            )
+            if to < 0:
+                self.fail("to: hand, battlefield or battlefield_or_hand")
+            self._row(op, refa=self.filter(fd), a=to)
+        elif verb == "lose_keywords":  # layer 6: "target creature loses flying"
+            a = self._args(verb, arg, "what", {"keywords", "until"})
+            kw, _, _ = self._keywords(a.get("keywords"))
+            self._row(
+                op, c=kw, until=self._until(a, verb), **self._subject(a, "what", "target", verb)
+            )
         else:
             self.fail(f"the effect word {verb!r} is not implemented yet")
         self.where = where
@@ -2073,6 +2167,7 @@ RECORD_KEYS = {
     "keywords", "abilities", "colors", "identity", "enchant", "back", "name", "hand", "life",
     "can_be_commander", "not_real", "token", "note",
     "draft", "deck",  # Conspiracy Draft: the draft ability and deck rules (ecs/draft.py)
+    "mutate_from_graveyard",  # Brokkos (702.140)
 }  # fmt: skip
 
 
@@ -2264,7 +2359,7 @@ class Compiled:
             return self.token_names[row]
         for n, r in self.row_of.items():
             if r == row and not n.startswith(("token:", "emblem:")):
-                return n
+                return n[5:] if n.startswith("back:") else n
         return self.token_names.get(row, f"card#{row}")
 
 

@@ -322,6 +322,7 @@ def new_arena(
     s[G.S_PREV_ACTIVE] = -1
     s[G.S_STARTING] = 0
     life = starting_life(variant, n, nteams, options.casual)
+    s[G.S_START_LIFE] = life  # (726.2: a subgame's players start with it)
     for p in range(n):
         pl[p, PL.P_LIFE] = life
         pl[p, PL.P_START_LIFE] = life
@@ -357,6 +358,17 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["ab"]:  # (Conspiracy Draft: abilities granted)
         if row[K.B_GRANT] >= 0:
             bits |= G.NEED_GRANTED
+    for row in compiled.tables.rows["ct"]:  # (Brokkos: a mutate cast from the graveyard)
+        if row[K.C_FLAGS] & K.CF_MUTATE_FROM_GRAVEYARD:
+            bits |= G.NEED_GRAVEYARD_CASTS
+    for row in compiled.tables.rows["sa"]:
+        if row[K.A_KIND] == K.ST_DOESNT_UNTAP:
+            bits |= G.NEED_DOESNT_UNTAP
+    for row in compiled.tables.rows["ab"]:
+        if row[K.B_KIND] == K.AB_ACTIVATED and row[K.B_ARG] == 1:
+            bits |= G.NEED_GRANTED_ABILITIES
+        if row[K.B_KIND] == K.AB_TRIGGERED and row[K.B_ZONE] == GRAVEYARD:
+            bits |= G.NEED_GRAVEYARD_TRIGGERS
     bits |= _pool_needs(compiled)
     return bits
 
@@ -507,11 +519,65 @@ _TEMPLATES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 """Arenas of recent Game.new set-ups before dealing (a new game of the same decks copies one)."""
 
 
+RESOLVE = "resolve"  # a shortcut's step: every player passes until every stack is empty
+
+
+class Level:
+    """One game of a game's chain as Python reads it: the main game (depth 0) or a
+    subgame (726) being played inside it (depth 1, a subgame of that: 2 ...). Has what
+    the state view reads of a game (``v``, ``names``, ``winners``...)."""
+
+    def __init__(self, game: Game, depth: int):
+        self.game = game
+        self.depth = depth
+        self.arena = game.chain[depth]
+        self.compiled = game.compiled
+        self.names = game.names
+        self.team_names = game.team_names
+        s = GAME_LAYOUT.views(self.arena).s
+        self.created_from = game.created_from if depth == 0 else int(s[G.S_SUB_BASE])
+
+    @property
+    def v(self):
+        return GAME_LAYOUT.views(self.arena)
+
+    @property
+    def variant_name(self) -> str:
+        return VARIANT_NAMES[int(self.v.s[G.S_VARIANT])]
+
+    def _who(self, f: int) -> list[int]:
+        pl = self.v.pl
+        return [p for p in range(len(self.names)) if pl[p, f]]
+
+    @property
+    def winners(self) -> list[int]:
+        return self._who(PL.P_WON)
+
+    @property
+    def losers(self) -> list[int]:
+        return self._who(PL.P_LOST)
+
+    @property
+    def drawn(self) -> list[int]:
+        return self._who(PL.P_DRAWN)
+
+    def card_name(self, i: int) -> str:
+        return self.compiled.name_of(int(self.v.o[i, O.F_CARD]))
+
+
 class Game:
-    """One game on the compiled engine."""
+    """One game on the compiled engine.
+
+    A game is its arena; while a subgame is played (726) the game holds a chain of
+    arenas, its own first (``chain``, rows ``0..depth``). Decisions are the innermost
+    game's: ``v``, ``pending``, ``legal_actions``, ``step``, ``concede`` work on it,
+    and when it asks for a subgame or one is over the game makes or ends it
+    (systems/subgames.py). ``over``, ``turn``, ``winners`` and the view's top level are
+    the main game's (``main_v``; ``level(d)`` for any of them)."""
 
     def __init__(self, arena: np.ndarray, compiled: Compiled, names: list[str]):
-        self.arena = arena
+        self.chain = arena.reshape(1, -1)  # (the same memory as ``arena``)
+        self.depth = 0
         self.compiled = compiled
         self.names = list(names)
         self._n = -1
@@ -519,7 +585,12 @@ class Game:
         self.created_from = int(GAME_LAYOUT.views(arena).s[G.S_N])  # later objects: NAME#N
         self.setup: dict[str, Any] | None = None  # Game.new's arguments (replays)
         self.history: list[int] = []  # the options taken, in order (replays)
-        self._views: tuple[np.ndarray, Any] | None = None
+        self._views: tuple[Any, int, Any] | None = None  # (chain, depth, views)
+        self.positions: dict[int, int] = {}  # scripts: mutate positions given as cast
+        self.auto_subgames = True  # a subgame asked for is made at once (its starting player
+        # at random); a script turns this off to name one (``start_subgame``)
+        self.hold_subgame = False
+        self._shortcut: tuple | None = None  # a shortcut proposed, being answered (729.2)
 
     # --------------------------------------------------------- making one
     @classmethod
@@ -601,61 +672,187 @@ class Game:
         g.setup = {"decks": [list(d) for d in decks], "variant": variant, "seed": int(seed),
                    "options": asdict(options), "names": list(g.names),
                    "room": list(room) if room else None, "agents": agents, "trace": trace,
-                   "cards": sorted(cards) if cards else None}  # fmt: skip
+                   "cards": sorted(cards) if cards else None,
+                   "commanders": cmds if any(cmds) else None}  # fmt: skip
         if command or notes or pool_outside:
             g.setup.update(command=command, notes=notes, pool_outside=pool_outside)
-        g._n = call(ops.BEGIN, a, compiled.arena)
+        g._n = g._settle(call(ops.BEGIN, a, compiled.arena))
         return g
 
     @property
+    def arena(self) -> np.ndarray:
+        """The main game's arena."""
+        return self.chain[0]
+
+    @property
+    def inner(self) -> np.ndarray:
+        """The arena of the innermost game (the one whose decision is pending)."""
+        return self.chain[self.depth]
+
+    @property
     def variant_name(self) -> str:
-        return VARIANT_NAMES[int(self.v.s[G.S_VARIANT])]
+        return VARIANT_NAMES[int(self.main_v.s[G.S_VARIANT])]
 
     def concede(self, p: int) -> int:
-        """104.3a: player p concedes (any time)."""
-        n = call(_ops().CONCEDE, self.arena, self.compiled.arena, p)
+        """104.3a: player p concedes (any time) the innermost game."""
+        n = call(_ops().CONCEDE, self.inner, self.compiled.arena, p)
         if n < 0:
             raise IllegalAction(f"{self.names[p]} is not in the game")
+        return self._settle(n)
+
+    # --------------------------------------------------------- subgames (726)
+    def level(self, depth: int) -> Level:
+        return Level(self, depth)
+
+    def subgame_requested(self) -> bool:
+        """Does the innermost game wait for a subgame to be made (726.1)?"""
+        s = self.v.s
+        return int(s[G.S_PEND]) == D.PEND_SUBGAME and not s[G.S_OVER]
+
+    def start_subgame(self, starting: int | None = None) -> int:
+        """Make the subgame the innermost game asks for (726.2), its starting player
+        ``starting`` (else at random from the game's generator), and begin it."""
+        if not self.subgame_requested():
+            raise IllegalAction("no subgame is asked for now")
+        d = self.depth
+        if self.chain.shape[0] < d + 2:
+            grown = np.zeros((d + 2, self.chain.shape[1]), self.chain.dtype)
+            grown[: d + 1] = self.chain[: d + 1]
+            self.chain = grown
+        x = -1 if starting is None else int(starting)
+        n = call(_ops().SUBGAME_START, self.chain[d : d + 2], self.compiled.arena, x)
+        self.depth = d + 1
+        return self._settle(n)
+
+    def _finish_subgame(self) -> int:
+        d = self.depth
+        n = call(_ops().SUBGAME_END, self.chain[d - 1 : d + 1], self.compiled.arena)
+        self.depth = d - 1
         return n
+
+    def _settle(self, n: int) -> int:
+        """After an action: make the subgame asked for (if ``auto_subgames``), end the
+        subgames that are over, move what was brought into a subgame (726.4a)."""
+        while True:
+            s = self.v.s
+            if self.auto_subgames and self.subgame_requested():
+                self.start_subgame(None)
+                continue
+            if s[G.S_OVER] and self.depth > 0:
+                n = self._finish_subgame()
+                continue
+            if self.depth > 0 and s[G.S_NBROUGHT]:
+                d = self.depth
+                n = call(_ops().SUBGAME_SYNC, self.chain[d - 1 : d + 1], self.compiled.arena)
+            if self._shortcut is not None and int(s[G.S_PEND]) != D.PEND_SHORTCUT:
+                return self._take_shortcut()  # 729.2c: every player answered
+            return int(self.v.s[G.S_NACTS]) if n >= 0 else n
+
+    # --------------------------------------------------------- shortcuts (729.2)
+    def propose_shortcut(self, unit: list | None, times: int) -> int:
+        """729.2a: the player with priority in the innermost game proposes ``unit`` (a
+        list of Actions and ``RESOLVE``: every player passes until every stack is empty)
+        repeated ``times`` times. The other players answer in turn order with ``step``
+        (PEND_SHORTCUT: option 0 accepts, the others shorten it to K repetitions); then
+        the agreed repetitions are taken (729.2c). An illegal choice on the way refuses
+        the whole shortcut (the state as it was). ``unit`` None: the caller takes them
+        (``shortcut_agreed``). Returns the next decision's number of options."""
+        s = self.v.s
+        p = int(s[G.S_PPLAYER])
+        if int(s[G.S_PEND]) != D.PEND_PRIORITY or times < 0:
+            raise IllegalAction("a shortcut is proposed by the player with priority (729.2a)")
+        snap = self.snapshot()
+        n = call(_ops().SHORTCUT, self.inner, self.compiled.arena, int(times),
+                 np.array([p], np.int32))  # fmt: skip
+        if n < 0:
+            raise IllegalAction("this player can't propose a shortcut now")
+        self._shortcut = (unit, snap) if unit is not None else None
+        return self._settle(n)
+
+    def shortcut_agreed(self) -> int:
+        """The repetitions the last shortcut proposal was accepted for (729.2c)."""
+        return int(self.v.s[G.S_SC_STOP])
+
+    def _take_shortcut(self) -> int:
+        unit, snap = self._shortcut
+        self._shortcut = None
+        n = self.n_actions()
+        try:
+            for _ in range(self.shortcut_agreed()):
+                for el in unit:
+                    if isinstance(el, str) and el == RESOLVE:
+                        n = self._resolve_all()
+                    else:
+                        n = self.step(self.index_of(el))
+        except IllegalAction as e:
+            self.restore(snap)
+            raise IllegalAction(f"the shortcut can't be taken as proposed (729.2a): {e}") from None
+        return n
+
+    def _resolve_all(self) -> int:
+        n = self.n_actions()
+        for _ in range(100000):
+            v = self.v
+            if self.over or int(v.s[G.S_NSTK]) == 0 and int(v.s[G.S_PEND]) == D.PEND_PRIORITY:
+                return n
+            n = self.step(0)
+        raise IllegalAction("the stack didn't empty")
+
+    def local(self, i: int) -> int:
+        """The object main-game object i is in the innermost game (-1: none)."""
+        for d in range(1, self.depth + 1):
+            o = GAME_LAYOUT.views(self.chain[d]).o
+            n = int(GAME_LAYOUT.views(self.chain[d]).s[G.S_N])
+            hit = np.nonzero(o[:n, O.F_ORIGIN] == i + 1)[0]
+            if len(hit) == 0:
+                return -1  # (a card outside a subgame is there too, F_OUTSIDE)
+            i = int(hit[0])
+        return i
 
     # --------------------------------------------------------- the state
     @property
     def v(self):
-        """The arena's tables as numpy views (made once per arena)."""
-        if self._views is None or self._views[0] is not self.arena:
-            self._views = (self.arena, GAME_LAYOUT.views(self.arena))
-        return self._views[1]
+        """The innermost game's tables (the main game's unless a subgame is played;
+        made once per arena)."""
+        c = self._views
+        if c is None or c[0] is not self.chain or c[1] != self.depth:
+            c = self._views = (self.chain, self.depth, GAME_LAYOUT.views(self.chain[self.depth]))
+        return c[2]
+
+    @property
+    def main_v(self):
+        return GAME_LAYOUT.views(self.chain[0]) if self.depth else self.v
 
     @property
     def over(self) -> bool:
-        return bool(self.v.s[G.S_OVER])
+        return bool(self.main_v.s[G.S_OVER])
 
     @property
     def turn(self) -> int:
-        return int(self.v.s[G.S_TURN])
+        return int(self.main_v.s[G.S_TURN])
 
     @property
     def winners(self) -> list[int]:
-        return [p for p in range(len(self.names)) if self.v.pl[p, PL.P_WON]]
+        return self.level(0).winners
 
     @property
     def losers(self) -> list[int]:
-        return [p for p in range(len(self.names)) if self.v.pl[p, PL.P_LOST]]
+        return self.level(0).losers
 
     @property
     def drawn(self) -> list[int]:
-        return [p for p in range(len(self.names)) if self.v.pl[p, PL.P_DRAWN]]
+        return self.level(0).drawn
 
     @property
     def capped(self) -> bool:
-        return bool(self.v.s[G.S_CAPPED])
+        return bool(self.main_v.s[G.S_CAPPED])
 
     @property
     def error(self) -> int:
-        return int(self.v.s[G.S_ERROR])
+        return int(self.main_v.s[G.S_ERROR])
 
     def pending(self) -> tuple[str, int]:
-        """(kind of the pending decision, who decides)."""
+        """(kind of the pending decision, who decides) in the innermost game."""
         s = self.v.s
         return D.PEND_NAMES[int(s[G.S_PEND])], int(s[G.S_PPLAYER])
 
@@ -677,14 +874,15 @@ class Game:
         return int(self.v.s[G.S_NACTS])
 
     def step(self, action: int | Action) -> int:
-        """Take an option (its index, or an Action equal to one); returns how many
-        options the next decision has. IllegalAction if it isn't an option."""
+        """Take an option of the innermost game's pending decision (its index, or an
+        Action equal to one); returns how many options the next decision has.
+        IllegalAction if it isn't an option."""
         k = action if isinstance(action, (int, np.integer)) else self.index_of(action)
-        n = call(_ops().STEP, self.arena, self.compiled.arena, int(k))
+        n = call(_ops().STEP, self.inner, self.compiled.arena, int(k))
         if n < 0:
             raise IllegalAction(f"option {k} is not one of the {self.n_actions()} options")
         self.history.append(int(k))
-        return n
+        return self._settle(n)
 
     def policy_choice(self, policy: str) -> int:
         """The option a compiled agent (systems/policies: random, heuristic) would take
@@ -705,20 +903,32 @@ class Game:
         raise IllegalAction(f"{action} is not an option of the pending decision")
 
     def refresh(self) -> int:
-        return call(_ops().REFRESH, self.arena, self.compiled.arena)
+        return call(_ops().REFRESH, self.inner, self.compiled.arena)
 
     # --------------------------------------------------------- copies
     def clone(self) -> Game:
-        """An independent copy (the arena copied; the cards arena shared, read-only)."""
+        """An independent copy (the arenas copied; the cards arena shared, read-only)."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
-        g.arena = self.arena.copy()
+        g.chain = self.chain[: self.depth + 1].copy()
+        g.positions = dict(self.positions)
         g.history = list(self.history)
         g._views = None
         return g
 
+    def snapshot(self) -> tuple[np.ndarray, int]:
+        """The whole state (every game of the chain), for ``restore`` (730.1)."""
+        return self.chain[: self.depth + 1].copy(), self.depth
+
+    def restore(self, snap: tuple[np.ndarray, int]) -> None:
+        chain, depth = snap
+        self.chain[: depth + 1] = chain
+        self.depth = depth
+
     def fingerprint(self) -> str:
-        return GAME_LAYOUT.fingerprint(self.arena)
+        """A hash of the state: the main game's, and each subgame's being played."""
+        prints = [GAME_LAYOUT.fingerprint(self.chain[d]) for d in range(self.depth + 1)]
+        return prints[0] if len(prints) == 1 else "/".join(prints)
 
     def view(self, viewer: int | None = None, refs: dict[int, str] | None = None) -> dict:
         """The state view of ../shared/SCENARIOS.md (ecs/view.py)."""
@@ -727,13 +937,15 @@ class Game:
         return state_view(self, viewer, refs)
 
     def card_name(self, i: int) -> str:
+        """The name of the innermost game's object i."""
         return self.compiled.name_of(int(self.v.o[i, O.F_CARD]))
 
     def __getstate__(self) -> dict[str, Any]:
         return {"arena": self.arena, "cards": self.compiled.arena, "names": self.names,
                 "card_names": list(self.compiled.names), "team_names": self.team_names,
                 "created_from": self.created_from, "setup": self.setup,
-                "history": self.history}  # fmt: skip
+                "history": self.history,
+                "subgames": self.chain[1 : self.depth + 1]}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         db = load_pool()
@@ -742,7 +954,11 @@ class Game:
             compiled = db.compile(state["card_names"])
         if compiled.arena.shape != state["cards"].shape or (compiled.arena != state["cards"]).any():
             raise CardError("this game's cards were compiled from other records")
-        self.arena = state["arena"]
+        subs = state.get("subgames")
+        arena = state["arena"]
+        self.chain = arena.reshape(1, -1) if subs is None or len(subs) == 0 else (
+            np.concatenate([arena.reshape(1, -1), subs]))  # fmt: skip
+        self.depth = self.chain.shape[0] - 1
         self.compiled = compiled
         self.names = state["names"]
         self._n = -1
@@ -751,6 +967,10 @@ class Game:
         self.setup = state.get("setup")
         self.history = list(state.get("history", []))
         self._views = None
+        self.positions = {}
+        self.auto_subgames = True
+        self.hold_subgame = False
+        self._shortcut = None
 
 
 def policy_id(name: str) -> int:
@@ -776,7 +996,9 @@ def new_game(decks: list[list[str]], **kw: Any) -> Game:
     return Game.new(decks, **kw)
 
 
-__all__ = ["Action", "Game", "IllegalAction", "Options", "SetupError", "VARIANTS", "new_game"]
+__all__ = [
+    "Action", "Game", "IllegalAction", "Level", "Options", "SetupError", "VARIANTS", "new_game",
+]  # fmt: skip
 
 
 # ----------------------------------------------------------------- Conspiracy Draft (905)

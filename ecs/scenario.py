@@ -56,9 +56,11 @@ from components.cards import (
     AB_EQUIP,
     AB_LOYALTY,
     AB_MANA,
+    B_ARG,
     B_INDEX,
     B_KIND,
     C_AB0,
+    C_BACK,
     C_NAB,
 )
 from components.decisions import (
@@ -88,8 +90,10 @@ from components.decisions import (
     PEND_MULLIGAN,
     PEND_NONE,
     PEND_PILE_SPLIT,
+    PEND_POSITION,
     PEND_PRIORITY,
     PEND_SCRY,
+    PEND_SHORTCUT,
     PEND_TARGET,
     PEND_X,
     PEND_YES_NO,
@@ -127,6 +131,7 @@ from ecs.engine import (
     designate,
     new_arena,
 )
+from systems.casting import CAST_MUTATE
 
 ZONES = {
     "hand": HAND,
@@ -208,6 +213,7 @@ class Scenario:
     data: dict
     failures: list[str] = field(default_factory=list)
     game: Game | None = None
+    shortcut: tuple | None = None  # a shortcut proposed, being answered (729.2)
     refs_by_id: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -299,6 +305,17 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
             raise _err(path, f"{f}.id", "an entry with count > 1 can't have one id")
         if cnt > 1 and e.get("commander"):
             raise _err(path, f"{f}.count", "a count never applies to a commander")
+        if "merged" in e:  # 727: a merged permanent, its cards top first
+            mg = e["merged"]
+            if not isinstance(mg, list) or not mg or not all(isinstance(x, str) for x in mg):
+                raise _err(path, f"{f}.merged", "expected a list of card names, top first")
+            for x in mg:
+                if x not in db:
+                    raise _err(path, f"{f}.merged", f"unknown card {x!r}")
+            if e["card"] not in mg:
+                raise _err(path, f"{f}.merged", f"the entry's card {e['card']!r} is not in it")
+            if cnt > 1:
+                raise _err(path, f"{f}.merged", "a merged permanent can't have a count")
         out.append(e)
     total = sum(e.get("count", 1) for e in out)
     if total > MAX_CARDS:
@@ -435,6 +452,11 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
                 raise _err(path, f"{f}.{z}", f"more than {MAX_CARDS:,} cards in the scenario")
             for j, e in enumerate(entries):
                 name_counts[e["card"]] = name_counts.get(e["card"], 0) + 1
+                mg = list(e.get("merged") or [])
+                if e["card"] in mg:
+                    mg.remove(e["card"])
+                for x in mg:  # 727: each card of a merged permanent can be named
+                    name_counts[x] = name_counts.get(x, 0) + 1
                 if "id" in e:
                     if e["id"] in ids:
                         raise _err(path, f"{f}.{z}[{j}].id", f"duplicate card id {e['id']!r}")
@@ -706,6 +728,10 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         pass  # a basic land from outside the game (Sovereign's Realm)
     elif kind in ("play_land", "cast", "activate", "turn_face_up"):
         chk(f"{f}.{kind}", a[kind])
+    if "mutate" in a:
+        if kind != "cast":
+            raise _err(path, f"{f}.mutate", "goes with cast (702.140)")
+        chk(f"{f}.mutate", a["mutate"])
     for j, t in enumerate(a.get("targets") or []):
         chk(f"{f}.targets[{j}]", t, True)
     for j, t in enumerate(a.get("pay") or []):
@@ -728,6 +754,22 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         raise _err(path, f"{f}.x", "expected an integer >= 0")
     if "ability" in a and (not isinstance(a["ability"], int) or a["ability"] < 0):
         raise _err(path, f"{f}.ability", "expected an integer >= 0")
+    if kind == "shortcut":  # 729.2a: {actions: [...], times: N}
+        sc = a["shortcut"]
+        if not isinstance(sc, dict) or set(sc) != {"actions", "times"}:
+            raise _err(path, f"{f}.shortcut", "expected {actions: [...], times: N}")
+        t = sc["times"]
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise _err(path, f"{f}.shortcut.times", "expected a whole number >= 0")
+        if not isinstance(sc["actions"], list) or not sc["actions"]:
+            raise _err(path, f"{f}.shortcut.actions", "expected a non-empty list of actions")
+        for j, sub in enumerate(sc["actions"]):
+            g = f"{f}.shortcut.actions[{j}]"
+            if not isinstance(sub, dict) or "expect" in sub or "shortcut" in sub:
+                raise _err(path, g, "expected an action (not expect, not another shortcut)")
+            if "expect_error" in sub:
+                raise _err(path, f"{g}.expect_error", "not in a shortcut")
+            _validate_action(path, g, sub, names, ids, name_counts, db)
 
 
 # ------------------------------------------------------------------ building
@@ -741,8 +783,6 @@ def _not_implemented(d: dict) -> str | None:
     for c in casual if isinstance(casual, list) else [casual]:
         if c in NOT_YET:
             return f"{NOT_YET[c]} is not implemented yet"
-    if game.get("day_night"):
-        return "day/night setup is not implemented yet"
     return None
 
 
@@ -807,6 +847,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                 n["passer"] = names.index(n["passer"])
             notes.append(n)
             all_cards.update(x for x in (n["card"], n.get("name")) if x in db and not db.check(x))
+        for z in ZONES:
+            for e in entries[(k, z)]:  # 727: the cards of a merged permanent
+                all_cards.update(e.get("merged") or [])
+                count += len(e.get("merged") or [])
     cas = _casual_entries(sc.path, game, players, names, db)
     for _, es in cas:
         count += len(es)
@@ -830,6 +874,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     from ecs.engine import needs, seed_rng, trigger_events
 
     seed_rng(a, int(game.get("seed", 0)))
+    s[G.S_DAY_NIGHT] = {None: 0, "day": 1, "night": 2}[game.get("day_night")]  # 728
     s[G.S_TRIGMASK] = trigger_events(compiled)
     s[G.S_NEEDS] = needs(compiled)
     refs: dict[str, int] = {}
@@ -906,6 +951,8 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                         o[i, O.F_CTR + ct[K.C_ENTERS_CTR]] = ct[K.C_ENTERS_N]
                 for kname, n in (e.get("counters") or {}).items():
                     o[i, O.F_CTR + COUNTER_NAMES.index(kname)] = n
+                if e.get("merged"):
+                    _merge_setup(a, compiled, i, e, p, o)
                 if e.get("attached_to") is not None:
                     attach.append((i, e["attached_to"]))
                 if ct[K.C_TYPES] & T_BATTLE:
@@ -917,6 +964,8 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             start = dict(start, active=names[arch[0]])
     _place_casual(sc, a, compiled, dict(cas), players, names, casual, start, refs)
     g = Game(a, compiled, names)
+    g.auto_subgames = False  # (the script may name a subgame's starting player)
+    g.hold_subgame = False
     g.team_names = team_list + [f"({n})" for n in names] if team_list else None
     g.created_from = int(s[G.S_N])
     sc.refs_by_id = refs
@@ -1070,6 +1119,27 @@ def _place_casual(sc, a, compiled, cas, players, names, casual, start, refs) -> 
         s[G.S_PLANAR_CTL] = ctl
 
 
+def _merge_setup(a: np.ndarray, compiled: Any, i: int, e: dict, p: int, o: np.ndarray) -> None:
+    """727: a merged permanent of the setup: its cards top first; object i (the entry's
+    ``card``) is the permanent, the others its components (zone GONE, F_MERGED_IN)."""
+    from components.rules import GONE
+
+    names = list(e["merged"])
+    k = names.index(e["card"])  # (validated: the entry's card is one of them)
+    ids = []
+    for j, nm in enumerate(names):
+        if j == k:
+            ids.append(i)
+            continue
+        c = add_object(a, compiled, nm, p, GONE)
+        o[c, O.F_MERGED_IN] = i
+        o[c, O.F_CTL] = o[c, O.F_BCTL] = o[c, O.F_LCTL] = o[i, O.F_CTL]
+        ids.append(c)
+    for j, c in enumerate(ids):
+        o[c, O.F_MERGED] = ids[j + 1] if j + 1 < len(ids) else -1
+    o[i, O.F_TOP] = ids[0] + 1 if ids[0] != i else 0
+
+
 _CREATED_REF = re.compile(r"^(.+)#(\d+)$")
 
 
@@ -1079,27 +1149,56 @@ def _is_conspiracy(db: CardDB, name: str) -> bool:
 
 def resolve_card(sc: Scenario, ref: str) -> int:
     """A card reference of the script: an id, a unique name, or NAME#N (the N-th object
-    of that name created during the game)."""
+    of that name created during the game). While a subgame is played (726) it names the
+    object that card is in the subgame (a NAME#N: one created in the subgame, if any)."""
+    g = sc.game
+    if g.depth > 0 and _CREATED_REF.match(ref):
+        i = _created(g.level(g.depth), ref, quiet=True)
+        if i >= 0:
+            return i
+    i = _resolve_main(sc, ref)
+    if g.depth == 0:
+        return i
+    j = g.local(i)
+    if j < 0:
+        raise ScenarioFailure(f"{ref!r} is not in the subgame being played")
+    return j
+
+
+def _created(lv: Any, ref: str, quiet: bool = False) -> int:
+    from ecs.view import display_name
+
+    v = lv.v
+    n = int(v.s[G.S_N])
+    m = _CREATED_REF.match(ref)
+    want, k = m.group(1), int(m.group(2))
+    seen = 0
+    for i in range(lv.created_from, n):
+        if v.o[i, O.F_CARD] >= 0 and v.o[i, O.F_IKIND] == 0 and display_name(lv, i, False) == want:
+            if v.o[i, O.F_COPY] and v.o[i, O.F_MERGED_IN] >= 0:
+                continue  # (a part of a token copy of a merged permanent)
+            seen += 1
+            if seen == k:
+                return i
+    if quiet:
+        return -1
+    raise ScenarioFailure(f"no {ref!r}: {seen} object(s) named {want!r} were created")
+
+
+def _resolve_main(sc: Scenario, ref: str) -> int:
     g = sc.game
     if ref in sc.refs_by_id:
         return sc.refs_by_id[ref]
     from ecs.view import display_name
 
-    v = g.v
+    lv = g.level(0)
+    v = lv.v
     n = int(v.s[G.S_N])
-    m = _CREATED_REF.match(ref)
-    if m:
-        want, k = m.group(1), int(m.group(2))
-        seen = 0
-        for i in range(g.created_from, n):
-            if v.o[i, O.F_CARD] >= 0 and v.o[i, O.F_IKIND] == 0 and display_name(g, i) == want:
-                seen += 1
-                if seen == k:
-                    return i
-        raise ScenarioFailure(f"no {ref!r}: {seen} object(s) named {want!r} were created")
+    if _CREATED_REF.match(ref):
+        return _created(lv, ref)
     named = [
         i for i in range(min(n, g.created_from))
-        if v.o[i, O.F_CARD] >= 0 and display_name(g, i) == ref
+        if v.o[i, O.F_CARD] >= 0 and display_name(lv, i, False) == ref
     ]  # fmt: skip
     if len(named) == 1:
         return named[0]
@@ -1150,19 +1249,40 @@ def _auto(g: Game, stop, what: str) -> None:
     for _ in range(MAX_AUTO_STEPS):
         if g.over or stop(g):
             return
+        if g.subgame_requested():  # 726: the script names its starting player, or at random
+            if g.hold_subgame:
+                return
+            g.start_subgame(None)
+            continue
         if g.n_actions() == 0:
             raise ScenarioFailure(f"{what}: no decision is pending")
         g.v.s[G.S_NBEGAN] = 0
-        g.step(0)
+        g.step(_default_option(g))
     raise ScenarioFailure(f"{what}: gave up after {MAX_AUTO_STEPS} automatic steps")
+
+
+def _default_option(g: Game) -> int:
+    """The option a script that says nothing takes: the first, except where the script
+    said it earlier (a mutating spell's ``choices.position``, 702.140c)."""
+    kind, _ = _pend(g)
+    if kind == PEND_POSITION:
+        want = g.positions.get(int(g.v.s[G.S_RES]))
+        if want is not None:
+            for k, r in enumerate(_options(g)):
+                if r[AC_ARG] == want:
+                    return k
+    return 0
 
 
 TURN_DECISIONS = (PEND_PRIORITY, PEND_ATTACK, PEND_BLOCK, PEND_MULLIGAN)
 
 
 def _choosing(g: Game) -> bool:
-    """A choice the script may answer: anything but priority and declarations."""
+    """A choice the script may answer: anything but priority and declarations (and a
+    mutate position the cast already gave)."""
     kind, _ = _pend(g)
+    if kind == PEND_POSITION and int(g.v.s[G.S_RES]) in g.positions:
+        return False
     return kind != PEND_NONE and kind not in TURN_DECISIONS
 
 
@@ -1257,10 +1377,19 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
     elif "cast" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])
-        option = 1 if (a.get("choices") or {}).get("overload") else 0  # 702.96: overloaded
-        with _paying(g, sc, a):
-            _take(g, f"casting {a['cast']}", A_CAST, p, i, option)
-            _choices(sc, a)
+        if "mutate" in a:  # 702.140a: for its mutate cost, targeting that creature
+            pos = (a.get("choices") or {}).get("position", "top")
+            if pos not in ("top", "bottom"):
+                raise ScenarioFailure("choices.position: expected top or bottom")
+            with _paying(g, sc, a):
+                _take(g, f"casting {a['cast']} for its mutate cost", A_CAST, p, i, CAST_MUTATE)
+                _choices(sc, dict(a, targets=[a["mutate"]]))
+            g.positions[i] = 1 if pos == "top" else 0  # (answered as it resolves)
+        else:
+            option = 1 if (a.get("choices") or {}).get("overload") else 0  # 702.96: overloaded
+            with _paying(g, sc, a):
+                _take(g, f"casting {a['cast']}", A_CAST, p, i, option)
+                _choices(sc, a)
     elif "activate" in a:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["activate"])
@@ -1305,6 +1434,8 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         _take(g, "the blocks as declared", A_BLOCK_DONE)
     elif "choose" in a:
         _choose(sc, p, a["choose"])
+        if sc.shortcut is not None:  # 729.2b: the others accept unless the script says
+            _answer_shortcut(sc, lookahead)
     elif "roll_planar_die" in a:  # 901.9: a special action; `result` forces the face
         _need_priority(g, p, a["player"])
         g.v.s[G.S_DIE_FORCE] = {"planeswalk": 1, "chaos": 2, "blank": 3}.get(a.get("result"), 0)
@@ -1314,11 +1445,49 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         finally:
             g.v.s[G.S_DIE_FORCE] = 0
     elif "shortcut" in a:
-        raise ScenarioFailure("shortcuts (729) are not implemented yet")
+        _propose(sc, p, a, lookahead)
     elif "turn_face_up" in a:  # 702.106c, 905.4a: a special action while holding priority
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["turn_face_up"])
         _take(g, f"turning {a['turn_face_up']} face up", A_SPECIAL, p, i, SP_TURN_FACE_UP)
+
+
+def _stop_after_next(step: Any) -> bool:
+    return (
+        isinstance(step, dict)
+        and isinstance(step.get("choose"), dict)
+        and ("stop_after" in step["choose"])
+    )
+
+
+def _propose(sc: Scenario, p: int, a: dict, lookahead: Any) -> None:
+    """729.2a: P proposes the listed actions repeated ``times`` times; the other players
+    answer in turn order (a ``choose: {stop_after: K}`` step, else they accept); then the
+    agreed repetitions are carried out. If an action can't be taken as proposed, the
+    whole shortcut is refused (the state as it was)."""
+    g = sc.game
+    _need_priority(g, p, a["player"])
+    sc.shortcut = (list(a["shortcut"]["actions"]), g.snapshot())
+    g.propose_shortcut(None, int(a["shortcut"]["times"]))
+    _answer_shortcut(sc, lookahead)
+
+
+def _answer_shortcut(sc: Scenario, lookahead: Any) -> None:
+    g = sc.game
+    while _pend(g)[0] == PEND_SHORTCUT:
+        if _stop_after_next(lookahead):
+            return  # (the script's answer comes next)
+        g.step(0)  # accepting
+    actions, snap = sc.shortcut
+    sc.shortcut = None
+    times = g.shortcut_agreed()
+    try:
+        for _ in range(times):
+            for k, sub in enumerate(actions):
+                run_action(sc, sub, actions[k + 1] if k + 1 < len(actions) else None)
+    except (IllegalAction, ScenarioFailure) as e:
+        g.restore(snap)
+        raise IllegalAction(f"the shortcut can't be taken as proposed (729.2a): {e}") from None
 
 
 def _need_priority(g: Game, p: int, who: str) -> None:
@@ -1396,13 +1565,37 @@ class _paying:
 
 def _ability_row(g: Game, i: int, index: int) -> int:
     """The ability-table row of object i's ``index``-th activated ability (0-based, in
-    printed order; 804.2's deploy comes after its own)."""
+    printed order, mana abilities included; 804.2's deploy comes after its own): a
+    merged permanent's are those of its cards, top first (702.140e), then what Auras on
+    it give it ("enchanted creature has ..."). A mana ability is activated while paying
+    a cost, not on its own (refused)."""
     rows = g.compiled.tables.rows["ab"]
-    c = int(g.v.o[i, O.F_CARD])
-    ct = g.compiled.tables.rows["ct"][c]
-    own = [a for a in range(ct[C_AB0], ct[C_AB0] + ct[C_NAB])
-           if rows[a][B_KIND] in (AB_ACTIVATED, AB_LOYALTY, AB_EQUIP, AB_MANA)]  # fmt: skip
-    own.sort(key=lambda a: rows[a][B_INDEX])
+    cts = g.compiled.tables.rows["ct"]
+    v = g.v
+    o = v.o
+    kinds = (AB_ACTIVATED, AB_LOYALTY, AB_EQUIP, AB_MANA)
+
+    def own_of(c: int, granted: bool) -> list[int]:
+        ct = cts[c]
+        out = [a for a in range(ct[C_AB0], ct[C_AB0] + ct[C_NAB]) if rows[a][B_KIND] in kinds
+               and (rows[a][B_KIND] == AB_ACTIVATED and rows[a][B_ARG] == 1) == granted]  # fmt: skip
+        return sorted(out, key=lambda a: rows[a][B_INDEX])
+
+    comps = []
+    j = int(o[i, O.F_TOP]) - 1 if o[i, O.F_TOP] > 0 else i
+    while j >= 0:
+        comps.append(j)
+        j = int(o[j, O.F_MERGED])
+    own: list[int] = []
+    for j in comps:
+        c = int(o[j, O.F_CARD])
+        if c >= 0:
+            if o[j, O.F_TRANSFORMED] and cts[c][C_BACK] >= 0:
+                c = int(cts[c][C_BACK])
+            own += own_of(c, False)
+    for x in v.bf[: int(v.s[G.S_NBF])]:
+        if int(o[x, O.F_ATT]) == i and o[x, O.F_CARD] >= 0:
+            own += own_of(int(o[x, O.F_CARD]), True)
     if index < len(own):
         return own[index]
     if index == len(own) and g.v.s[G.S_DEPLOY]:
@@ -1476,7 +1669,7 @@ def _choices(sc: Scenario, a: dict) -> None:
             f"{ch['opponent']} can't be named to choose (801.5a: an opponent in range)"
         )
     for k in ch:
-        if k not in ("opponent", "kicked", "sacrifice", "color", "overload"):
+        if k not in ("opponent", "kicked", "sacrifice", "color", "overload", "position"):
             raise ScenarioFailure(f"choices: {k!r} is not implemented yet")
     if "color" in ch:
         raise IllegalAction(f"no colour to choose ({ch['color']})")
@@ -1510,6 +1703,15 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
     if not isinstance(ch, dict):
         raise ScenarioFailure("choose: expected a mapping")
     for key, val in ch.items():
+        if key == "starting_player":  # 726: fixes the starting player of the subgame asked for
+            if val not in g.names:
+                raise ScenarioFailure(f"choose.starting_player: unknown player {val!r}")
+            if not g.subgame_requested():
+                raise IllegalAction("no subgame is about to begin (choose.starting_player)")
+            if not g.v.pl[g.names.index(val), PL.P_ALIVE]:
+                raise IllegalAction(f"{val} is not in the game (choose.starting_player)")
+            g.start_subgame(g.names.index(val))
+            continue
         kind, who = _pend(g)
         if kind == PEND_NONE or (who != p and who != _side(g, p)):
             raise IllegalAction(f"{g.names[p]} has no choice to make now")
@@ -1535,6 +1737,16 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
                 if card not in first and card not in second:
                     raise IllegalAction(f"{g.card_name(card)} is in neither pile")
                 _take(g, "a pile", arg=0 if card in first else 1)
+        elif key == "stop_after":  # 729.2b: shorten the proposed shortcut
+            if kind != PEND_SHORTCUT:
+                raise IllegalAction("no shortcut is being answered now (choose.stop_after)")
+            if not isinstance(val, int) or isinstance(val, bool) or val < 0:
+                raise ScenarioFailure("choose.stop_after: expected a whole number >= 0")
+            _take(g, f"stopping after {val} repetitions", arg=val)
+        elif key == "position":  # 702.140c: a mutating spell on top of / under its target
+            if val not in ("top", "bottom") or kind != PEND_POSITION:
+                raise IllegalAction("no mutate position is being chosen now (choose.position)")
+            _take(g, f"position {val}", arg=1 if val == "top" else 0)
         elif key == "color":
             _take(g, f"colour {val}", arg=_color(val))
         elif key == "redistribute":
@@ -1662,11 +1874,15 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
             continue
         expect_error = bool(a.get("expect_error", False))
         before = g.fingerprint()
-        snapshot = g.arena.copy()
+        snapshot = g.snapshot()
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        g.hold_subgame = _names_starting_player(nxt)
         try:
-            run_action(sc, a, steps[k + 1] if k + 1 < len(steps) else None)
+            run_action(sc, a, nxt)
+            if g.subgame_requested() and not g.hold_subgame:
+                g.start_subgame(None)  # (726: its starting player at random)
         except IllegalAction as e:
-            g.arena[:] = snapshot  # a scripted action is refused whole (730.1)
+            g.restore(snapshot)  # a scripted action is refused whole (730.1)
             if expect_error:
                 if g.fingerprint() != before:
                     failures.append(f"{where}: refused ({e}) but the state changed (730.1)")
@@ -1690,6 +1906,15 @@ def run_scenario(sc: Scenario, db: CardDB | None = None) -> list[str]:
     except Exception as e:
         failures.append(f"expect: engine error in the state view: {type(e).__name__}: {e}")
     return failures
+
+
+def _names_starting_player(step: Any) -> bool:
+    """Is this script step a ``choose`` naming a subgame's starting player (726)?"""
+    return (
+        isinstance(step, dict)
+        and isinstance(step.get("choose"), dict)
+        and ("starting_player" in step["choose"])
+    )
 
 
 def find_files(paths: list[str]) -> list[str]:

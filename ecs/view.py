@@ -21,6 +21,7 @@ from components.rules import (
     COMMAND,
     COUNTER_NAMES,
     EXILE,
+    GONE,
     GRAVEYARD,
     HAND,
     LIBRARY,
@@ -45,10 +46,23 @@ PENDING_KIND = {
 }  # fmt: skip
 
 
-def display_name(g: Game, i: int) -> str:
-    """A card's name; a token's name per 111.4 (its subtypes and the word Token)."""
-    c = int(g.v.o[i, O.F_CARD])
+def display_name(g: Game, i: int, face: bool = True) -> str:
+    """A card's name; a token's name per 111.4 (its subtypes and the word Token). With
+    ``face``: the name it shows: a transformed card's back face (712.8), a merged
+    permanent's topmost component (727.2a)."""
+    o = g.v.o
+    if face and o[i, O.F_TOP] > 0:
+        i = int(o[i, O.F_TOP]) - 1
+    c = int(o[i, O.F_CARD])
+    if face and o[i, O.F_TRANSFORMED] and c >= 0:
+        back = int(g.compiled.tables.rows["ct"][c][K.C_BACK])
+        if back >= 0:
+            c = back
     name = g.compiled.name_of(c)
+    if o[i, O.F_COPY]:
+        return name  # 707.2: a copy has the name of what it copies
+    if g.v.o[i, O.F_TOKEN] == 1 and name.endswith(" Token"):
+        return name  # (a token described inline is already named by 111.4)
     if g.v.o[i, O.F_TOKEN] == 1:
         card = g.compiled.db.cards.get(name)
         rec = card.record if card else {}
@@ -76,6 +90,29 @@ def _label(g: Game, refs: dict[int, str], i: int) -> str:
 def state_view(
     g: Game, viewer: int | None = None, refs: dict[int, str] | None = None
 ) -> dict[str, Any]:
+    """The view of game g: the main game's, with ``game.subgame`` the view of the
+    subgame being played (726), nested as deep as they go (``game.depth`` 0, 1, ...).
+    A subgame's cards are named as the game above names the cards they came from."""
+    levels = [g.level(d) for d in range(g.depth + 1)] if hasattr(g, "level") else [g]
+    views = []
+    r = dict(refs or {})
+    for d, lv in enumerate(levels):
+        if d > 0:  # the subgame's cards: as the game above names them
+            o = lv.v.o
+            n = int(lv.v.s[G.S_N])
+            r = {j: r[int(o[j, O.F_ORIGIN]) - 1] for j in range(n)
+                 if o[j, O.F_ORIGIN] > 0 and not o[j, O.F_OUTSIDE]
+                 and int(o[j, O.F_ORIGIN]) - 1 in r}  # fmt: skip
+        view, r = _level_view(lv, viewer, r, d)
+        views.append(view)
+    for d in range(len(views) - 1, 0, -1):
+        views[d - 1]["game"]["subgame"] = views[d]
+    return views[0]
+
+
+def _level_view(
+    g: Any, viewer: int | None, refs: dict[int, str], depth: int
+) -> tuple[dict[str, Any], dict[int, str]]:
     v = g.v
     s, o, pl = v.s, v.o, v.pl
     n = int(s[G.S_N])
@@ -164,6 +201,11 @@ def state_view(
             or (o[i, O.F_SRC] >= 0 and o[i, O.F_ZONE] == STACK)
         ):
             continue
+        if o[i, O.F_OUTSIDE] or copy_part(g, i):
+            continue  # (a card of the game above: outside this subgame, 726.4)
+        me = i
+        if o[i, O.F_ZONE] == GONE and o[i, O.F_MERGED_IN] >= 0:
+            i = int(o[i, O.F_MERGED_IN])  # a component of a merged permanent: read it (727)
         z = int(o[i, O.F_ZONE])
         if viewer is not None and ((z == HAND and o[i, O.F_OWNER] != viewer) or z == LIBRARY):
             continue
@@ -172,12 +214,8 @@ def state_view(
         att = int(o[i, O.F_ATT])
         ctl = int(o[i, O.F_CTL]) if z in (BATTLEFIELD, COMMAND) else (
             int(o[i, O.F_ICTL]) if z == STACK else int(o[i, O.F_OWNER]))  # fmt: skip
-        merged = [display_name(g, i)]
-        j = int(o[i, O.F_MERGED])
-        while j >= 0:
-            merged.append(display_name(g, j))
-            j = int(o[j, O.F_MERGED])
-        cards[_label(g, refs, i)] = {
+        merged = merged_names(g, i) if z == BATTLEFIELD else [display_name(g, me)]
+        cards[_label(g, refs, me)] = {
             "name": display_name(g, i),
             "zone": ZONE_NAMES[z] if z < len(ZONE_NAMES) else "gone",
             "owner": g.names[int(o[i, O.F_OWNER])],
@@ -195,11 +233,12 @@ def state_view(
             if o[i, O.F_BLOCKING] >= 0 and z == BATTLEFIELD
             else None,
             "face_up": not bool(o[i, O.F_FACE_DOWN]),
-            "token": bool(o[i, O.F_TOKEN] == 1),
+            "token": bool(o[int(o[i, O.F_TOP]) - 1 if o[i, O.F_TOP] > 0 else i, O.F_TOKEN] == 1),
             "merged": merged,
             "named": _named(g, i),
             "transformed": bool(o[i, O.F_TRANSFORMED]),
         }
+    _aliases(g, cards, refs, n)
     teams = {}
     if team_names:
         for t, tname in enumerate(team_names):
@@ -256,7 +295,7 @@ def state_view(
             ],
             "monarch": g.names[int(s[G.S_MONARCH])] if s[G.S_MONARCH] >= 0 else None,
             "subgame": None,
-            "depth": 0,
+            "depth": depth,
             "variant": g.variant_name,
             "pending": None
             if pend == "none"
@@ -270,7 +309,52 @@ def state_view(
         "turn_markers": markers,
         "planes": planes,
         "schemes": schemes,
-    }
+    }, refs
+
+
+def _aliases(g: Game, cards: dict[str, Any], refs: dict[int, str], n: int) -> None:
+    """A card the file gave an id can also be read by its name when that name is unique
+    among the cards the file set up (the parts of a merged permanent, say)."""
+    o = g.v.o
+    created = getattr(g, "created_from", n)
+    counts: dict[str, int] = {}
+    for i in range(min(n, created)):
+        if o[i, O.F_CARD] >= 0 and o[i, O.F_IKIND] == 0:
+            nm = display_name(g, i, face=False)
+            counts[nm] = counts.get(nm, 0) + 1
+    for i in range(min(n, created)):
+        label = refs.get(i)
+        if label is None or label not in cards or o[i, O.F_CARD] < 0:
+            continue
+        nm = display_name(g, i, face=False)
+        if nm != label and counts.get(nm) == 1 and nm not in cards:
+            cards[nm] = cards[label]
+
+
+def copy_part(g: Any, i: int) -> bool:
+    """Is object i a part of a token copy of a merged permanent (not an object of its own)?"""
+    o = g.v.o
+    return bool(o[i, O.F_COPY]) and o[i, O.F_MERGED_IN] >= 0 and o[i, O.F_ZONE] == GONE
+
+
+def merged_names(g: Game, i: int) -> list[str]:
+    """727: the names of the cards (or tokens) permanent i is made of, top first (each
+    with its own face up); one card: [its name]. A token copy is one token (707.2)."""
+    o = g.v.o
+    if o[i, O.F_COPY]:
+        return [display_name(g, i)]
+    j = int(o[i, O.F_TOP]) - 1 if o[i, O.F_TOP] > 0 else i
+    out = []
+    while j >= 0:
+        nm = display_name(g, j, face=False)
+        c = int(o[j, O.F_CARD])
+        if o[j, O.F_TRANSFORMED] and c >= 0:
+            back = int(g.compiled.tables.rows["ct"][c][K.C_BACK])
+            if back >= 0:
+                nm = g.compiled.name_of(back)
+        out.append(nm)
+        j = int(o[j, O.F_MERGED])
+    return out
 
 
 def _default_refs(g: Game, refs: dict[int, str], n: int) -> None:
@@ -280,13 +364,15 @@ def _default_refs(g: Game, refs: dict[int, str], n: int) -> None:
     counts: dict[str, int] = {}
     for i in range(n):
         if o[i, O.F_CARD] >= 0 and o[i, O.F_IKIND] == 0 and not (o[i, O.F_SRC] >= 0):
-            counts[display_name(g, i)] = counts.get(display_name(g, i), 0) + 1
+            counts[display_name(g, i, face=False)] = (
+                counts.get(display_name(g, i, face=False), 0) + 1
+            )
     created = getattr(g, "created_from", n)
     seen: dict[str, int] = {}
     for i in range(n):
-        if i in refs or o[i, O.F_CARD] < 0:
+        if i in refs or o[i, O.F_CARD] < 0 or copy_part(g, i):
             continue
-        nm = display_name(g, i)
+        nm = display_name(g, i, face=False)
         if i >= created:
             seen[nm] = seen.get(nm, 0) + 1
             refs[i] = f"{nm}#{seen[nm]}"

@@ -61,14 +61,17 @@ from components.cards import (
     C_SELF_COST,
     C_SPELL,
     C_XS,
+    COST_W,
     EV_BECOMES_TARGET,
     EV_CAST,
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
+    G_TOTAL_POWER,
     G_UP_TO,
     L_ZONE,
     MANA_FIXED,
+    NHYB,
     ST_COST_LESS,
     ST_COST_MORE,
 )
@@ -129,6 +132,7 @@ from components.objects import (
     F_LOYUSED,
     F_MODES,
     F_NT,
+    F_POW,
     F_SICK,
     F_SPENT,
     F_SRC,
@@ -202,15 +206,17 @@ def base_cost(st, cd, p, i, a, option, out):
     if a >= 0 and (not spell or option != CAST_NORMAL):
         for k in range(N_MANA + 1):
             out[k] = ab[a, B_COST + k]
+        if out.shape[0] >= COST_W:
+            for k in range(NHYB):
+                out[N_MANA + 1 + k] = ab[a, B_HYB + k]
         xs = ab[a, B_XS]
-        if ab[a, B_HYB + 2]:
-            _hybrid(st, cd, p, out, ab[a, B_HYB], ab[a, B_HYB + 1], ab[a, B_HYB + 2])
     else:
         for k in range(N_MANA + 1):
             out[k] = ct[c, C_COST + k]
+        if out.shape[0] >= COST_W:
+            for k in range(NHYB):
+                out[N_MANA + 1 + k] = ct[c, C_HYB + k]
         xs = ct[c, C_XS]
-        if ct[c, C_HYB + 2]:
-            _hybrid(st, cd, p, out, ct[c, C_HYB], ct[c, C_HYB + 1], ct[c, C_HYB + 2])
     if spell and option >= 0:
         out[0] += variants.spell_tax(st, p, i)  # 903.8: the commander tax
         out[0] += _cost_change(st, cd, p, i)
@@ -224,20 +230,6 @@ def base_cost(st, cd, p, i, a, option, out):
                 out[0] += out[k]
                 out[k] = 0
     return xs
-
-
-@kernel
-def _hybrid(st, cd, p, out, ca, cb, n):
-    """107.4e: n hybrid symbols, each paid with colour slot ca or cb: the split with the
-    most of ca that p can pay now (all of ca if none can)."""
-    for k in range(n + 1):
-        out[1 + ca] += n - k
-        out[1 + cb] += k
-        if mana.can_pay(st, cd, p, out, 0):
-            return
-        out[1 + ca] -= n - k
-        out[1 + cb] -= k
-    out[1 + ca] += n
 
 
 @kernel(inline="always")
@@ -758,7 +750,7 @@ def total_cost(st, cd, it, out):
 def x_options(st, cd, it, out):
     """Values of X the caster could pay, 0 up (at most len(out))."""
     p = st.o[it, F_ICTL]
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = np.empty(COST_W, np.int64)
     keep = st.o[it, F_X]
     st.o[it, F_X] = 0
     total_cost(st, cd, it, cost)
@@ -778,7 +770,7 @@ def x_options(st, cd, it, out):
 
 @kernel
 def kicker_affordable(st, cd, p, it):
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = np.empty(COST_W, np.int64)
     st.o[it, F_KICKED] = 1
     total_cost(st, cd, it, cost)
     st.o[it, F_KICKED] = 0
@@ -796,12 +788,20 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
     k = targets.candidates(st, cd, spec, p, decider, src, it, buf, buf.shape[0])
     m = 0
     diff = cd.tg[spec, G_DIFFERENT]
+    most = cd.tg[spec, G_TOTAL_POWER]  # Nethroi: their total power at most this
+    power = 0
+    if most > 0:
+        for t in range(o[it, F_NT]):
+            if o[it, F_TSPEC + t] == spec and o[it, F_T0 + t] >= 0:
+                power += o[o[it, F_T0 + t], F_POW]
     for j in range(k):
         x = buf[j]
         taken = False
         for t in range(o[it, F_NT]):
             if o[it, F_T0 + t] == x and (o[it, F_TSPEC + t] == spec or diff):
                 taken = True
+        if most > 0 and x >= 0 and power + o[x, F_POW] > most:
+            taken = True
         if not taken and m < limit:
             out[m] = x
             m += 1
@@ -892,7 +892,7 @@ def finish(st, cd):
     if kind == CK_TRIGGER:
         stack.triggers_continue(st, cd)
         return
-    cost = np.empty(N_MANA + 1, np.int64)
+    cost = np.empty(COST_W, np.int64)
     total_cost(st, cd, it, cost)
     spent = mana.pay(st, cd, p, cost, 0)
     o[it, F_SPENT] = spent if spent > 0 else 0

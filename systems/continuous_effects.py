@@ -64,6 +64,8 @@ from components.effects import (
     X_CTL,
     X_KIND,
     X_KW,
+    X_LOSE_KW,
+    X_MUST_ATTACK,
     X_NEWCTL,
     X_OBJ,
     X_P,
@@ -101,16 +103,19 @@ from components.objects import (
     F_FACE_DOWN,
     F_KW,
     F_LCTL,
+    F_MERGED,
     F_POW,
     F_PROT,
     F_RESTRICT,
     F_SICK,
+    F_TOP,
     F_TOU,
     F_TRANSFORMED,
     F_TS,
     F_TYPES,
     F_XSUB,
     F_ZONE,
+    MUST_ATTACK,
 )
 from components.players import P_ALIVE, P_HELD0, P_NHELD
 from components.rules import (
@@ -124,7 +129,7 @@ from components.rules import (
     T_PLANE,
 )
 from components.scratch import SCR_STATIC_SOURCES
-from systems import players, selectors, zones
+from systems import merging, players, selectors, zones
 from systems.jit import kernel
 from systems.state import (
     delete_row,
@@ -142,7 +147,10 @@ def recompute(st, cd):
 @kernel(inline="always")
 def face(st, cd, i):
     """The card row whose characteristics object i has (its back face when
-    transformed)."""
+    transformed; a merged permanent's topmost component's, 727.2a)."""
+    t = st.o[i, F_TOP]
+    if t > 0:
+        i = t - 1
     c = st.o[i, F_CARD]
     if c >= 0 and st.o[i, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
         return cd.ct[c, C_BACK]
@@ -187,7 +195,11 @@ def _recompute(st, cd):
         o[i, F_POW] = ct[c, C_POW]
         o[i, F_TOU] = ct[c, C_TOU]
         o[i, F_PROT] = ct[c, C_PROT]
-        if ct[c, C_NSA]:
+        has_statics = ct[c, C_NSA] > 0
+        if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:  # 702.140e: every component's abilities
+            o[i, F_KW] |= merging.other_keywords(st, cd, i)
+            has_statics = True
+        if has_statics:
             m = _add_source(st, srcs, m, i)
     for k in range(s[S_NCZ]):  # command-zone statics: emblems (114.4), conspiracies (905.4a)
         i = st.cz[k]
@@ -240,6 +252,10 @@ def _recompute(st, cd):
             i = eff[k, X_OBJ]
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_KW] |= eff[k, X_KW]
+        elif kind == X_LOSE_KW:  # "loses flying": after the grants before it (613.7)
+            i = eff[k, X_OBJ]
+            if _applies(o, eff[k, X_TS], i):
+                o[i, F_KW] &= ~eff[k, X_KW]
     # layer 7b: power and toughness set
     for k in range(ne):
         kind = eff[k, X_KIND]
@@ -266,6 +282,8 @@ def _recompute(st, cd):
             o[i, F_RESTRICT] |= CANT_BLOCK
         elif kind == X_CANT_ATTACK:
             o[i, F_RESTRICT] |= CANT_ATTACK
+        elif kind == X_MUST_ATTACK:
+            o[i, F_RESTRICT] |= MUST_ATTACK
     _counters(st, bf)
     for q in range(m):
         _statics(st, cd, srcs[q], ST_COAT_OF_ARMS)
@@ -331,9 +349,23 @@ def _counters(st, bf):
 @kernel
 def _statics(st, cd, src, kind):
     """Apply src's static abilities of this kind (801.11: only to what is within its
-    controller's range of influence)."""
+    controller's range of influence); a merged permanent's are those of every
+    component (702.140e)."""
+    o = st.o
+    if o[src, F_TOP] > 0 or o[src, F_MERGED] >= 0:
+        j = merging.top(st, src)
+        while j >= 0:
+            c = merging.card_face(st, cd, j)
+            if c >= 0:
+                _statics_of(st, cd, src, c, kind)
+            j = o[j, F_MERGED]
+        return
+    _statics_of(st, cd, src, face(st, cd, src), kind)
+
+
+@kernel
+def _statics_of(st, cd, src, c, kind):
     o, ct, sa = st.o, cd.ct, cd.sa
-    c = face(st, cd, src)
     you = o[src, F_CTL]
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
         if sa[r, A_KIND] != kind or sa[r, A_ZONE] != o[src, F_ZONE]:

@@ -15,10 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    B_COST,
     B_E0,
     B_EN,
+    B_HYB,
     B_MODES0,
     B_NMODES,
+    COST_W,
     E_A,
     E_AMT,
     E_AMT2,
@@ -34,6 +37,7 @@ from components.cards import (
     E_SETS_PT,
     E_SUB,
     E_UNTIL,
+    NHYB,
     OP_ABANDON,
     OP_ADD_MANA,
     OP_ANIMATE,
@@ -47,10 +51,12 @@ from components.cards import (
     OP_CHOOSE,
     OP_CHOOSE_MODE,
     OP_COPY_SPELL,
+    OP_COPY_TOKEN,
     OP_COUNTER,
     OP_COUNTERS,
     OP_CREATE_TOKEN,
     OP_DAMAGE,
+    OP_DAY_NIGHT,
     OP_DELAYED,
     OP_DESTROY,
     OP_DISCARD,
@@ -62,6 +68,7 @@ from components.cards import (
     OP_EXILE,
     OP_EXILE_FROM_HAND,
     OP_EXILE_IF_LEAVES,
+    OP_EXILE_UNTIL,
     OP_EXTRA_TURN,
     OP_FACT_OR_FICTION,
     OP_FIGHT,
@@ -74,10 +81,13 @@ from components.cards import (
     OP_LIFE_LOWEST,
     OP_LOOK_AT_TOP,
     OP_LOSE,
+    OP_LOSE_KEYWORDS,
     OP_LOSE_LIFE,
     OP_MAY,
+    OP_MERGE,
     OP_MILL,
     OP_MONARCH,
+    OP_MUST_ATTACK,
     OP_NEXT,
     OP_NO_MAX_HAND,
     OP_NO_SCHEMES,
@@ -106,6 +116,7 @@ from components.cards import (
     OP_SET_IN_MOTION,
     OP_SET_LIFE,
     OP_SHUFFLE,
+    OP_SUBGAME,
     OP_SURVEIL,
     OP_TAP,
     OP_TO_LIBRARY,
@@ -113,6 +124,7 @@ from components.cards import (
     OP_UNLESS,
     OP_UNTAP,
     OP_WIN,
+    OP_WISH,
     R_NONE,
     REVEAL_PLANES_PLANESWALK,
     X_NO_MAX_HAND,
@@ -126,7 +138,9 @@ from components.decisions import (
     PEND_NONE,
     PEND_PILE,
     PEND_PILE_SPLIT,
+    PEND_POSITION,
     PEND_SCRY,
+    PEND_SUBGAME,
     PEND_YES_NO,
     T_RANDOM,
 )
@@ -146,6 +160,8 @@ from components.effects import (
     X_CTL,
     X_KIND,
     X_KW,
+    X_LOSE_KW,
+    X_MUST_ATTACK,
     X_NEWCTL,
     X_OBJ,
     X_P,
@@ -169,6 +185,7 @@ from components.game import (
     S_LOOPK,
     S_MONARCH,
     S_N,
+    S_NBROUGHT,
     S_NCHOSEN,
     S_NDL,
     S_NEFF,
@@ -191,13 +208,18 @@ from components.game import (
     S_RES_SUB,
     S_RESTARTED,
     S_STARTING,
+    S_SUBGAME,
     S_TURN,
+    SUB_DONE,
+    SUB_NONE,
+    SUB_REQUESTED,
 )
 from components.objects import (
     F_ATKO,
     F_ATKP,
     F_ATT,
     F_BCTL,
+    F_BROUGHT,
     F_CARD,
     F_CHOOSER,
     F_COMMANDER,
@@ -213,6 +235,7 @@ from components.objects import (
     F_MODES,
     F_NOREGEN,
     F_NT,
+    F_OUTSIDE,
     F_OWNER,
     F_POW,
     F_REGEN,
@@ -221,7 +244,6 @@ from components.objects import (
     F_T0,
     F_TAPPED,
     F_TOKEN,
-    F_TRANSFORMED,
     F_TSPEC,
     F_TYPES,
     F_UNEARTHED,
@@ -235,6 +257,7 @@ from components.players import (
     P_CTR,
     P_DREW_EMPTY,
     P_HANDN,
+    P_KEEP_MANA,
     P_LIBN,
     P_LIFE,
     P_LIFEPOOL,
@@ -268,9 +291,11 @@ from systems import (
     commander,
     continuous_effects,
     damage,
+    day_night,
     delayed,
     leaving_game,
     mana,
+    merging,
     monarch,
     planechase,
     players,
@@ -499,6 +524,15 @@ def step(st, cd, r):
     ):
         _casual(st, cd, r, you, src, item)
         return NEXT
+    # 726-729 (subgames, mutate, day and night's cards)
+    if op == OP_MERGE:
+        return _merge(st, cd, r, you, src, item)
+    if op == OP_SUBGAME:
+        return _subgame(st, cd, r, you)
+    if op == OP_WISH:
+        return _wish(st, cd, r, you, src, item)
+    if op == OP_EXILE_UNTIL:
+        return _exile_until(st, cd, r, you, src, item)
     _simple(st, cd, r, you, src, item)
     return NEXT
 
@@ -506,7 +540,8 @@ def step(st, cd, r):
 @kernel
 def _add_mana_choice(st, cd, r, you, src, item):
     """ "Add N mana of any one colour" (106.1b) or of one of some colours: the player
-    chooses the colour as it resolves (one choice for all N)."""
+    chooses the colour as it resolves (one choice for all N); E_A 1: it doesn't empty
+    from the pool until the turn ends."""
     ep = cd.ep
     p = _who(st, cd, r, you, src, item)
     bits = ep[r, E_C]
@@ -521,7 +556,10 @@ def _add_mana_choice(st, cd, r, you, src, item):
             return NEXT
         return _ask(st, PEND_COLOR, p, -1)
     if st.pl[p, P_ALIVE]:
-        mana.add_mana(st, p, c, selectors.amount(st, cd, ep[r, E_AMT], you, src, item))
+        n = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
+        mana.add_mana(st, p, c, n)
+        if ep[r, E_A] == 1:  # "until end of turn, you don't lose this mana" (Kessig Naturalist)
+            st.pl[p, P_KEEP_MANA + c] += n
     return NEXT
 
 
@@ -686,11 +724,16 @@ def _simple(st, cd, r, you, src, item):
                 zones.shuffle(st, o[x, F_OWNER])
         elif op == OP_RETURN:
             if z == GRAVEYARD or z == EXILE:
-                if ep[r, E_A] == TO_BATTLEFIELD:
-                    ctl = you if ep[r, E_C] == 0 else o[x, F_OWNER]
-                    zones.enter_battlefield(st, cd, x, ctl, -1, ep[r, E_B])
-                else:
-                    zones.move(st, cd, x, HAND, -1)
+                # 727.3c: "that card" of a merged permanent is every card it became
+                together = np.empty(8, np.int64)
+                nt = merging.found_with(st, x, together)
+                for t in range(-1, nt):
+                    y = x if t < 0 else together[t]
+                    if ep[r, E_A] == TO_BATTLEFIELD:
+                        ctl = you if ep[r, E_C] == 0 else o[y, F_OWNER]
+                        zones.enter_battlefield(st, cd, y, ctl, -1, ep[r, E_B])
+                    else:
+                        zones.move(st, cd, y, HAND, -1)
                 s[S_RES_IT] = x
         elif op == OP_COUNTERS:
             if z == BATTLEFIELD or z == COMMAND:  # (planes and schemes have counters too)
@@ -709,10 +752,15 @@ def _simple(st, cd, r, you, src, item):
                 o[x, F_UNEARTHED] = 1
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
-
-        elif op == OP_TRANSFORM:
+        elif op == OP_COPY_TOKEN:  # 707.2, 727.2a: a merged permanent's copy has its merge
             if z == BATTLEFIELD:
-                o[x, F_TRANSFORMED] = 1 - o[x, F_TRANSFORMED]
+                y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
+                if t >= 0:
+                    s[S_RES_IT] = t
+        elif op == OP_TRANSFORM:
+            if z == BATTLEFIELD and day_night.can_transform(st, cd, x):
+                day_night.transform(st, cd, x)
         elif op == OP_ATTACH:
             to = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
             if z == BATTLEFIELD and to >= 0 and o[to, F_ZONE] == BATTLEFIELD:
@@ -735,6 +783,10 @@ def _simple(st, cd, r, you, src, item):
                 kind = X_ANIMATE if ep[r, E_SETS_PT] else X_RETYPE
             elif op == OP_CANT_BLOCK:
                 kind = X_CANT_BLOCK
+            elif op == OP_LOSE_KEYWORDS:
+                kind = X_LOSE_KW
+            elif op == OP_MUST_ATTACK:
+                kind = X_MUST_ATTACK
             elif op == OP_GAIN_CONTROL:
                 kind = X_CONTROL
             if kind >= 0:
@@ -753,6 +805,8 @@ def _simple(st, cd, r, you, src, item):
                 _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg)
     if op == OP_PREVENT and ep[r, E_REF] == R_NONE:
         _shield(st, you, 0, 0, amt, ep[r, E_B], NONE)  # no recipient named (801.13b)
+    elif op == OP_DAY_NIGHT:  # 728.1: it becomes day / night / the other one
+        day_night.become(st, cd, ep[r, E_A])
     elif op == OP_LIFE_LOWEST:
         _life_becomes_lowest(st, cd, you, src, item)
     elif op == OP_EXCHANGE_LIFE:
@@ -942,6 +996,11 @@ def _may(st, cd, r, you, src, item):
 @kernel
 def _pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
+    if ep[r, E_D] >= 0:  # a mana cost ("you may pay {1}{R}")
+        cost = np.zeros(COST_W, np.int64)
+        _cost_of(cd, ep[r, E_D], cost)
+        mana.pay(st, cd, p, cost, 0)
+        return
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if ep[r, E_A] == 2:  # a mana cost with one colour ("you may pay {W}")
         cost = np.zeros(N_MANA + 1, np.int64)
@@ -958,6 +1017,10 @@ def _pay_optional(st, cd, r, p, you, src, item):
 @kernel
 def can_pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
+    if ep[r, E_D] >= 0:
+        cost = np.zeros(COST_W, np.int64)
+        _cost_of(cd, ep[r, E_D], cost)
+        return mana.can_pay(st, cd, p, cost, 0)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if ep[r, E_A] == 2:
         cost = np.zeros(N_MANA + 1, np.int64)
@@ -1872,6 +1935,8 @@ def options(st, cd, out_obj, out_arg):
             out_obj[m], out_arg[m] = st.hand[p, j], 0
             m += 1
         return m
+    if kind == PEND_COLOR or kind == PEND_POSITION or op == OP_WISH:
+        return more_options(st, cd, out_obj, out_arg)
     if kind != PEND_CHOOSE_OBJECT:
         return 0
     none_ok = True
@@ -1937,5 +2002,141 @@ def options(st, cd, out_obj, out_arg):
             m += 1
     if none_ok:
         out_obj[m], out_arg[m] = NONE, 0
+        m += 1
+    return m
+
+
+# ----------------------------------------------------------------- 726-729
+@kernel
+def _cost_of(cd, a, out):
+    """The mana cost held by ability row a (an AB_COST row: "you may pay {1}{R}")."""
+    for k in range(N_MANA + 1):
+        out[k] = cd.ab[a, B_COST + k]
+    for k in range(NHYB):
+        out[N_MANA + 1 + k] = cd.ab[a, B_HYB + k]
+
+
+@kernel
+def _merge(st, cd, r, you, src, item):
+    """702.140c: the mutating spell merges with its (legal) target: its controller
+    chooses on top or underneath (PEND_POSITION: 1 top, 0 bottom)."""
+    s, o = st.s, st.o
+    buf = _buf(st)
+    m = selectors.refs(st, cd, cd.ep[r, E_REF], cd.ep[r, E_REFA], you, src, item, buf)
+    x = buf[0] if m > 0 else NONE
+    if x == NONE or x < 0 or o[x, F_ZONE] != BATTLEFIELD or o[item, F_ZONE] != STACK:
+        return NEXT  # (an illegal target: systems/stack.py lets it enter on its own)
+    if _answered(st):
+        merging.merge(st, cd, item, x, s[S_ANSWER] == 1)
+        return NEXT
+    return _ask(st, PEND_POSITION, you, x)
+
+
+@kernel
+def _subgame(st, cd, r, you):
+    """726.1: the players play a subgame: this game pauses mid-resolution (PEND_SUBGAME,
+    nobody decides in it) until the subgame is over and its results are in
+    (systems/subgames.py: the driver makes and plays it, then P_SUB_RESULT)."""
+    s = st.s
+    if s[S_SUBGAME] == SUB_DONE:
+        s[S_SUBGAME] = SUB_NONE
+        return NEXT
+    s[S_SUBGAME] = SUB_REQUESTED
+    s[S_PEND] = PEND_SUBGAME
+    s[S_PPLAYER] = you
+    s[S_PA] = r
+    s[S_PB] = -1
+    return PAUSE
+
+
+@kernel
+def _wish(st, cd, r, you, src, item):
+    """ "You may reveal a [card] you own from outside the game and put it into your hand":
+    in a subgame the cards outside it are the main game's (726.4; F_OUTSIDE); brought
+    in, they go to the main game's library when it ends (726.5)."""
+    s, o = st.s, st.o
+    p = _who(st, cd, r, you, src, item)
+    if _answered(st):
+        x = s[S_ANSWER]
+        if x != NONE and x >= 0 and o[x, F_OUTSIDE]:
+            o[x, F_OUTSIDE] = 0
+            o[x, F_BROUGHT] = 1  # 726.4a: the game above moves its card out of its zone
+            s[S_NBROUGHT] += 1
+            zones.move_one(st, cd, x, HAND, -1)
+            s[S_RES_IT] = x
+        return NEXT
+    if st.pl[p, P_ALIVE] and _wish_count(st, cd, r, p, src) > 0:
+        return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
+    return NEXT
+
+
+@kernel
+def _wish_count(st, cd, r, p, src):
+    n = 0
+    for i in range(st.s[S_N]):
+        if st.o[i, F_OUTSIDE] and st.o[i, F_OWNER] == p:
+            if selectors.matches_card(st, cd, cd.ep[r, E_REFA], i, p, src):
+                n += 1
+    return n
+
+
+@kernel
+def _exile_until(st, cd, r, you, src, item):
+    """Illuna: exile cards from the top of your library until you exile one matching the
+    filter; it goes to your hand, onto the battlefield, or (E_A = 2) the one you choose
+    (yes: the battlefield)."""
+    s, o, ep = st.s, st.o, cd.ep
+    if s[S_RES_SUB] == 0:
+        s[S_RES_SUB] = 1
+        s[S_RES_AUX] = -1
+        while True:
+            i = zones.library_top(st, you, 0)
+            if i < 0:
+                break
+            zones.move(st, cd, i, EXILE, -1)
+            if selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+                s[S_RES_AUX] = i
+                break
+    x = s[S_RES_AUX]
+    if x < 0 or o[x, F_ZONE] != EXILE:
+        return NEXT
+    to_bf = ep[r, E_A] == 1
+    if ep[r, E_A] == 2:
+        if not _answered(st):
+            return _ask(st, PEND_YES_NO, you, x)
+        to_bf = s[S_ANSWER] == 1
+    if to_bf:
+        zones.enter_battlefield(st, cd, x, you, -1, 0)
+    else:
+        zones.move(st, cd, x, HAND, -1)
+    s[S_RES_IT] = x
+    return NEXT
+
+
+@kernel
+def more_options(st, cd, out_obj, out_arg):
+    """The options of the 726-729 decisions of a resolving effect (see ``options``)."""
+    s, o, ep = st.s, st.o, cd.ep
+    kind = s[S_PEND]
+    r = s[S_PA]
+    p = s[S_PPLAYER]
+    m = 0
+    if kind == PEND_COLOR:  # W U B R G order
+        for c in range(5):
+            if ep[r, E_C] >> c & 1:
+                out_obj[m], out_arg[m] = NONE, c
+                m += 1
+    elif kind == PEND_POSITION:  # on top first
+        out_obj[0], out_arg[0] = s[S_PB], 1
+        out_obj[1], out_arg[1] = s[S_PB], 0
+        m = 2
+    elif kind == PEND_CHOOSE_OBJECT and ep[r, E_OP] == OP_WISH:
+        _, src = selectors.context_of(st, s[S_RES])
+        for i in range(s[S_N]):
+            if o[i, F_OUTSIDE] and o[i, F_OWNER] == p:
+                if selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
+                    out_obj[m], out_arg[m] = i, 0
+                    m += 1
+        out_obj[m], out_arg[m] = NONE, 0  # (you may: none)
         m += 1
     return m

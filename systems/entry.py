@@ -9,7 +9,7 @@ options the pending decision has, or what the operation says)."""
 from __future__ import annotations
 
 from components.observation import OD_ACTIONS, OD_CARDS, OD_HEADER, OD_PLAYERS
-from systems import game_loop, observation, setup, vector_env
+from systems import game_loop, observation, setup, shortcuts, subgames, vector_env
 from systems.jit import entry
 from systems.state import card_tables, game_state
 
@@ -17,6 +17,8 @@ from systems.state import card_tables, game_state
     BEGIN, STEP, CONCEDE, REFRESH, PLAY, DEAL, SCENARIO_START, SCENARIO_PREGAME, POLICY,
     OBSERVE, VBEGIN, VSTEP,
 ) = range(12)  # fmt: skip
+SUBGAME_START, SUBGAME_END, SUBGAME_SYNC = 12, 13, 14  # 726: A's rows are [game, its subgame]
+SHORTCUT = 15  # 729.2: player ints[0] proposes a shortcut of x repetitions
 
 
 @entry
@@ -63,4 +65,20 @@ def call(op, A, c, x, ints, out, res):
     if op == OBSERVE:
         return observation.observe(st, cd, x, out[0], ints[OD_PLAYERS], ints[OD_CARDS],
                                    ints[OD_ACTIONS], ints[OD_HEADER:])  # fmt: skip
+    # 726: subgames (systems/subgames.py): row 0 the game, row 1 its subgame
+    if op == SUBGAME_START:  # x: its starting player, -1 at random
+        subgames.prepare(A[0], A[1])
+        sub = game_state(A[1])
+        subgames.start(st, sub, cd, x)
+        return game_loop.begin(sub, cd)
+    if op == SUBGAME_END:
+        subgames.finish(st, game_state(A[1]), cd)
+        return game_loop.begin(st, cd)
+    if op == SHORTCUT:
+        if not shortcuts.propose(st, cd, ints[0], x):
+            return -1
+        return game_loop.refresh(st, cd)
+    if op == SUBGAME_SYNC:
+        subgames.sync(st, game_state(A[1]), cd)
+        return game_loop.refresh(game_state(A[1]), cd)
     return -1

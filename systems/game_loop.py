@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.decisions import PEND_NONE, PEND_PRIORITY
+from components.decisions import PEND_NONE, PEND_PRIORITY, PEND_SUBGAME
 from components.game import (
     S_CAPPED,
     S_CASTING,
@@ -49,6 +49,7 @@ from systems import (
     policies,
     priority,
     stack,
+    subgames,
     turn_markers,
     turn_structure,
     variants,
@@ -137,11 +138,11 @@ def step(st, cd, k):
     s = st.s
     if s[S_OVER] or k < 0 or k >= s[S_NACTS]:
         return -1
-    _record(st, k)
+    record(st, k)
     legal_actions.apply(st, cd, k)
     s[S_DECISIONS] += 1
     run(st, cd)
-    _cap(st, cd)
+    cap(st, cd)
     return legal_actions.list_actions(st, cd)
 
 
@@ -166,14 +167,14 @@ def refresh(st, cd):
 
 
 @kernel(inline="always")
-def _record(st, k):
+def record(st, k):
     acts = st.acts
     trace(st, st.s[S_PEND], st.s[S_PPLAYER], st.s[S_NACTS], k,
           acts[k, 0], acts[k, 1], acts[k, 2], acts[k, 3], acts[k, 4])  # fmt: skip
 
 
 @kernel
-def _cap(st, cd):
+def cap(st, cd):
     """The safety cap on decisions: the game ends as a draw, marked capped."""
     s = st.s
     if not s[S_OVER] and s[S_MAXDECISIONS] and s[S_DECISIONS] >= s[S_MAXDECISIONS]:
@@ -198,6 +199,8 @@ def play_batch(A, cd, policy):
     for g in range(A.shape[0]):
         st = game_state(A[g])
         total += play_one(st, cd, policy)
+        if st.s[S_PEND] == PEND_SUBGAME and not st.s[S_OVER]:  # 726: a subgame to play
+            total += subgames.play_nested(A, g, cd, policy)
     return total
 
 
@@ -211,10 +214,10 @@ def play_one(st, cd, policy):
         if n == 0:
             break
         j = policies.choose(st, cd, policy, n)
-        _record(st, j)
+        record(st, j)
         legal_actions.apply(st, cd, j)
         s[S_DECISIONS] += 1
         k += 1
         run(st, cd)
-        _cap(st, cd)
+        cap(st, cd)
     return k

@@ -223,6 +223,9 @@ def leave_many(st, cd, ps, m):
     for j in range(k):
         pl[ps[j], P_ALIVE] = 0
     monarch.players_leave(st, cd, ps, k)  # 724.4
+    check_game_over(st)
+    if st.s[S_OVER]:  # 104.2: the game is over, the position stays as it ended
+        return
     for j in range(k):
         _remove_objects(st, cd, ps[j])
     variants.players_left(st, cd, ps, k, info)  # 901.10

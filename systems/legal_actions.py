@@ -21,15 +21,19 @@ from components.cards import (
     AB_EQUIP,
     AB_LOYALTY,
     AB_MANA,
+    B_ARG,
     B_GRANT,
     B_KIND,
     B_SORC,
     B_ZONE,
     C_AB0,
     C_ALT,
+    C_FLAGS,
+    C_MUTATE,
     C_NAB,
     C_NSA,
     C_SA0,
+    CF_MUTATE_FROM_GRAVEYARD,
     G_UP_TO,
     ST_EXTRA_LAND,
     ST_LOYALTY_INSTANT,
@@ -68,6 +72,7 @@ from components.decisions import (
     PEND_NONE,
     PEND_NUMBER,
     PEND_PRIORITY,
+    PEND_SHORTCUT,
     PEND_TARGET,
     PEND_X,
     SP_TURN_FACE_UP,
@@ -77,7 +82,9 @@ from components.game import (
     NEED_CONSPIRACY,
     NEED_COSTED_MANA,
     NEED_GRANTED,
+    NEED_GRANTED_ABILITIES,
     NEED_GRAVEYARD_ABILITIES,
+    NEED_GRAVEYARD_CASTS,
     NEED_HAND_ABILITIES,
     NEED_LAND_DROPS,
     S_ACTIVE,
@@ -106,14 +113,20 @@ from components.game import (
     TODO_PRIORITY,
 )
 from components.objects import (
+    F_ATT,
     F_CARD,
     F_CTL,
+    F_DECL,
     F_FACE_DOWN,
     F_ICTL,
     F_KW,
+    F_MERGED,
     F_OWNER,
+    F_RESTRICT,
+    F_TOP,
     F_TYPES,
     F_ZONE,
+    MUST_ATTACK,
 )
 from components.players import (
     P_BOTTOM,
@@ -150,10 +163,12 @@ from systems import (
     game_loop,
     loops,
     mana,
+    merging,
     mulligan,
     players,
     priority,
     selectors,
+    shortcuts,
     variants,
     zones,
 )
@@ -246,6 +261,18 @@ def priority_actions(st, cd, p, acts, first_only):
                 m = _ability_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
                     return m
+        if st.s[S_NEEDS] & NEED_GRAVEYARD_CASTS:  # Brokkos: a mutate cast from the graveyard
+            for i in range(st.s[S_N]):
+                if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
+                    c = o[i, F_CARD]
+                    if cd.ct[c, C_FLAGS] & CF_MUTATE_FROM_GRAVEYARD and (
+                        sorc or o[i, F_KW] & KW_FLASH
+                    ):
+                        if casting.castable(st, cd, q, i, casting.CAST_MUTATE):
+                            m0 = m
+                            m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)
+                            if first_only and m > m0:
+                                return m
         if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES:  # (unearth: 702.84)
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q:
@@ -325,21 +352,67 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_NORMAL, 0)
     if ct[c, C_ALT] >= 0 and casting.castable(st, cd, q, i, casting.CAST_ALTERNATIVE):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_ALTERNATIVE, 0)
+    if ct[c, C_MUTATE] >= 0 and casting.castable(st, cd, q, i, casting.CAST_MUTATE):
+        m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)  # 702.140a
     return m
 
 
 @kernel
 def _ability_options(st, cd, q, i, sorc, acts, m):
+    o = st.o
+    if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:  # 702.140e: every component's abilities
+        j = merging.top(st, i)
+        while j >= 0:
+            c = merging.card_face(st, cd, j)
+            if c >= 0:
+                m = _card_ability_options(st, cd, q, i, c, sorc, acts, m, -1)
+            j = o[j, F_MERGED]
+    else:
+        c = continuous_effects.face(st, cd, i)
+        if c < 0:
+            return m
+        m = _card_ability_options(st, cd, q, i, c, sorc, acts, m, -1)
+    if st.s[S_NEEDS] & NEED_GRANTED_ABILITIES and o[i, F_ZONE] == BATTLEFIELD:
+        for x in zones.permanents(st):  # "enchanted creature has '{T}: ...'" (Auras on it)
+            if o[x, F_ATT] == i:
+                cx = continuous_effects.face(st, cd, x)
+                if cx >= 0:
+                    m = _card_ability_options(st, cd, q, i, cx, sorc, acts, m, x)
+    if st.s[S_NEEDS] & NEED_GRANTED and o[i, F_ZONE] == BATTLEFIELD:  # (Conspiracy)
+        m = _granted_options(st, cd, q, i, sorc, acts, m)
+    d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
+    if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
+        if casting.activatable(st, cd, q, i, d):
+            m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
+    return m
+
+
+@kernel
+def _attack_requirement_unmet(st, cd):
+    """508.1d: is a creature that "attacks this turn if able" able to attack and not
+    declared yet? (Then the declaration can't be finished without it.)"""
+    o = st.o
+    for i in zones.permanents(st):
+        if o[i, F_RESTRICT] & MUST_ATTACK and o[i, F_DECL] == NO_TARGET:
+            if players.is_active(st, o[i, F_CTL]) and combat.can_attack(st, i):
+                if o[i, F_TYPES] & T_CREATURE:
+                    return True
+    return False
+
+
+@kernel
+def _card_ability_options(st, cd, q, i, c, sorc, acts, m, granted):
     o, ct, ab = st.o, cd.ct, cd.ab
-    c = continuous_effects.face(st, cd, i)
-    if c < 0:
-        return m
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
         kind = ab[a, B_KIND]
         if kind == AB_MANA:  # a mana ability the automatic payment doesn't use (605.3a)
             if not (st.s[S_NEEDS] & NEED_COSTED_MANA) or not mana.manual(cd, a):
                 continue
         elif kind != AB_ACTIVATED and kind != AB_LOYALTY and kind != AB_EQUIP:
+            continue
+        if kind == AB_ACTIVATED and ab[a, B_ARG] == 1 and granted < 0:
+            continue  # (an ability the Aura gives the enchanted permanent: not its own)
+        if granted >= 0 and not (kind == AB_ACTIVATED and ab[a, B_ARG] == 1):
             continue
         if ab[a, B_ZONE] != o[i, F_ZONE] or ab[a, B_GRANT] >= 0:  # (granted: its permanents')
             continue
@@ -355,12 +428,6 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
             continue
         if casting.activatable(st, cd, q, i, a):
             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
-    if st.s[S_NEEDS] & NEED_GRANTED and o[i, F_ZONE] == BATTLEFIELD:
-        m = _granted_options(st, cd, q, i, sorc, acts, m)
-    d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
-    if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
-        if casting.activatable(st, cd, q, i, d):
-            m = _add(acts, m, A_ACTIVATE, q, i, d, 0)
     return m
 
 
@@ -394,8 +461,11 @@ def has_action(st, cd, p):
     if pl[p, P_HA_VER] == st.s[S_VERSION] and pl[p, P_HA_SORC] == sorc:
         return pl[p, P_HA_VAL] == 1
     w = st.acts.shape[1]
-    tmp = st.scr[SCR_HAS_ACTION, : 2 * w].reshape((2, w))
-    v = priority_actions(st, cd, p, tmp, True) > 1
+    if shortcuts.restricts(st):  # 729.3: some options may be forbidden: list them all
+        v = shortcuts.forbid(st, cd, p, st.acts, priority_actions(st, cd, p, st.acts, False)) > 1
+    else:
+        tmp = st.scr[SCR_HAS_ACTION, : 2 * w].reshape((2, w))
+        v = priority_actions(st, cd, p, tmp, True) > 1
     pl[p, P_HA_VER] = st.s[S_VERSION]
     pl[p, P_HA_SORC] = sorc
     pl[p, P_HA_VAL] = 1 if v else 0
@@ -424,8 +494,12 @@ def list_actions(st, cd):
             m = _add(acts, m, A_CHOOSE, p, objs[j], args[j], 0)
     elif kind == PEND_PRIORITY:
         m = priority_actions(st, cd, p, acts, False)
+        if shortcuts.restricts(st):  # 729.3: what p must not repeat from this state
+            m = shortcuts.forbid(st, cd, p, acts, min(m, acts.shape[0]))
     elif kind == PEND_ATTACK:
-        m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
+        m = 0
+        if not _attack_requirement_unmet(st, cd):  # 508.1d: "attacks this turn if able"
+            m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
         m = combat.attack_options(st, cd, acts, m)
         if st.s[S_NEEDS] & NEED_CONSPIRACY:
             m = _attack_requirements(st, cd, acts, m)
@@ -449,6 +523,8 @@ def list_actions(st, cd):
     elif kind == PEND_NUMBER:  # a pregame choice (Emissary's Ploy; Backup Plan's hand)
         for n in range(1, s[S_PB] + 1):
             m = _add(acts, m, A_CHOOSE, p, s[S_PA], n, 0)
+    elif kind == PEND_SHORTCUT:  # 729.2b: accept or shorten a proposed shortcut
+        m = shortcuts.answer_options(st, acts, 0)
     if m > acts.shape[0]:  # more options than rows: the game can't go on in this arena
         fail(st, ERR_FULL)
         m = 0
@@ -551,7 +627,11 @@ def apply(st, cd, k):
         ans = obj if pend == PEND_CHOOSE_OBJECT or pend == PEND_DISCARD else arg
         effects.resume(st, cd, ans)
         return
+    if pend == PEND_SHORTCUT:
+        shortcuts.answer(st, arg)
+        return
     if pend == PEND_PRIORITY:
+        shortcuts.acted(st, cd, q, kind, obj, arg)  # 729.3, 729.4: what loops look at
         s[S_PEND] = PEND_NONE
         if kind == A_PASS:
             priority.do_pass(st, cd, s[S_PPLAYER])

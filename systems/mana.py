@@ -28,12 +28,14 @@ from components.cards import (
     C_AB0,
     C_LANDMANA,
     C_NAB,
+    COST_W,
     MANA_ANY,
     MANA_FIXED,
     MANA_IDENTITY,
     MANA_LAND_COULD,
     MANA_NOTED,
     MANA_ONE_OF,
+    NHYB,
     ST_LAND_MANA_PLUS,
 )
 from components.game import NEED_GRANTED, S_CASUAL, S_NCZ, S_NEEDS
@@ -49,7 +51,14 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import P_IDENTITY, P_MANA
-from components.rules import BATTLEFIELD, KW_HASTE, N_MANA, T_CREATURE, T_LAND
+from components.rules import (
+    BATTLEFIELD,
+    GRAVEYARD,
+    KW_HASTE,
+    N_MANA,
+    T_CREATURE,
+    T_LAND,
+)
 from components.scratch import (
     SCR_MANA_AMTS,
     SCR_MANA_BITS,
@@ -186,6 +195,15 @@ def manual(cd, a):
 
 
 @kernel
+def source_of_tapped(st, cd, i):
+    """source_of for a source just tapped to pay (which of its abilities was used)."""
+    st.o[i, F_TAPPED] = 0
+    r = source_of(st, cd, i)
+    st.o[i, F_TAPPED] = 1
+    return r
+
+
+@kernel
 def sources(st, cd, p, bits, amts, ids):
     """p's mana sources: the pool first (one per colour with mana), then the permanents
     p controls (after recompute). Returns how many."""
@@ -218,6 +236,9 @@ def feasible(need, generic, bits, amts, m, used):
     for j in range(m):
         if not used[j]:
             total += amts[j]
+    for k in range(NHYB):  # hybrid symbols (colour bits of each in need[N_MANA + k])
+        if need[N_MANA + k]:
+            total_need += 1
     if total < total_need:
         return False
     for t in range(1, 64):
@@ -225,6 +246,10 @@ def feasible(need, generic, bits, amts, m, used):
         for c in range(N_MANA):
             if t >> c & 1:
                 req += need[c]
+        for k in range(NHYB):  # a hybrid symbol needs a source of one of its colours
+            h = need[N_MANA + k]
+            if h and (h & ~t) == 0:
+                req += 1
         if req == 0:
             continue
         cap = 0
@@ -245,9 +270,17 @@ def can_pay(st, cd, p, cost, extra_generic):
     used = scr[SCR_MANA_USED]
     used[:m] = 0
     need = scr[SCR_MANA_NEED]
+    _needs(need, cost)
+    return feasible(need, cost[0] + extra_generic, bits, amts, m, used)
+
+
+@kernel(inline="always")
+def _needs(need, cost):
+    """The coloured symbols of cost, then its hybrid ones (0: none)."""
     for c in range(N_MANA):
         need[c] = cost[1 + c]
-    return feasible(need, cost[0] + extra_generic, bits, amts, m, used)
+    for k in range(NHYB):
+        need[N_MANA + k] = cost[N_MANA + 1 + k] if cost.shape[0] >= COST_W else 0
 
 
 @kernel
@@ -273,8 +306,7 @@ def pay(st, cd, p, cost, extra_generic):
     used = scr[SCR_MANA_USED]
     used[:m] = 0
     need = scr[SCR_MANA_NEED]
-    for c in range(N_MANA):
-        need[c] = cost[1 + c]
+    _needs(need, cost)
     generic = cost[0] + extra_generic
     if not feasible(need, generic, bits, amts, m, used):
         return -1
@@ -306,6 +338,29 @@ def pay(st, cd, p, cost, extra_generic):
                 used[j] = 0
             if not ok:
                 return -1
+    for k in range(NHYB):  # hybrid symbols: the least flexible source of either colour
+        h = need[N_MANA + k]
+        if h == 0:
+            continue
+        ok = False
+        for x in range(m):
+            j = order[x]
+            if used[j] or not (bits[j] & h):
+                continue
+            need[N_MANA + k] = 0
+            amts[j] -= 1
+            if amts[j] == 0:
+                used[j] = 1
+            if feasible(need, generic, bits, amts, m, used):
+                taken[j] = 1
+                spent += 1
+                ok = True
+                break
+            need[N_MANA + k] = h
+            amts[j] += 1
+            used[j] = 0
+        if not ok:
+            return -1
     while generic > 0:
         ok = False
         for x in range(m):  # generic from the pool, then the least flexible sources
@@ -332,6 +387,9 @@ def pay(st, cd, p, cost, extra_generic):
             st.pl[p, P_MANA + (-1 - i)] -= spent_here
         else:
             st.o[i, F_TAPPED] = 1
+            _, _, a = source_of_tapped(st, cd, i)
+            if a >= 0 and cd.ab[a, B_SAC] == -2:  # Lotus Petal: {T}, sacrifice it
+                zones.move(st, cd, i, GRAVEYARD, -1)
             if amts[j] > 0:  # a source that made more than was spent: the rest floats
                 col = _lowest_bit(bits[j])
                 st.pl[p, P_MANA + col] += amts[j]

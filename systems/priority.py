@@ -25,6 +25,7 @@ from components.game import (
     S_DECLARED,
     S_NBQ,
     S_NMARK,
+    S_NRETURN,
     S_NSTK,
     S_NTRG,
     S_OVER,
@@ -52,10 +53,12 @@ from systems import (
     legal_actions,
     mulligan,
     players,
+    shortcuts,
     stack,
     state_based_actions,
     triggers,
     turn_markers,
+    zones,
 )
 from systems.jit import kernel
 from systems.state import remove_all
@@ -67,6 +70,8 @@ def settle(st, cd):
     happens (stops while a trigger's controller chooses its targets)."""
     s = st.s
     while not s[S_OVER] and s[S_PEND] == PEND_NONE:
+        if s[S_NRETURN]:  # 610.3c: cards exiled until a permanent left come back
+            zones.return_exiled(st, cd)
         acted = state_based_actions.check(st, cd)
         if s[S_OVER] or s[S_PEND] != PEND_NONE:
             return
@@ -149,6 +154,8 @@ def passed(st, cd, p, need):
     resolves or the step ends (117.4); otherwise the next player gets priority."""
     s = st.s
     s[S_PEND] = PEND_NONE
+    if shortcuts.passing(st, cd):  # 729.4: a loop of mandatory actions: a draw
+        return
     s[S_PASSES] += 1
     if s[S_PASSES] >= need:
         s[S_PASSES] = 0

@@ -35,6 +35,7 @@ from components.cards import (
     AM_TOUGHNESS,
     AM_X,
     B_TG0,
+    C_MUTATE,
     C_MV,
     C_SUB,
     C_SUPER,
@@ -68,6 +69,7 @@ from components.cards import (
     L_CTL,
     L_CTL_REF,
     L_KW,
+    L_MUTATE,
     L_MV,
     L_NAME,
     L_NAMED,
@@ -83,6 +85,7 @@ from components.cards import (
     L_PLAYER,
     L_POW,
     L_SUB,
+    L_SUBGAME,
     L_SUPER,
     L_TAPPED,
     L_TOKEN,
@@ -131,6 +134,7 @@ from components.cards import (
     R_YOU,
     REL_ACTIVE,
     REL_ANY,
+    REL_EVENT_PLAYER,
     REL_NOT_YOU,
     REL_OPPONENT,
     REL_TEAMMATE,
@@ -185,6 +189,7 @@ from components.objects import (
     F_T0,
     F_TAPPED,
     F_TOKEN,
+    F_TOP,
     F_TOU,
     F_TSPEC,
     F_TYPES,
@@ -211,6 +216,7 @@ from components.players import (
     P_MANA,
     P_OPP_DAMAGED,
     P_OUTSIDE,
+    P_SUB_RESULT,
     P_TURNS,
 )
 from components.rules import (
@@ -311,6 +317,9 @@ def _matches(st, cd, f, x, you, src, item):
         if not (fl[f, L_WHAT] & W_PLAYERS):
             return False
         q = -1 - x
+        sg = fl[f, L_SUBGAME]  # 726: who won (didn't win) the last subgame
+        if sg >= 0 and (st.pl[q, P_SUB_RESULT] == 1) != (sg == 1):
+            return False
         return st.pl[q, P_ALIVE] == 1 and related(st, you, q, fl[f, L_PLAYER])
     if not (fl[f, L_WHAT] & W_OBJECTS):
         return False
@@ -346,7 +355,10 @@ def _matches(st, cd, f, x, you, src, item):
     ctl = o[x, F_CTL] if o[x, F_ZONE] == BATTLEFIELD else o[x, F_OWNER]
     if o[x, F_ICTL] >= 0 and o[x, F_ZONE] == STACK:  # a spell on the stack: its controller
         ctl = o[x, F_ICTL]
-    if not related(st, you, ctl, fl[f, L_CTL]):
+    if fl[f, L_CTL] == REL_EVENT_PLAYER:  # "defending player controls" (the event's player)
+        if item < 0 or o[item, F_EVP] != ctl:
+            return False
+    elif not related(st, you, ctl, fl[f, L_CTL]):
         return False
     if not related(st, you, o[x, F_OWNER], fl[f, L_OWNER]):
         return False
@@ -368,8 +380,10 @@ def _matches(st, cd, f, x, you, src, item):
     if cl == 2 and (col & (col - 1)) == 0:
         return False
     tk = fl[f, L_TOKEN]
-    if tk >= 0 and (o[x, F_TOKEN] == 1) != (tk == 1):
-        return False
+    if tk >= 0:
+        tx = o[x, F_TOP] - 1 if o[x, F_TOP] > 0 else x  # 727.2d: the topmost component's
+        if (o[tx, F_TOKEN] == 1) != (tk == 1):
+            return False
     tp = fl[f, L_TAPPED]
     if tp >= 0 and o[x, F_TAPPED] != tp:
         return False
@@ -402,6 +416,8 @@ def _matches(st, cd, f, x, you, src, item):
     if fl[f, L_NAMED] and not _named(st, fl[f, L_NAMED], c, src, item):
         return False
     if fl[f, L_NOTED] and not _noted(st, cd, fl[f, L_NOTED] - 1, fl[f, L_NOTED_CARD], x, you):
+        return False
+    if fl[f, L_MUTATE] == 1 and cd.ct[c, C_MUTATE] < 0:  # "a card with mutate"
         return False
     return True
 

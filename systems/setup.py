@@ -63,6 +63,7 @@ from systems import (
     attack_targets,
     conspiracy,
     continuous_effects,
+    day_night,
     game_loop,
     mulligan,
     players,
@@ -292,6 +293,7 @@ def scenario_start(st, cd, holders, auto_markers):
     if s[S_TEAM_TURNS]:
         p = players.primary(st, p)
     _begin_at(st, p, step, turn)
+    day_night.bound_check(st, cd)  # 702.145c, e: a daybound permanent in the position
 
 
 @kernel

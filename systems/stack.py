@@ -13,6 +13,7 @@ from components.cards import (
     A_KIND,
     A_ZONE,
     AB_EQUIP,
+    AB_MUTATE,
     B_IF,
     B_KIND,
     B_NTG,
@@ -162,6 +163,18 @@ def resolve_top(st, cd):
     if kind == I_PLANESWALKING:
         zones.cease(st, cd, i)
         variants.planeswalk(st, cd, ctl)
+        after_resolution(st, cd)
+        return
+    if kind == I_SPELL and a >= 0 and ab[a, B_KIND] == AB_MUTATE:
+        # 702.140b-c: a mutating creature spell with its target legal merges with it; with
+        # the target illegal it goes on resolving as a creature spell (not countered)
+        if _check_targets(st, cd, i, ctl, src) and st.pl[ctl, P_ALIVE]:
+            s[S_RES] = i
+            if effects.start(st, cd, i):
+                finish_resolution(st, cd)
+            return
+        o[i, F_IAB] = -1
+        _permanent_spell(st, cd, i, ctl, -1)
         after_resolution(st, cd)
         return
     if o[i, F_NT] > 0 and not _check_targets(st, cd, i, ctl, src):

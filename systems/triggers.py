@@ -39,13 +39,16 @@ from components.cards import (
     EV_LEAVES,
     EV_LIFE_AT_LEAST,
     EV_PUT_INTO_GRAVEYARD,
+    EV_TRANSFORMS,
     REL_ANY,
 )
 from components.game import (
     NEED_GRANTED,
+    NEED_GRAVEYARD_TRIGGERS,
     NEED_SELF_TRIGGERS,
     S_ACTIVE,
     S_CUR,
+    S_N,
     S_NBF,
     S_NCZ,
     S_NEEDS,
@@ -69,17 +72,19 @@ from components.objects import (
     F_ICTL,
     F_IKIND,
     F_LKI_CTL,
+    F_MERGED,
     F_NT,
     F_OWNER,
     F_SRC,
     F_T0,
+    F_TOP,
     F_TYPES,
     F_ZONE,
 )
 from components.players import P_ALIVE
 from components.rules import BATTLEFIELD, COMMAND, GRAVEYARD, STACK, T_PHENOMENON, T_PLANE
 from components.stack import I_TRIGGERED, Q_AB, Q_CTL, Q_EVA, Q_EVC, Q_EVO, Q_EVP, Q_SRC
-from systems import continuous_effects, players, selectors
+from systems import continuous_effects, merging, players, selectors
 from systems.jit import kernel
 from systems.state import new_row, touch
 
@@ -141,6 +146,11 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     if ev == EV_CAST and st.s[S_NEEDS] & NEED_SELF_TRIGGERS and obj >= 0:
         if st.o[obj, F_ZONE] == STACK:  # "when you cast this spell" (603.2, from the stack)
             _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
+    if st.s[S_NEEDS] & NEED_GRAVEYARD_TRIGGERS:  # abilities that work from a graveyard
+        o = st.o
+        for src in range(st.s[S_N]):
+            if o[src, F_ZONE] == GRAVEYARD and waits_for(st, cd, src, ev):
+                _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_SELF)
     if st.s[S_NEEDS] & NEED_GRANTED:
         _granted(st, cd, ev, obj, player, amount, evc, aux)
 
@@ -192,8 +202,21 @@ def _check_one(st, cd, src, a, you, ev, obj, player, amount, evc, aux):
 
 @kernel
 def _check(st, cd, src, ev, obj, player, amount, evc, aux, look):
+    o = st.o
+    if o[src, F_TOP] > 0 or o[src, F_MERGED] >= 0:  # 702.140e: every component's abilities
+        j = merging.top(st, src)
+        while j >= 0:
+            _check_card(st, cd, src, merging.card_face(st, cd, j), ev, obj, player, amount,
+                        evc, aux, look)  # fmt: skip
+            j = o[j, F_MERGED]
+        return
+    _check_card(st, cd, src, continuous_effects.face(st, cd, src), ev, obj, player, amount,
+                evc, aux, look)  # fmt: skip
+
+
+@kernel
+def _check_card(st, cd, src, c, ev, obj, player, amount, evc, aux, look):
     o, ct, ab = st.o, cd.ct, cd.ab
-    c = continuous_effects.face(st, cd, src)
     if c < 0 or not (ct[c, C_TRIGMASK] >> ev) & 1:
         return
     zone = o[src, F_ZONE]
@@ -284,7 +307,7 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         return arg <= 0 or arg == amount
     if ev == EV_BECOMES_BLOCKED or ev == EV_ATTACKS:
         return arg == aux or arg < 0
-    if ev == EV_DAY_NIGHT:
+    if ev == EV_DAY_NIGHT or ev == EV_TRANSFORMS:  # "day becomes night"; "into [front]"
         return arg < 0 or arg == amount
     if ev == EV_DEALS_DAMAGE:
         if arg & DMG_COMBAT and not aux & 1:

@@ -11,7 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.cards import EV_BEGINNING_OF, ST_MANA_KEEP, ST_NO_MAX_HAND, ST_SKIP_UNTAP
+from components.cards import (
+    A_KIND,
+    A_REFA,
+    A_ZONE,
+    C_NSA,
+    C_SA0,
+    EV_BEGINNING_OF,
+    ST_DOESNT_UNTAP,
+    ST_MANA_KEEP,
+    ST_NO_MAX_HAND,
+    ST_SKIP_UNTAP,
+)
 from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import (
     H_CTL,
@@ -23,6 +34,7 @@ from components.effects import (
     X_UNTIL,
 )
 from components.game import (
+    NEED_DOESNT_UNTAP,
     S_ACTIVE,
     S_AUTOPASS,
     S_CAPPED,
@@ -32,6 +44,7 @@ from components.game import (
     S_FSSTEP,
     S_MAXTURNS,
     S_NBEGAN,
+    S_NEEDS,
     S_NEFF,
     S_NMARK,
     S_NSH,
@@ -72,6 +85,7 @@ from components.players import (
     P_DAMAGE_TURN,
     P_DRAWS,
     P_HANDN,
+    P_KEEP_MANA,
     P_LAND_DROPS,
     P_LANDS,
     P_MANA,
@@ -108,6 +122,7 @@ from systems import (
     loops,
     players,
     range_of_influence,
+    selectors,
     state_based_actions,
     triggers,
     turn_markers,
@@ -214,7 +229,7 @@ def begin_step(st, cd):
         skip = st.s[S_CASUAL] and command_zone.command_static_any(st, cd, ST_SKIP_UNTAP)
         for i in zones.permanents(st):
             if players.is_active(st, o[i, F_CTL]):
-                if not skip:  # (The Eon Fog: nothing untaps)
+                if not skip and not (s[S_NEEDS] & NEED_DOESNT_UNTAP and _stays_tapped(st, cd, i)):
                     o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
         s[S_TODO] = TODO_END
@@ -246,6 +261,26 @@ def begin_step(st, cd):
         cleanup(st, cd)
         return
     _beginning_of(st, cd, step)
+
+
+@kernel
+def _stays_tapped(st, cd, i):
+    """502.3: does a static ability say permanent i doesn't untap during its controller's
+    untap step (Intruder Alarm)?"""
+    continuous_effects.recompute(st, cd)
+    o = st.o
+    for x in zones.permanents(st):
+        c = continuous_effects.face(st, cd, x)
+        if c < 0:
+            continue
+        for r in range(cd.ct[c, C_SA0], cd.ct[c, C_SA0] + cd.ct[c, C_NSA]):
+            if cd.sa[r, A_KIND] == ST_DOESNT_UNTAP and cd.sa[r, A_ZONE] == BATTLEFIELD:
+                you = o[x, F_CTL]
+                if players.in_range(st, you, o[i, F_CTL]) and selectors.matches(
+                    st, cd, cd.sa[r, A_REFA], i, you, x, -1
+                ):
+                    return True
+    return False
 
 
 @kernel
@@ -290,6 +325,9 @@ def cleanup(st, cd):
             o[i, F_REGEN] = 0
             o[i, F_NOREGEN] = 0
     _end_effects(st, UNTIL_END_OF_TURN, -1)
+    for q in range(st.pl.shape[0]):  # mana kept "until end of turn" empties now
+        for c in range(N_MANA):
+            st.pl[q, P_KEEP_MANA + c] = 0
     k = 0
     while k < s[S_NSH]:
         if not gm or st.rm[0, holder, st.sh[k, H_CTL]]:
@@ -387,5 +425,5 @@ def _empty_pools(st, cd):
             if st.pl[p, P_MANA + c]:
                 if c == 4 and not keep_green:
                     keep_green = continuous_effects.player_static(st, cd, p, ST_MANA_KEEP)
-                if c != 4 or not keep_green:
-                    st.pl[p, P_MANA + c] = 0
+                if c != 4 or not keep_green:  # (mana kept until end of turn stays)
+                    st.pl[p, P_MANA + c] = min(st.pl[p, P_MANA + c], st.pl[p, P_KEEP_MANA + c])

@@ -35,6 +35,7 @@ from components.game import (
     S_NBF,
     S_NCZ,
     S_NEEDS,
+    S_NRETURN,
     S_NSTK,
     S_TOKENS,
 )
@@ -63,6 +64,7 @@ from components.objects import (
     F_ICTL,
     F_KW,
     F_LCTL,
+    F_LEFT_WITH,
     F_LKI_CTL,
     F_LKI_CTR,
     F_LKI_POW,
@@ -81,11 +83,13 @@ from components.objects import (
     F_SRC,
     F_TAPPED,
     F_TOKEN,
+    F_TOP,
     F_TOU,
     F_TRANSFORMED,
     F_TS,
     F_TYPES,
     F_UNEARTHED,
+    F_UNTIL_LEAVES,
     F_WARD,
     F_X,
     F_XSUB,
@@ -112,7 +116,7 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import conspiracy, players, triggers, variants
+from systems import conspiracy, day_night, merging, players, triggers, variants
 from systems.jit import kernel
 from systems.state import (
     bump,
@@ -150,6 +154,7 @@ def new_object(st, cd, card, owner, zone):
     o[i, F_EXILED_BY] = -1
     o[i, F_MERGED] = -1
     o[i, F_MERGED_IN] = -1
+    o[i, F_TOP] = 0
     o[i, F_NAMED] = -1
     o[i, F_IAB] = -1
     o[i, F_SRC] = -1
@@ -228,24 +233,24 @@ def move(st, cd, i, zone, controller):
     ``controller`` >= 0 gives the new object's controller (the battlefield, the stack),
     else its owner. Leaving the battlefield is reported to the triggers (603.6c,
     603.10a: they look back in time); the other cards of a merged permanent go to the
-    same zone (727.3), each card where the variants' replacements send it (903.9b-c: a
-    commander may go to the command zone instead of a hand or library)."""
-    j = st.o[i, F_MERGED] if st.o[i, F_ZONE] == BATTLEFIELD else -1
-    _move(st, cd, i, variants.destination(st, i, zone), controller)
-    while j >= 0:
-        nxt = st.o[j, F_MERGED]
-        st.o[j, F_MERGED] = -1
-        st.o[j, F_MERGED_IN] = -1
-        st.o[j, F_ZONE] = GONE  # (a component isn't in a zone of its own)
-        if st.o[j, F_TOKEN] == 0:
-            _move(st, cd, j, variants.destination(st, j, zone), -1)
-        j = nxt
+    same zone (727.3: systems/merging.leave), each card where the variants' replacements send
+    it (903.9b-c: a commander may go to the command zone instead of a hand or library)."""
+    o = st.o
+    if o[i, F_ZONE] == BATTLEFIELD and (o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0):
+        merging.leave(st, cd, i, zone, controller)
+        return
+    move_one(st, cd, i, zone, controller)
 
 
 @kernel
-def _move(st, cd, i, zone, controller):
+def move_one(st, cd, i, zone, controller):
+    """One object moves (``move`` without the other components of a merged permanent)."""
     o, s = st.o, st.s
+    zone = variants.destination(st, i, zone)
     old = o[i, F_ZONE]
+    o[i, F_LEFT_WITH] = 0
+    if old == BATTLEFIELD:
+        o[i, F_TOP] = 0
     if old == BATTLEFIELD and zone != BATTLEFIELD and zone != GONE and o[i, F_UNEARTHED]:
         zone = EXILE  # 702.84c: an unearthed permanent is exiled instead
     o[i, F_UNEARTHED] = 0
@@ -254,6 +259,10 @@ def _move(st, cd, i, zone, controller):
         bump(st)  # a draw, a cast: nothing the layers or the state-based actions look at
     else:
         touch(st)
+    if old == BATTLEFIELD and s[S_NRETURN]:  # 610.3c: what it exiled "until" it leaves
+        for j in range(s[S_N]):
+            if o[j, F_UNTIL_LEAVES] == 1 and o[j, F_EXILED_BY] == i and o[j, F_ZONE] == EXILE:
+                o[j, F_UNTIL_LEAVES] = 2  # (returns at once: return_exiled, before priority)
     if old == BATTLEFIELD:
         o[i, F_LKI_POW] = o[i, F_POW]
         o[i, F_LKI_CTL] = o[i, F_CTL]
@@ -332,6 +341,7 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
     o = st.o
     c = o[i, F_CARD]
     o[i, F_SICK] = 1
+    day_night.entering(st, cd, i)  # 702.145f; "it becomes day as this enters"
     if c >= 0:
         t = cd.ct[c, C_TYPES]
         if t & T_PLANESWALKER:
@@ -356,6 +366,23 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
     if attach_to >= 0:
         o[i, F_ATT] = attach_to
     triggers.event(st, cd, EV_ENTERS, i, -1, 0, controller)
+    day_night.bound_check(st, cd)  # 702.145c, e
+
+
+@kernel
+def return_exiled(st, cd):
+    """610.3c: the cards exiled "until [a permanent] leaves the battlefield" whose
+    permanent has left return to the battlefield under their owners' control."""
+    o, s = st.o, st.s
+    back = 0
+    for j in range(s[S_N]):
+        if o[j, F_UNTIL_LEAVES] == 2:
+            o[j, F_UNTIL_LEAVES] = 0
+            back += 1
+            if o[j, F_ZONE] == EXILE:
+                enter_battlefield(st, cd, j, o[j, F_OWNER], -1, 0)
+    s[S_NRETURN] = max(0, s[S_NRETURN] - back)
+    return back > 0
 
 
 @kernel
