@@ -130,7 +130,6 @@ S_SC_TIMES = F("shortcut_times", "repetitions proposed (729.2a)")
 S_SC_STOP = F("shortcut_stop", "repetitions after the answers so far: the earliest ending (729.2b)")
 S_NLOOPKEY = F("n_loop_keys", "rows of `lk`: states the loop detector recorded (729.3, 729.4)")
 S_LOOP_STEP = F("loop_step", "turn * 16 + step the fragmented-loop records belong to (729.3)")
-S_NRETURN = F("n_until_leaves", "cards exiled until a permanent leaves the battlefield (610.3c)")
 
 # S_SUBGAME
 SUB_NONE, SUB_REQUESTED, SUB_PLAYING, SUB_DONE = range(4)

@@ -65,7 +65,6 @@ F_MERGED_IN = F("merged_into", "the merged permanent it is a component of (727);
 F_TOP = F("top", "1 + a merged permanent's topmost component (727.2a); 0: the permanent itself")
 F_COPY = F("copy", "1: a token copy of a permanent (707.2): named as what it copies; 0")
 F_LEFT_WITH = F("left_with", "1 + the merged permanent it left the battlefield with (727.3c); 0")
-F_UNTIL_LEAVES = F("until_leaves", "1: returns when F_EXILED_BY leaves the battlefield (610.3c)")
 # subgames (726)
 F_ORIGIN = F("origin", "1 + the object a subgame's card is in the game above (726); 0: none")
 F_OUTSIDE = F("outside", "1: a card outside this game an effect may bring in (726.4, 726.5)")

@@ -25,7 +25,6 @@ from components.game import (
     S_DECLARED,
     S_NBQ,
     S_NMARK,
-    S_NRETURN,
     S_NSTK,
     S_NTRG,
     S_OVER,
@@ -58,7 +57,6 @@ from systems import (
     state_based_actions,
     triggers,
     turn_markers,
-    zones,
 )
 from systems.jit import kernel
 from systems.state import remove_all
@@ -70,8 +68,6 @@ def settle(st, cd):
     happens (stops while a trigger's controller chooses its targets)."""
     s = st.s
     while not s[S_OVER] and s[S_PEND] == PEND_NONE:
-        if s[S_NRETURN]:  # 610.3c: cards exiled until a permanent left come back
-            zones.return_exiled(st, cd)
         acted = state_based_actions.check(st, cd)
         if s[S_OVER] or s[S_PEND] != PEND_NONE:
             return

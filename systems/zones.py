@@ -35,7 +35,6 @@ from components.game import (
     S_NBF,
     S_NCZ,
     S_NEEDS,
-    S_NRETURN,
     S_NSTK,
     S_TOKENS,
 )
@@ -89,7 +88,6 @@ from components.objects import (
     F_TS,
     F_TYPES,
     F_UNEARTHED,
-    F_UNTIL_LEAVES,
     F_WARD,
     F_X,
     F_XSUB,
@@ -259,10 +257,6 @@ def move_one(st, cd, i, zone, controller):
         bump(st)  # a draw, a cast: nothing the layers or the state-based actions look at
     else:
         touch(st)
-    if old == BATTLEFIELD and s[S_NRETURN]:  # 610.3c: what it exiled "until" it leaves
-        for j in range(s[S_N]):
-            if o[j, F_UNTIL_LEAVES] == 1 and o[j, F_EXILED_BY] == i and o[j, F_ZONE] == EXILE:
-                o[j, F_UNTIL_LEAVES] = 2  # (returns at once: return_exiled, before priority)
     if old == BATTLEFIELD:
         o[i, F_LKI_POW] = o[i, F_POW]
         o[i, F_LKI_CTL] = o[i, F_CTL]
@@ -367,22 +361,6 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
         o[i, F_ATT] = attach_to
     triggers.event(st, cd, EV_ENTERS, i, -1, 0, controller)
     day_night.bound_check(st, cd)  # 702.145c, e
-
-
-@kernel
-def return_exiled(st, cd):
-    """610.3c: the cards exiled "until [a permanent] leaves the battlefield" whose
-    permanent has left return to the battlefield under their owners' control."""
-    o, s = st.o, st.s
-    back = 0
-    for j in range(s[S_N]):
-        if o[j, F_UNTIL_LEAVES] == 2:
-            o[j, F_UNTIL_LEAVES] = 0
-            back += 1
-            if o[j, F_ZONE] == EXILE:
-                enter_battlefield(st, cd, j, o[j, F_OWNER], -1, 0)
-    s[S_NRETURN] = max(0, s[S_NRETURN] - back)
-    return back > 0
 
 
 @kernel
