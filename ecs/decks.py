@@ -126,13 +126,14 @@ def parse_decklist(text: str, where: str = "<decklist>", db: CardDB | None = Non
 
 
 def load_deck(path: str | Path, db: CardDB | None = None) -> Deck:
-    """A decklist file, or a stock deck by name (``burn``); :class:`DeckError` otherwise."""
+    """A decklist file, or a stock deck by name (``burn``; the Commander and constructed
+    decks of ``ecs/data/decks/stock/`` as ``stock/NAME``); :class:`DeckError` otherwise."""
     if not str(path).strip():
         raise DeckError(f"expected a stock deck name or a decklist file, got {str(path)!r}")
     p = Path(path)
     if not p.exists():
         cand = DECKS / f"{path}.txt"
-        if str(path) and "/" not in str(path) and cand.exists():
+        if str(path) and ("/" not in str(path) or str(path).startswith("stock/")) and cand.exists():
             p = cand
         else:
             stock = stock_decks()

@@ -138,3 +138,8 @@ def test_deck_files_that_are_not_decklists(tmp_path) -> None:
             load_deck(path)
     with pytest.raises(DeckError, match="did you mean 'burn'"):
         load_deck("brun")
+
+
+def test_stock_commander_decks_load_by_name() -> None:
+    deck = load_deck("stock/commander-edgar-markov")
+    assert deck.commander == ["Edgar Markov"] and len(deck.main) + len(deck.commander) == 100
