@@ -20,7 +20,9 @@ from components.state import GAME_LAYOUT
 from ecs.cards import load_pool
 from ecs.engine import Options, call, pod_template, seed_rng
 
-DECKS = sorted((Path(__file__).resolve().parents[1] / "ecs" / "data" / "decks").glob("commander-*"))
+DECKS = sorted(
+    (Path(__file__).resolve().parents[1] / "ecs" / "data" / "decks" / "stock").glob("commander-*")
+)
 GAMES = 200
 
 

@@ -91,6 +91,11 @@ def capacities(players: int, cards: int, library: int, trace: int = 0, markers: 
     caps["markers"] = max(1, markers)
     caps["trace"] = trace
     caps["actions"] = max(256, caps["objects"])
+    # what many permanents can make wait at once (a token army's "whenever a creature
+    # dies"); grows with the room, so a game that overflows is played again with more
+    caps["triggers"] = max(64, caps["objects"] // 4)
+    caps["stack"] = max(64, caps["objects"] // 8)
+    caps["effects"] = max(256, caps["objects"] // 2)
     caps["scratch"] = caps["objects"] + players + 16
     caps["notes"] = max(16, 8 * players)
     return caps

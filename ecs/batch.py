@@ -33,6 +33,12 @@ MAX_DECISIONS = 200_000
 """A safety cap besides the turn cap: a game whose agents keep deciding without the
 game moving on (undoing a declaration forever...) ends as a draw, counted as capped."""
 
+SETUPS = 8
+"""Casual batches (Planechase, Vanguard, Archenemy): how many command-zone set-ups
+(planar and scheme decks, avatars) are drawn from the batch seed; game k of a batch of
+D decks plays set-up (k // D) mod SETUPS with its deck rotation (a template each, so a
+game is still a copy of a prepared arena)."""
+
 REPLAY_TRACE = 20_000
 """Decisions a game's trace holds when replays are written (a longer game gets none)."""
 
@@ -58,7 +64,19 @@ class BatchPlayer:
         self.agents = [cfg["agents"][p % len(cfg["agents"])] for p in range(self.n)]
         self.policies = [policy_id(a) for a in self.agents]
         db = load_pool()
-        self.card_names = sorted({c for d in self.lists.values() for c in d})
+        self.casual = tuple(cfg.get("casual") or ())
+        self.commanders = {d: list(c) for d, c in (cfg.get("commanders") or {}).items()}
+        cards = {c for d in self.lists.values() for c in d}
+        cards |= {c for cs in self.commanders.values() for c in cs}
+        self.setups: list[Any] = []
+        if set(self.casual) - {"commander", "brawl"}:  # command-zone cards from the seed
+            from ecs import casual as C
+
+            self.setups = [C.choose(self.casual, self.n, int(cfg.get("seed", 0)) * SETUPS + j,
+                                    db=db) for j in range(SETUPS)]  # fmt: skip
+            for st in self.setups:
+                cards |= st.cards()
+        self.card_names = sorted(cards)
         self.compiled: Compiled = db.compiled(self.card_names)
         self.options = Options(
             range_of_influence=cfg.get("range"),
@@ -68,12 +86,20 @@ class BatchPlayer:
             max_turns=int(cfg.get("max_turns") or 0),
             max_decisions=MAX_DECISIONS,
             mulligans=bool(cfg.get("mulligans")),
+            casual=self.casual,
         )
         self.trace = REPLAY_TRACE if cfg.get("replays") else 0
         # every rotation's arena has the same size: room for the largest decks dealt
         sizes = sorted((len(v) for v in self.lists.values()), reverse=True)
-        self.room = (sum(sizes[k % len(sizes)] for k in range(self.n)), sizes[0])
-        self._templates: dict[tuple[int, int], np.ndarray] = {}
+        most = max((len(c) for c in self.commanders.values()), default=0)
+        zone = 0
+        if self.setups:
+            from ecs.casual import casual_cards
+
+            zone = max(casual_cards(st) for st in self.setups)
+        self.room = (sum(sizes[k % len(sizes)] for k in range(self.n)) + most * self.n + zone,
+                     sizes[0])  # fmt: skip
+        self._templates: dict[tuple[int, int, int], np.ndarray] = {}
         self._buf: np.ndarray | None = None
 
     def decks_of(self, index: int) -> list[str]:
@@ -84,16 +110,25 @@ class BatchPlayer:
         """Game ``index``'s arena before it is dealt; ``scale`` > 1: with that many times
         the room (for a game that outgrew its tables: it is played again, the same)."""
         r = index % len(self.decks)
-        if (r, scale) not in self._templates:
-            lists = [self.lists[d] for d in self.decks_of(r)]
-            room = (self.room[0] * scale, self.room[1])
-            a = template(self.compiled, lists, self.cfg["variant"], self.options,
-                         trace=self.trace, room=room)  # fmt: skip
+        j = (index // len(self.decks)) % SETUPS if self.setups else 0
+        if (r, j, scale) not in self._templates:
+            names = self.decks_of(r)
+            lists = [self.lists[d] for d in names]
+            room = (self.room[0] * scale, self.room[1] * min(scale, 4))
+            if self.setups:
+                from ecs.casual import casual_arena
+
+                a = casual_arena(self.compiled, lists, self.cfg["variant"], self.options,
+                                 self.setups[j], trace=self.trace, room=room)  # fmt: skip
+            else:
+                cmds = [self.commanders.get(d, []) for d in names] if self.commanders else None
+                a = template(self.compiled, lists, self.cfg["variant"], self.options,
+                             trace=self.trace, room=room, commanders=cmds)  # fmt: skip
             v = GAME_LAYOUT.views(a)
             for p, pol in enumerate(self.policies):
                 v.pl[p, PL.P_POLICY] = pol
-            self._templates[(r, scale)] = a
-        return self._templates[(r, scale)]
+            self._templates[(r, j, scale)] = a
+        return self._templates[(r, j, scale)]
 
     def chunk_size(self) -> int:
         return max(1, CHUNK_BYTES // (self.template(0).nbytes))
@@ -154,7 +189,7 @@ class BatchPlayer:
         row: dict[str, Any] = {
             "game": index,
             "seed": seed,
-            "variant": self.cfg["variant"],
+            "variant": "+".join((self.cfg["variant"], *self.casual)),
             "players": n,
             "range": self.cfg.get("range"),
             "attack": self.cfg.get("attack"),
@@ -170,6 +205,10 @@ class BatchPlayer:
             "how": [PL.HOW_NAMES[int(pl[p, PL.P_HOW])] for p in order],
             "duration_s": round(seconds, 6),
         }
+        if self.commanders:
+            row["commanders"] = [self.commanders.get(decks[p], []) for p in order]
+        if self.setups:
+            row["planeswalks"] = int(s[G.S_PW_EVENTS])
         roles = [int(pl[p, PL.P_ROLE]) for p in order]
         if any(roles):
             row["roles"] = [PL.ROLE_NAMES[r] for r in roles]
@@ -183,7 +222,7 @@ class BatchPlayer:
         scale = 1
         while self.template(index, scale).size != a.size and scale < 64:
             scale *= 2
-        return (self.room[0] * scale, self.room[1])
+        return (self.room[0] * scale, self.room[1] * min(scale, 4))
 
     def _save_replay(self, index: int, seed: int, a: np.ndarray) -> None:
         from ecs.replay import save_batch_game

@@ -259,6 +259,12 @@ def choose(casual: tuple[str, ...] | list[str], n: int, seed: int,
     return setup
 
 
+def casual_cards(setup: CasualSetup) -> int:
+    """How many card objects ``setup`` adds to a game (its command-zone cards)."""
+    extra = len(setup.cards()) + sum(len(d) for d in setup.planar_decks + setup.scheme_decks)
+    return extra + len(setup.communal_deck)
+
+
 def casual_arena(
     compiled: Compiled,
     decks: list[list[str]],
@@ -266,11 +272,14 @@ def casual_arena(
     options: Options,
     setup: CasualSetup,
     trace: int = 0,
+    room: tuple[int, int] | None = None,
 ) -> np.ndarray:
     """The arena of a casual game in the pregame (``systems/setup.deal`` seats the players
     and applies the vanguard modifiers, ``begin`` starts it): the decks in the libraries,
     the variant's command-zone cards, teams and life. Archenemy (904.2): the archenemy
-    alone on one team, the others on the other, Team vs. Team with shared team turns."""
+    alone on one team, the others on the other, Team vs. Team with shared team turns.
+    ``room``: (cards, largest library) for the arena, the command-zone cards included
+    (a batch's arenas have one size: see ``casual_cards``)."""
     n = len(decks)
     casual = tuple(setup.casual)
     options = replace(options, casual=casual)
@@ -288,8 +297,12 @@ def casual_arena(
     else:
         team = list(range(n))
     extra = len(setup.cards()) + sum(len(d) for d in setup.planar_decks + setup.scheme_decks)
-    cards = sum(len(d) for d in decks) + extra + len(setup.communal_deck)
-    a = new_arena(variant, options, team, cards, max(len(d) for d in decks), trace)
+    if room is not None:  # (the caller's room includes the command-zone cards)
+        cards, library = room
+    else:
+        cards = sum(len(d) for d in decks) + extra + len(setup.communal_deck)
+        library = max(len(d) for d in decks)
+    a = new_arena(variant, options, team, cards, library, trace)
     v = _views(a)
     for p, deck in enumerate(decks):
         for name in deck:

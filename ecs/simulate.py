@@ -93,6 +93,12 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help="stock deck names or decklist files, dealt to the seats in turn "
         f"(default: every stock deck: {', '.join(stock_decks())})",
     )  # fmt: skip
+    ap.add_argument(
+        "--casual", default=None, metavar="NAME[,NAME...]",
+        help="casual variants (900-904): commander, brawl (default decks: the six stock "
+        "Commander decks), planechase, vanguard, archenemy, supervillain-rumble (stock "
+        "planar and scheme decks and avatars drawn from the batch seed)",
+    )  # fmt: skip
     add_seed_and_workers(ap, "batch seed: every game's seed derives from it")
     ap.add_argument(
         "--range", type=int_arg(1, MAX_PLAYERS), default=None, dest="range_", metavar="R",
@@ -495,11 +501,36 @@ def check_args(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--players: {variant} needs at least {low} players, got {players}")
     if args.teams is not None and args.teams > players:
         raise UsageError(f"--teams: at most one team per player ({players}), got {args.teams}")
+    casual = _check_casual(getattr(args, "casual", None), variant)
+    commander = bool({"commander", "brawl"} & set(casual))
+    commanders: dict[str, list[str]] = {}
     try:
-        decks = args.decks.split(",") if args.decks else stock_decks()
-        deck_cards = {d: load_deck(d).main for d in decks}
+        if args.decks:
+            decks = args.decks.split(",")
+        elif "brawl" in casual:
+            raise UsageError(
+                "--casual brawl: there are no stock Brawl decks; give --decks with 60-card "
+                "decklists that have a Commander section (903.12)"
+            )
+        else:
+            decks = COMMANDER_DECKS if commander else stock_decks()
+        deck_cards = {}
+        for d in decks:
+            deck = load_deck(d)
+            deck_cards[d] = deck.main
+            commanders[d] = list(deck.commander)
     except DeckError as e:
         raise UsageError(f"--decks: {e}") from None
+    if commander:
+        from ecs.cards import load_pool
+        from ecs.deck_rules import check_deck
+
+        fmt = "brawl" if "brawl" in casual else "commander"
+        for d in decks:
+            deck = load_deck(d)
+            problems = check_deck(deck, fmt, load_pool())
+            if problems:
+                raise UsageError(f"--decks {d}: not a legal {fmt} deck: {problems[0]}")
     agents = args.agents.split(",")
     for a in agents:
         if a not in AGENTS:
@@ -543,7 +574,47 @@ def check_args(args: argparse.Namespace) -> dict[str, Any]:
         "backend": args.backend,
         "replays": args.replays,
         "address": args.address,
+        "casual": list(casual),
+        "commanders": commanders if commander else {},
     }
+
+
+COMMANDER_DECKS = [
+    f"stock/commander-{n}" for n in ("atraxa-praetors-voice", "edgar-markov", "krenko-mob-boss",
+                                     "meren-of-clan-nel-toth", "omnath-locus-of-mana",
+                                     "talrand-sky-summoner")
+]  # fmt: skip
+"""The default decks of a Commander or Brawl batch (ecs/data/decks/stock/)."""
+
+
+def _check_casual(value: str | None, variant: str) -> tuple[str, ...]:
+    """``--casual``: the casual variants of a batch, the combinations batches play."""
+    from ecs.engine import casual_names
+
+    try:
+        casual = casual_names(value)
+    except SetupError as e:
+        raise UsageError(f"--casual: {e}") from None
+    names = set(casual)
+    if "conspiracy" in names:
+        raise UsageError(
+            "--casual conspiracy: Conspiracy games come from a draft: melee draft --play"
+        )
+    if {"commander", "brawl"} <= names:
+        raise UsageError("--casual: commander or brawl, not both (Brawl is a Commander option)")
+    if {"archenemy", "supervillain-rumble"} <= names:
+        raise UsageError("--casual: archenemy or supervillain-rumble, not both (904.12)")
+    if {"commander", "brawl"} & names and names - {"commander", "brawl"}:
+        raise UsageError(
+            "--casual: a Commander batch with planechase, vanguard or archenemy is not "
+            "implemented yet (Game.new and the scenario runner combine them)"
+        )
+    if "archenemy" in names and variant != "free-for-all":
+        raise UsageError(
+            f"--casual archenemy: the archenemy's teams are set up by 904.2 (use the default "
+            f"--variant free-for-all, got {variant})"
+        )
+    return casual
 
 
 def _check_parent(flag: str, path: str | None) -> None:
