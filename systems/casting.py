@@ -175,7 +175,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import touch
+from systems.state import lowest_bit, popcount, touch
 
 # option of a cast (the A_CAST action's argument)
 CAST_NORMAL, CAST_ALTERNATIVE, CAST_MUTATE = 0, 1, 2
@@ -544,7 +544,7 @@ def advance(st, cd):
             if (
                 ab[a, B_KIND] == AB_MANA
                 and o[it, F_MODES] == 0
-                and _popcount(mana_colors(st, cd, it)) > 1
+                and popcount(mana_colors(st, cd, it)) > 1
             ):
                 _ask(st, PEND_COLOR, p)
                 return
@@ -652,30 +652,13 @@ def _mana_ability(st, cd, it, p):
         bits, n = mana.ability_mana(st, cd, src, a)
         c = o[it, F_MODES] - 1
         if c < 0:
-            c = _lowest(bits)
+            c = lowest_bit(bits)
         mana.add_mana(st, p, c, n)
     zones.cease(st, cd, it)
     touch(st)
     s[S_PASSES] = 0
     s[S_PRIO] = p
     s[S_TODO] = TODO_PRIORITY
-
-
-@kernel(inline="always")
-def _popcount(v):
-    n = 0
-    while v:
-        v &= v - 1
-        n += 1
-    return n
-
-
-@kernel(inline="always")
-def _lowest(v):
-    for c in range(N_MANA):
-        if (v >> c) & 1:
-            return c
-    return N_MANA - 1
 
 
 @kernel

@@ -307,7 +307,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import delete_row, new_row, rand_below, stamp, touch, trace
+from systems.state import delete_row, new_row, popcount, rand_below, stamp, touch, trace
 
 PAUSE, NEXT, JUMPED = 0, 1, 2
 NONE = NO_TARGET  # the "none" / "no more" option of a choice
@@ -547,7 +547,7 @@ def _add_mana_choice(st, cd, r, you, src, item):
     bits = ep[r, E_C]
     if _answered(st):
         c = st.s[S_ANSWER]
-    elif _popcount(bits) == 1:
+    elif popcount(bits) == 1:
         c = 0
         while not (bits >> c) & 1:
             c += 1
@@ -561,15 +561,6 @@ def _add_mana_choice(st, cd, r, you, src, item):
         if ep[r, E_A] == 1:  # "until end of turn, you don't lose this mana" (Kessig Naturalist)
             st.pl[p, P_KEEP_MANA + c] += n
     return NEXT
-
-
-@kernel(inline="always")
-def _popcount(v):
-    n = 0
-    while v:
-        v &= v - 1
-        n += 1
-    return n
 
 
 @kernel

@@ -78,7 +78,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import bump
+from systems.state import bump, lowest_bit, popcount
 
 ALL_COLORS = 63  # W U B R G C
 
@@ -391,7 +391,7 @@ def pay(st, cd, p, cost, extra_generic):
             if a >= 0 and cd.ab[a, B_SAC] == -2:  # Lotus Petal: {T}, sacrifice it
                 zones.move(st, cd, i, GRAVEYARD, -1)
             if amts[j] > 0:  # a source that made more than was spent: the rest floats
-                col = _lowest_bit(bits[j])
+                col = lowest_bit(bits[j])
                 st.pl[p, P_MANA + col] += amts[j]
     bump(st)
     return spent
@@ -405,30 +405,13 @@ def _by_flexibility(st, bits, ids, m):
     for j in range(m):
         order[j] = j
         first = ids[j] < 0 or st.o[ids[j], F_PAY_FIRST] == 1
-        key[j] = (0 if first else 8) + _popcount(bits[j])
+        key[j] = (0 if first else 8) + popcount(bits[j])
     for x in range(m):
         for y in range(x + 1, m):
             a, b = order[x], order[y]
             if key[b] < key[a]:
                 order[x], order[y] = b, a
     return order
-
-
-@kernel(inline="always")
-def _popcount(v):
-    n = 0
-    while v:
-        v &= v - 1
-        n += 1
-    return n
-
-
-@kernel(inline="always")
-def _lowest_bit(v):
-    for c in range(N_MANA):
-        if v >> c & 1:
-            return c
-    return N_MANA - 1
 
 
 @kernel

@@ -73,16 +73,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import rand_below
-
-
-@kernel
-def _shuffle_ints(st, arr, n):
-    for k in range(n - 1, 0, -1):
-        j = rand_below(st, k + 1)
-        t = arr[k]
-        arr[k] = arr[j]
-        arr[j] = t
+from systems.state import rand_below, shuffle_ints
 
 
 @kernel
@@ -106,7 +97,7 @@ def deal(st, cd):
     elif v == TEAM_VS_TEAM or v == EMPEROR or v == TWO_HEADED_GIANT or v == ALTERNATING_TEAMS:
         _seat_teams(st, order, v == ALTERNATING_TEAMS)
     else:
-        _shuffle_ints(st, order, P)
+        shuffle_ints(st, order, P)
     seat(st, order)
     for p in range(P):  # each player its own life total, unless a team shares one (810.4)
         pl[p, P_LIFEPOOL] = p
@@ -145,7 +136,7 @@ def _seat_teams(st, order, alternating):
         members[t, fill[t]] = p
         fill[t] += 1
     for t in range(nteams):
-        _shuffle_ints(st, members[t], fill[t])
+        shuffle_ints(st, members[t], fill[t])
     k = 0
     if alternating:
         for x in range(size):
@@ -154,7 +145,7 @@ def _seat_teams(st, order, alternating):
                 k += 1
         return
     teams = np.arange(nteams)
-    _shuffle_ints(st, teams, nteams)
+    shuffle_ints(st, teams, nteams)
     for t in teams:  # (teams may differ in size: Archenemy's, 904.2)
         for x in range(fill[t]):
             order[k] = members[t, x]

@@ -38,6 +38,7 @@ from components.game import (
     S_TSC,
     S_VERSION,
 )
+from components.rules import N_MANA
 from components.schema import HEADER_FIXED, PER_TABLE
 from components.state import GAME_LAYOUT
 from systems.jit import kernel
@@ -315,3 +316,33 @@ def push(st, arr, count, x):
         return
     arr[n] = x
     s[count] = n + 1
+
+
+# ----------------------------------------------------------------- small helpers
+@kernel(inline="always")
+def popcount(v):
+    """How many bits of v are set (colours in a mask)."""
+    n = 0
+    while v:
+        v &= v - 1
+        n += 1
+    return n
+
+
+@kernel(inline="always")
+def lowest_bit(v):
+    """The lowest set bit of a colour mask (W..C: 0..5); the last colour if none."""
+    for c in range(N_MANA):
+        if (v >> c) & 1:
+            return c
+    return N_MANA - 1
+
+
+@kernel
+def shuffle_ints(st, arr, n):
+    """Shuffle arr[:n] in place from the game's generator (Fisher-Yates)."""
+    for k in range(n - 1, 0, -1):
+        j = rand_below(st, k + 1)
+        t = arr[k]
+        arr[k] = arr[j]
+        arr[j] = t

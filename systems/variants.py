@@ -33,7 +33,7 @@ from components.rules import BATTLEFIELD, COMMAND, T_CREATURE
 from components.variants import COMMANDER_RULES
 from systems import archenemy, command_zone, commander, day_night, planechase, players, vanguard
 from systems.jit import kernel
-from systems.state import rand_below
+from systems.state import shuffle_ints
 
 
 @kernel
@@ -57,18 +57,9 @@ def shuffle_decks(st):
     if not st.s[S_CASUAL]:
         return
     for p in range(st.pl.shape[0]):
-        _shuffle(st, st.pdeck[p], st.pl[p, P_PDECKN])
-        _shuffle(st, st.sdeck[p], st.pl[p, P_SDECKN])
-    _shuffle(st, st.cdeck, st.s[S_NCOMMUNAL])
-
-
-@kernel
-def _shuffle(st, arr, n):
-    for k in range(n - 1, 0, -1):
-        j = rand_below(st, k + 1)
-        t = arr[k]
-        arr[k] = arr[j]
-        arr[j] = t
+        shuffle_ints(st, st.pdeck[p], st.pl[p, P_PDECKN])
+        shuffle_ints(st, st.sdeck[p], st.pl[p, P_SDECKN])
+    shuffle_ints(st, st.cdeck, st.s[S_NCOMMUNAL])
 
 
 @kernel
