@@ -506,6 +506,9 @@ def _ref_text(v: Any, ctx: Ctx | None = None) -> str:
             return f"the controller of {_ref_text(arg, ctx)}"
         if k == "owner_of":
             return f"the owner of {_ref_text(arg, ctx)}"
+    if isinstance(v, dict) and set(v) == {"each", "of"}:  # "... target player controls"
+        who = _ref_text(v["of"], ctx)
+        return f"{_each(v['each'])} {who} controls"
     if isinstance(v, dict) and "each" in v:
         return _each(v["each"])
     return str(v)
@@ -667,7 +670,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     }.get(verb)  # fmt: skip
     if subj and not isinstance(a, dict):
         args = {subj: a}
-    elif subj and isinstance(a, dict) and "each" in a and len(a) == 1:
+    elif subj and isinstance(a, dict) and "each" in a and set(a) <= {"each", "of"}:
         args = {subj: a}
 
     def ref(key: str, default: str) -> str:
