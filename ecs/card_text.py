@@ -506,6 +506,9 @@ def _ref_text(v: Any, ctx: Ctx | None = None) -> str:
             return f"the controller of {_ref_text(arg, ctx)}"
         if k == "owner_of":
             return f"the owner of {_ref_text(arg, ctx)}"
+    if isinstance(v, dict) and set(v) == {"each", "of"}:  # "... target player controls"
+        who = _ref_text(v["of"], ctx)
+        return f"{_each(v['each'])} {who} controls"
     if isinstance(v, dict) and "each" in v:
         return _each(v["each"])
     return str(v)
@@ -667,7 +670,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     }.get(verb)  # fmt: skip
     if subj and not isinstance(a, dict):
         args = {subj: a}
-    elif subj and isinstance(a, dict) and "each" in a and len(a) == 1:
+    elif subj and isinstance(a, dict) and "each" in a and set(a) <= {"each", "of"}:
         args = {subj: a}
 
     def ref(key: str, default: str) -> str:
@@ -878,6 +881,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "set_life":
         return f"{_possessive(_cap(ref('who', 'you')))} life total becomes {amt}."
     if verb == "life_becomes_lowest":
+        if args.get("among") == "each_opponent":
+            return "Each opponent's life total becomes the lowest life total among your opponents."
         return "Each player's life total becomes the lowest life total among all players."
     if verb == "exchange_life":
         return f"{_cap(ref('who', 'target.0'))} and {ref('with', 'target.1')} exchange life totals."
@@ -934,7 +939,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if verb == "choose":
             n = args.get("amount", 1)
             fl = _filter(args.get("filter", "card"), plural=n != 1)
-            return f"{_verb(who, 'choose')} {'a' if n == 1 else _num(n)} {fl}."
+            return f"{_verb(who, 'choose')} {_article(fl) if n == 1 else _num(n) + ' ' + fl}."
         if verb == "exile_from_hand":
             return f"{_verb(who, 'exile')} a card from {'your' if who == 'you' else 'their'} hand."
         card = f if "card" in f else f + " card"

@@ -1833,8 +1833,11 @@ class Compiler:
             amt = self.amount(-1 if n == "all" else n)
             cols = self._subject(a, "to", "target", verb) if "to" in a else {"ref": K.R_NONE}
             self._row(op, amt=amt, b=1 if a.get("combat") else 0, **cols)
-        elif verb == "life_becomes_lowest":
-            self._row(op)
+        elif verb == "life_becomes_lowest":  # (Mortal Flesh Is Weak: among: each_opponent)
+            a = self._args(verb, arg or {}, "among", set())
+            if a.get("among", "each_player") not in ("each_player", "each_opponent"):
+                self.fail("life_becomes_lowest: among is each_player or each_opponent")
+            self._row(op, a=1 if a.get("among") == "each_opponent" else 0)
         elif verb == "restart_game":  # 723 (Karn Liberated)
             a = self._args(verb, arg, "return_exiled", set()) if arg else {}
             self._row(op, a=1 if a.get("return_exiled") else 0)

@@ -799,7 +799,7 @@ def _simple(st, cd, r, you, src, item):
     elif op == OP_DAY_NIGHT:  # 728.1: it becomes day / night / the other one
         day_night.become(st, cd, ep[r, E_A])
     elif op == OP_LIFE_LOWEST:
-        _life_becomes_lowest(st, cd, you, src, item)
+        _life_becomes_lowest(st, cd, you, cd.ep[r, E_A] == 1)
     elif op == OP_EXCHANGE_LIFE:
         y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
         if m < 1 or buf[0] >= 0 or y == NONE or y >= 0:
@@ -944,19 +944,25 @@ def _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg):
 
 
 @kernel
-def _life_becomes_lowest(st, cd, you, src, item):
+def _life_becomes_lowest(st, cd, you, opponents):
     """Repay in Kind: each player's life total becomes the lowest among them (810.9d:
-    in Two-Headed Giant one member of each team is affected, the team's total)."""
+    in Two-Headed Giant one member of each team is affected, the team's total); with
+    `opponents` (Mortal Flesh Is Weak) only your opponents, the lowest among them
+    (119.5: each gains or loses the difference)."""
     buf = np.empty(st.pl.shape[0], np.int64)
     k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
     low = 1 << 30
     for j in range(k):
-        if players.in_range(st, you, buf[j]):
+        if players.in_range(st, you, buf[j]) and (
+            not opponents or players.is_opponent(st, you, buf[j])
+        ):
             low = min(low, players.life(st, buf[j]))
     done = np.zeros(st.pl.shape[0], np.bool_)
     for j in range(k):
         p = buf[j]
         pool = st.pl[p, P_LIFEPOOL]
+        if opponents and not players.is_opponent(st, you, p):
+            continue
         if players.in_range(st, you, p) and not done[pool]:
             done[pool] = True
             damage.set_life(st, cd, p, low)
