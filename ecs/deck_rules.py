@@ -12,9 +12,11 @@ Formats:
   the commander a legendary creature, or a card that says it can be your commander
   (903.3); no two cards of the same name except basic lands (903.5b); every card's
   colour identity within the commander's (903.4, 903.5c): the colours of the mana
-  symbols in its cost and rules text, and its colour indicator (back faces included).
+  symbols in its cost and rules text, and its colour indicator (back faces included);
+  a card with a basic land type only if each colour of mana it could make is (903.5d).
 - ``brawl`` (903.12): the same with 60 cards, and the commander may be a legendary
-  planeswalker.
+  planeswalker; with a colourless commander, any number of basic lands of one basic
+  land type (903.12e).
 
 Every card must be in the pool and be a real card; an unknown name gets "did you
 mean". The messages name the card and the rule."""
@@ -30,6 +32,8 @@ from ecs.cards import CardDB
 
 FORMATS = ("constructed", "commander", "brawl")
 COLOR_ORDER = "WUBRG"
+# 305.6: the mana ability each basic land type gives
+BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 _LINE = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(.+?)\s*$")
 _EXPORT_TAIL = re.compile(r"\s+\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9-]+)?(?:\s+\*[A-Z]+\*)?$")
@@ -157,7 +161,28 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
     for name in commanders:
         allowed |= color_identity(db, name)
     letters = "".join(c for c in COLOR_ORDER if c in allowed) or "colorless"
-    for name in sorted(set(main)):
+    exempt: set[str] = set()
+    if brawl and not allowed:  # 903.12e: basic lands of one basic land type
+        basics = {n: _basic_types(db, n) for n in set(main) if is_basic(db, n)}
+        kinds = set().union(*basics.values()) if basics else set()
+        if len(kinds) > 1:
+            problems.append(
+                f"{', '.join(sorted(n for n, t in basics.items() if t))}: basic lands of more than"
+                " one basic land type with a colourless commander (903.12e: one type)"
+            )
+        exempt = set(basics)
+    for name in sorted(set(main) - exempt):
+        kinds = _basic_types(db, name)
+        if kinds:  # 903.5d: each colour of mana a card with a basic land type could make
+            makes = color_identity(db, name) | {BASIC_LAND_COLORS[t] for t in kinds}
+            outside = makes - allowed
+            if outside:
+                off = "".join(c for c in COLOR_ORDER if c in outside)
+                problems.append(
+                    f"{name}: a card with the basic land type {'/'.join(kinds)} makes {off},"
+                    f" outside the commander's colour identity ({letters}) (903.5d)"
+                )
+            continue
         outside = color_identity(db, name) - allowed
         if outside:
             off = "".join(c for c in COLOR_ORDER if c in outside)
@@ -165,6 +190,11 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
                 f"{name}: colour identity {off} outside the commander's ({letters}) (903.5c)"
             )
     return problems
+
+
+def _basic_types(db: CardDB, name: str) -> list[str]:
+    """The basic land types of the card (205.3i), in the record's order."""
+    return [t for t in db.get(name).record.get("subtypes") or [] if t in BASIC_LAND_COLORS]
 
 
 def is_basic(db: CardDB, name: str) -> bool:

@@ -169,6 +169,100 @@ def test_brawl_sixty_cards_and_planeswalker_commander(db) -> None:
     ]
 
 
+def test_903_4_example_bosh_identity_from_rules_text(db) -> None:
+    """903.4 example: Bosh, Iron Golem costs {8}; the {R} of its ability makes it red."""
+    assert color_identity(db, "Bosh, Iron Golem") == {"R"}
+    text = "Commander\n1 Bosh, Iron Golem\n\nDeck\n1 Lightning Bolt\n98 Mountain\n"
+    assert check_deck(parse_deck(text, db), "commander", db) == []
+
+
+def test_903_4d_example_civilized_scholar_back_face(db) -> None:
+    """903.4d example: Civilized Scholar ({2}{U}) // Homicidal Brute (red colour
+    indicator) is blue and red: a mono-blue Talrand deck can't have it."""
+    assert color_identity(db, "Civilized Scholar") == {"U", "R"}
+    text = "Commander\n1 Talrand, Sky Summoner\n\nDeck\n1 Civilized Scholar\n98 Island\n"
+    assert check_deck(parse_deck(text, db), "commander", db) == [
+        "Civilized Scholar: colour identity R outside the commander's (U) (903.5c)"
+    ]
+
+
+def _wort(*cards: str) -> str:
+    return (
+        "Commander\n1 Wort, the Raidmother\n\nDeck\n"
+        + "".join(f"1 {c}\n" for c in cards)
+        + f"{99 - len(cards)} Mountain\n"
+    )
+
+
+def test_903_5c_example_wort_hybrid_identity(db) -> None:
+    """903.5c example: Wort, the Raidmother ({4}{R/G}{R/G}) is red and green; its deck
+    may hold red, green, red-and-green and colourless cards, nothing else, hybrid
+    symbols counting both halves."""
+    assert color_identity(db, "Wort, the Raidmother") == {"R", "G"}
+    legal = _wort("Lightning Bolt", "Llanowar Elves", "Kessig Naturalist", "Sol Ring")
+    assert check_deck(parse_deck(legal, db), "commander", db) == []
+    assert check_deck(parse_deck(_wort("Boros Reckoner"), db), "commander", db) == [
+        "Boros Reckoner: colour identity W outside the commander's (RG) (903.5c)"
+    ]
+    assert check_deck(parse_deck(_wort("Golgari Signet"), db), "commander", db) == [
+        "Golgari Signet: colour identity B outside the commander's (RG) (903.5c)"
+    ]
+
+
+def test_903_5d_example_wort_basic_land_types(db) -> None:
+    """903.5d example: a Wort deck may have lands with the basic land types Mountain and
+    Forest, none with Plains, Island or Swamp (Zagoth Triome is a Swamp Forest Island)."""
+    text = "Commander\n1 Wort, the Raidmother\n\nDeck\n50 Mountain\n49 Forest\n"
+    assert check_deck(parse_deck(text, db), "commander", db) == []
+    for land, kinds, off in (("Plains", "Plains", "W"), ("Island", "Island", "U"),
+                             ("Swamp", "Swamp", "B"),
+                             ("Zagoth Triome", "Swamp/Forest/Island", "UB")):  # fmt: skip
+        assert check_deck(parse_deck(_wort(land), db), "commander", db) == [
+            f"{land}: a card with the basic land type {kinds} makes {off}, outside the"
+            " commander's colour identity (RG) (903.5d)"
+        ]
+
+
+def test_903_12e_colourless_brawl_commander_one_basic_land_type(db) -> None:
+    """903.12e: with a colourless commander (Karn Liberated) a Brawl deck may hold any
+    number of basic lands of one basic land type, not of two; in Commander, 903.5d
+    holds (no Mountains for a colourless commander)."""
+    text = "Commander\n1 Karn Liberated\n\nDeck\n58 Mountain\n1 Sol Ring\n"
+    assert check_deck(parse_deck(text, db), "brawl", db) == []
+    text = "Commander\n1 Karn Liberated\n\nDeck\n29 Mountain\n29 Forest\n1 Sol Ring\n"
+    assert check_deck(parse_deck(text, db), "brawl", db) == [
+        "Forest, Mountain: basic lands of more than one basic land type with a colourless"
+        " commander (903.12e: one type)"
+    ]
+    text = "Commander\n1 Kamahl, Pit Fighter\n\nDeck\n58 Forest\n1 Sol Ring\n"
+    assert check_deck(parse_deck(text, db), "brawl", db) == [
+        "Forest: a card with the basic land type Forest makes G, outside the commander's"
+        " colour identity (R) (903.5d)"
+    ]
+    text = "Commander\n1 Bosh, Iron Golem\n\nDeck\n99 Forest\n"
+    assert "(903.5d)" in check_deck(parse_deck(text, db), "commander", db)[0]
+
+
+def test_903_5b_singleton_but_basic_lands(db) -> None:
+    """903.5b: other than basic lands, each card has a different name: 97 Mountains are
+    fine, two Command Towers (a land, not basic) are not."""
+    text = "Commander\n1 Krenko, Mob Boss\n\nDeck\n2 Command Tower\n97 Mountain\n"
+    assert check_deck(parse_deck(text, db), "commander", db) == [
+        "Command Tower: 2 copies, a singleton deck has one (903.5b)"
+    ]
+
+
+def test_903_12c_planeswalker_commander_only_in_brawl_unless_it_says_so(db) -> None:
+    """903.12c: a legendary planeswalker is a Brawl commander; in Commander only one that
+    says it can be your commander (903.3a: Teferi, Temporal Archmage)."""
+    text = "Commander\n1 Vivien Reid\n\nDeck\n59 Forest\n"
+    assert check_deck(parse_deck(text, db), "brawl", db) == []
+    text = "Commander\n1 Vivien Reid\n\nDeck\n99 Forest\n"
+    assert check_deck(parse_deck(text, db), "commander", db) == [
+        "Vivien Reid: can't be a commander (903.3: a legendary creature, or a card that says so)"
+    ]
+
+
 def test_unknown_format(db) -> None:
     with pytest.raises(ValueError, match="unknown format"):
         check_deck(_constructed(), "vintage", db)
