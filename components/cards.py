@@ -372,6 +372,7 @@ R_EACH_OPPONENT_BUT_TARGET = 140  # each of your opponents other than the (first
 R_EACH_OF_TARGET = 141  # each permanent matching the filter that the (first) target controls
 ST_DOUBLE_DAMAGE = 62  # "if a creature you control (a source) would deal damage, double it"
 CO_DAMAGE_TAKEN = 60  # "if you've been dealt N or more damage this turn"
+CO_SELF_ATTACKED = 61  # "if ~ attacked this turn" (declared as an attacker, 508.1; not 508.4)
 ST_LAND_MANA_PLUS = 63  # "whenever you tap a land for mana, add one more of a type it made"
 ST_HANDS_REVEALED = 64  # "your opponents play with their hands revealed"
 ST_ARTIFACT_CREATURES = 65  # noncreature artifacts are creatures with P/T = mana value

@@ -1159,6 +1159,8 @@ def _cond(ctx: Ctx, c: Any) -> str:
     if k == "not":
         if isinstance(arg, dict) and "moved" in arg:
             return _cond(ctx, {"moved": not arg["moved"]})
+        if arg == {"self_attacked_this_turn": True}:
+            return f"{ctx.name} didn't attack this turn"
         return "it's not so that " + _cond(ctx, arg)
     if k in ("all", "any"):
         return (" and " if k == "all" else " or ").join(_cond(ctx, x) for x in _list(arg))
@@ -1169,6 +1171,7 @@ def _cond(ctx: Ctx, c: Any) -> str:
         "first_turn": "it's the game's first turn" if arg == "game" else "it's that player's first turn",
         "noted_correct": f"you guessed right for a card named {arg}",
         "self_in_zone": f"{ctx.name} is in the {arg} zone",
+        "self_attacked_this_turn": f"{ctx.name} attacked this turn",
     }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
 
 

@@ -1517,6 +1517,10 @@ class Compiler:
             )
         elif k == "self_untapped":
             vals[K.N_KIND] = K.CO_SELF_UNTAPPED
+        elif k == "self_attacked_this_turn":  # declared as an attacker this turn (508.1)
+            if arg is not True:
+                self.fail("condition: self_attacked_this_turn: true (with not: for 'didn't')")
+            vals[K.N_KIND] = K.CO_SELF_ATTACKED
         elif k == "self_in_zone":
             vals[K.N_KIND], vals[K.N_A] = K.CO_SELF_IN_ZONE, ZONE[arg]
         elif k in ("day", "night", "kicked"):

@@ -50,6 +50,7 @@ from components.objects import (
     CANT_BLOCK,
     F_ATKO,
     F_ATKP,
+    F_ATTACKED,
     F_BLOCKED,
     F_BLOCKING,
     F_BSEQ,
@@ -245,6 +246,7 @@ def finish_attacks(st, cd):
         else:
             o[i, F_ATKO] = d
             o[i, F_ATKP] = _defending_for(st, d)
+        o[i, F_ATTACKED] = 1  # "attacked this turn" (508.1; not one put onto it attacking, 508.4)
         if not (o[i, F_KW] & KW_VIGILANCE):
             o[i, F_TAPPED] = 1
         o[i, F_DECL] = NO_TARGET

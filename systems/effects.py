@@ -1076,7 +1076,10 @@ def _discard(st, cd, r, you, src, item):
     mode = ep[r, E_A]
     if _answered(st):
         zones.discard(st, cd, s[S_ANSWER])
+        s[S_RES_IT] = s[S_ANSWER]  # 608.2c: "it", "the discarded card" of the next step
         s[S_RES_AUX] += 1
+    elif s[S_RES_SUB] == 0 and s[S_RES_AUX] == 0:
+        s[S_RES_IT] = NONE  # (nothing discarded yet)
     while s[S_RES_SUB] < m:
         x = buf[s[S_RES_SUB]]
         p = -1 - x if x < 0 else -1
@@ -1087,7 +1090,8 @@ def _discard(st, cd, r, you, src, item):
         hand = st.pl[p, P_HANDN]
         if mode == DISCARD_ALL:
             while st.pl[p, P_HANDN] > 0:
-                zones.discard(st, cd, st.hand[p, 0])
+                s[S_RES_IT] = st.hand[p, 0]
+                zones.discard(st, cd, s[S_RES_IT])
         elif mode == DISCARD_RANDOM:
             for _ in range(amt):
                 h = st.pl[p, P_HANDN]
@@ -1095,7 +1099,8 @@ def _discard(st, cd, r, you, src, item):
                     break
                 j = rand_below(st, h)
                 trace(st, T_RANDOM, p, h, j, 0, 0, 0, 0, 0)
-                zones.discard(st, cd, st.hand[p, j])
+                s[S_RES_IT] = st.hand[p, j]
+                zones.discard(st, cd, s[S_RES_IT])
         elif s[S_RES_AUX] < amt and hand > 0:
             return _ask(st, PEND_DISCARD, p, -1)
         s[S_RES_SUB] += 1

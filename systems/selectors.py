@@ -58,6 +58,7 @@ from components.cards import (
     CO_NIGHT,
     CO_NOT,
     CO_NOTED,
+    CO_SELF_ATTACKED,
     CO_SELF_IN_ZONE,
     CO_SELF_UNTAPPED,
     CO_WHOLE_POOL,
@@ -162,6 +163,7 @@ from components.objects import (
     F_ATKO,
     F_ATKP,
     F_ATT,
+    F_ATTACKED,
     F_BLOCKING,
     F_CARD,
     F_COLORS,
@@ -757,6 +759,8 @@ def _leaf(st, cd, c, you, src, item):
         return src >= 0 and o[src, F_ZONE] == BATTLEFIELD and o[src, F_TAPPED] == 0
     if k == CO_SELF_IN_ZONE:
         return src >= 0 and o[src, F_ZONE] == a
+    if k == CO_SELF_ATTACKED:  # "if ~ attacked this turn" (Homicidal Brute: "didn't")
+        return src >= 0 and o[src, F_ATTACKED] == 1
     if k == CO_DAY:
         return st.s[S_DAY_NIGHT] == 1
     if k == CO_NIGHT:

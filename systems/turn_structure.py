@@ -68,6 +68,7 @@ from components.game import (
 )
 from components.objects import (
     F_ACTUSED,
+    F_ATTACKED,
     F_CTL,
     F_DMG,
     F_DTHIT,
@@ -196,6 +197,7 @@ def begin_turn(st, cd, p):
     for i in zones.permanents(st):
         o[i, F_LOYUSED] = 0
         o[i, F_ACTUSED] = 0
+        o[i, F_ATTACKED] = 0
     ring = np.empty(st.pl.shape[0], np.int64)
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)

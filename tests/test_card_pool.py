@@ -52,6 +52,8 @@ REFUSED = {
     "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
+    # Commander (903): the 903.5c-d example's commander, for deck rules
+    "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
