@@ -35,6 +35,7 @@ from components.cards import (
     AM_TOUGHNESS,
     AM_X,
     B_TG0,
+    C_BACK,
     C_MUTATE,
     C_MV,
     C_SUB,
@@ -193,6 +194,7 @@ from components.objects import (
     F_TOKEN,
     F_TOP,
     F_TOU,
+    F_TRANSFORMED,
     F_TSPEC,
     F_TYPES,
     F_X,
@@ -273,11 +275,16 @@ def related(st, you, q, rel):
 
 @kernel
 def has_subtype(st, cd, i, sub):
-    """Does object i have subtype ``sub`` (changeling: every creature type, 702.73)?"""
+    """Does object i have subtype ``sub`` (changeling: every creature type, 702.73)? The
+    subtypes are those of the face it shows: a merged permanent's topmost component's
+    (727.2a), a transformed permanent's back face's (712)."""
     o = st.o
-    c = o[i, F_CARD]
+    j = o[i, F_TOP] - 1 if o[i, F_TOP] > 0 else i
+    c = o[j, F_CARD]
     if c < 0:
         return False
+    if o[j, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
+        c = cd.ct[c, C_BACK]
     if o[i, F_KW] & KW_CHANGELING and (o[i, F_TYPES] & (T_CREATURE | T_KINDRED)):
         return sub >= 0 and sub < SUBTYPE_NONCREATURE
     if o[i, F_XSUB] == sub and o[i, F_ZONE] == BATTLEFIELD:  # an animation's subtype (layer 4)
