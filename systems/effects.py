@@ -1068,18 +1068,19 @@ def _for_each(st, cd, r, you, src, item):
 @kernel
 def _discard(st, cd, r, you, src, item):
     """701.9: each player named discards: all, at random, or cards of their choice one
-    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far)."""
+    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far). Once the step is
+    done, the last card it discarded is "it" for the next step ("if it's a creature
+    card", 608.2c); while it runs, "it" keeps naming whom the step names."""
     s, ep = st.s, cd.ep
     buf = _buf(st)
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     mode = ep[r, E_A]
+    last = NONE
     if _answered(st):
-        zones.discard(st, cd, s[S_ANSWER])
-        s[S_RES_IT] = s[S_ANSWER]  # 608.2c: "it", "the discarded card" of the next step
+        last = s[S_ANSWER]
+        zones.discard(st, cd, last)
         s[S_RES_AUX] += 1
-    elif s[S_RES_SUB] == 0 and s[S_RES_AUX] == 0:
-        s[S_RES_IT] = NONE  # (nothing discarded yet)
     while s[S_RES_SUB] < m:
         x = buf[s[S_RES_SUB]]
         p = -1 - x if x < 0 else -1
@@ -1090,8 +1091,8 @@ def _discard(st, cd, r, you, src, item):
         hand = st.pl[p, P_HANDN]
         if mode == DISCARD_ALL:
             while st.pl[p, P_HANDN] > 0:
-                s[S_RES_IT] = st.hand[p, 0]
-                zones.discard(st, cd, s[S_RES_IT])
+                last = st.hand[p, 0]
+                zones.discard(st, cd, last)
         elif mode == DISCARD_RANDOM:
             for _ in range(amt):
                 h = st.pl[p, P_HANDN]
@@ -1099,12 +1100,14 @@ def _discard(st, cd, r, you, src, item):
                     break
                 j = rand_below(st, h)
                 trace(st, T_RANDOM, p, h, j, 0, 0, 0, 0, 0)
-                s[S_RES_IT] = st.hand[p, j]
-                zones.discard(st, cd, s[S_RES_IT])
+                last = st.hand[p, j]
+                zones.discard(st, cd, last)
         elif s[S_RES_AUX] < amt and hand > 0:
             return _ask(st, PEND_DISCARD, p, -1)
         s[S_RES_SUB] += 1
         s[S_RES_AUX] = 0
+    if last != NONE:
+        s[S_RES_IT] = last
     return NEXT
 
 
