@@ -383,6 +383,18 @@ AB_FROM_END_EXALTED = 2
 # reveal_planes (E_A): what happens to the planes revealed
 REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 
+# ----------------------------------------------------------------- the schemes' words (904)
+# (Archenemy (2010); documented in VOCABULARY.md)
+L_NOT_KW = FILTERS.field("not_keywords", "keyword bits: has none of them")
+L_NOT_REF = FILTERS.field(
+    "not_ref", "R_* reference naming a player: a player, or an object's controller, other than it"
+)
+OP_LASTING = len(OP_NAMES)  # statics of a resolved ability, lasting until a time (611.2a)
+OP_NAMES = OP_NAMES + ("lasting",)
+OP.update({name: k for k, name in enumerate(OP_NAMES)})
+MAY_PAY_X = 3  # E_A of a `may` step: "you may pay {X}" (X chosen as it resolves, 107.3)
+EACH_PLAYER_STATIC = 1  # A_ARG of a player static counted by command_static: every player's
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

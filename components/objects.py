@@ -113,6 +113,10 @@ F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary'
 # the casual variants (issue 14)
 F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker whose holder "
              "controls this face-up plane (901.14); 0 none")  # fmt: skip
+# the schemes (904)
+F_LASTING_PLAYER = F("lasting_player", "1 + the player chosen when a lasting effect began (the "
+                     "chosen_player of its statics); 0 none")  # fmt: skip
+TOKEN_LASTING = 4  # F_TOKEN of the object holding a lasting effect's statics: not a card, unseen
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

@@ -327,6 +327,10 @@ def _filter(f: Any, plural: bool = False) -> str:
     if what == "players":
         rel = f.get("player", "any")
         noun = {"opponent": "opponent", "teammate": "teammate", "you": "you"}.get(rel, "player")
+        if "not_player" in f:  # "players other than you and the chosen player"
+            but = _player_ref(f["not_player"])
+            but = f"you and {but}" if rel == "not_you" else but
+            return f"{_plural_word(noun) if plural else noun} other than {but}"
         return _plural_word(noun) if plural and noun != "you" else noun
     pre: list[str] = []
     if f.get("another"):
@@ -391,6 +395,9 @@ def _filter(f: Any, plural: bool = False) -> str:
     kws = [k for k in _list(f.get("keyword")) if isinstance(k, str)]
     if kws:
         post.append("with " + _join(kws))
+    nkws = [k for k in _list(f.get("not_keyword")) if isinstance(k, str)]
+    if nkws:
+        post.append("without " + _join(nkws, "or"))
     for key, word in (("power", "power"), ("toughness", "toughness"), ("mv", "mana value")):
         if isinstance(f.get(key), dict) and len(f[key]) == 1:
             ((op, n),) = f[key].items()
@@ -412,7 +419,14 @@ def _filter(f: Any, plural: bool = False) -> str:
     ctl = f.get("controller")
     own = f.get("owner")
     verb = "control" if plural else "controls"
-    if ctl == "you":
+    if "not_controller" in f:  # "creatures neither you nor the chosen player control"
+        who = _player_ref(f["not_controller"])
+        post.append(
+            f"neither you nor {who} control{'s' if not plural else ''}"
+            if ctl == "not_you"
+            else f"{who} doesn't control"
+        )
+    elif ctl == "you":
         post.append("you control")
     elif ctl in ("opponent", "opponents"):
         post.append("your opponents control" if plural else "an opponent controls")
@@ -908,7 +922,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if verb == "may":
             who = ref("who", "you")
             pay = args.get("pay", args.get("pays"))
-            if "pay_life" in args:
+            if args.get("pay_x"):
+                cost = f"pay {{X}}. If {'you' if who == 'you' else 'they'} do, "
+            elif "pay_life" in args:
                 n, note = _x(ctx, args["pay_life"])
                 cost = f"pay {n} life{note}. If {'you' if who == 'you' else 'they'} do, "
             elif pay is not None:
@@ -950,6 +966,13 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_cap(who)} {may} a {card} from {'your' if who == 'you' else 'their'} hand onto the battlefield{tail}."
     if verb == "shuffle":
         return f"{_verb(ref('who', 'you'), 'shuffle')} {'your' if ref('who', 'you') == 'you' else 'their'} library."
+    if verb == "lasting":  # 611.2a: statics of the resolved ability, until a time
+        until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn"}.get(
+            args.get("until", "end_of_turn"), "Until end of turn")  # fmt: skip
+        texts = [_static(ctx, b) for b in _list(args.get("statics")) if isinstance(b, dict)]
+        if len(texts) == 1:
+            return f"{until}, {_low(texts[0])}"
+        return f"{until}: {' '.join(texts)}"
     if verb == "emblem":
         inner = " ".join(_ability(ctx, k, b) for it in _list(args.get("abilities")) if isinstance(it, dict)
                          for k, b in it.items())  # fmt: skip
@@ -1332,6 +1355,13 @@ def _static(ctx: Ctx, body: dict) -> str:
         text = f"You don't lose unspent {COLORS.get(arg, arg)} mana as steps and phases end."
     elif k in ("cant_attack", "cant_block"):
         text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
+    elif k == "double_damage":
+        who = "a creature you control" if arg == "your_creatures" else "a source"
+        text = f"If {who} would deal damage, it deals double that damage instead."
+    elif k == "extra_mana_from_lands":
+        text = ("Whenever a player taps a land for mana, that player adds one more mana of any "
+                "type that land produced." if arg == "each_player" else "Whenever you tap a land "
+                "for mana, add one more mana of any type that land produced.")  # fmt: skip
     elif k == "prevent_damage_by":
         text = f"Prevent all damage that would be dealt by {_filter(arg, plural=True)}."
     elif k == "extra_land_drops":
@@ -1524,7 +1554,9 @@ def _conspiracy_static(ctx: Ctx, k: str, arg: Any) -> str:
         return (f"{_cap(who)} assign combat damage equal to their toughness rather than "
                 "their power.")  # fmt: skip
     if k == "cant_cast" and isinstance(arg, dict):
-        return f"You can't cast {spells(arg.get('spells'))}."
+        who = _cap(_filter({"what": "players", **arg["who"]}, plural=True)) if isinstance(
+            arg.get("who"), dict) else "You"  # fmt: skip
+        return f"{who} can't cast {spells(arg.get('spells'))}."
     if k == "mana_any_color" and isinstance(arg, dict):
         return (f"You may spend mana as though it were mana of any colour to cast "
                 f"{spells(arg.get('spells'))}.")  # fmt: skip

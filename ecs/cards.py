@@ -115,6 +115,7 @@ FILTER_KEYS = {
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
+    "not_keyword", "not_controller", "not_player",  # the schemes (904)
 }  # fmt: skip
 
 
@@ -1157,6 +1158,10 @@ class Compiler:
         if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
             row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"
                              else K.ST_HANDS_REVEALED)  # fmt: skip
+            if kind == "extra_mana_from_lands":  # whose lands: yours, or every player's
+                if arg not in ("you", "each_player"):
+                    self.fail("extra_mana_from_lands: you or each_player")
+                row[K.A_ARG] = K.EACH_PLAYER_STATIC if arg == "each_player" else 0
             return
         if kind == "animate_artifacts":  # Karn: each matching artifact is a creature, P/T = MV
             row[K.A_KIND] = K.ST_ARTIFACT_CREATURES
@@ -1300,6 +1305,14 @@ class Compiler:
         if prot:
             self.fail("filter: keyword can't test protection")
         v[K.L_KW] = kw
+        nkw, nprot, _ = self._keywords(spec.get("not_keyword"), grant=True)
+        if nprot:
+            self.fail("filter: not_keyword can't test protection")
+        v[K.L_NOT_KW] = nkw
+        if "not_controller" in spec and "not_player" in spec:
+            self.fail("filter: not_controller or not_player, not both")
+        nref = spec.get("not_controller", spec.get("not_player"))
+        v[K.L_NOT_REF] = K.R_NONE if nref is None else self.simple(nref, "filter: not_player")
         v[K.L_OR] = -1
         v[K.L_PLAYER] = self._rel(spec.get("player", "any"))
         v[K.L_COLOR] = self._colors(spec.get("color"), "filter: color") if "color" in spec else 0
@@ -1875,7 +1888,16 @@ class Compiler:
                       amt=self.amount(a.get("amount", 1)), b=1 if a.get("up_to") else 0,
                       c=1 if a.get("tapped") or "attacking" in a else 0)  # fmt: skip
         elif verb in ("may", "unless"):
-            a = self._args(verb, arg, "effects", {"who", "pay", "pay_life", "pays", "life"})
+            a = self._args(verb, arg, "effects", {"who", "pay", "pay_life", "pays", "life",
+                                                   "pay_x"})  # fmt: skip
+            if "pay_x" in a:  # "you may pay {X}": X chosen and paid as it resolves (107.3)
+                if verb != "may" or a["pay_x"] is not True or set(a) - {"pay_x", "effects", "who"}:
+                    self.fail("may: {pay_x: true, effects} (no other payment)")
+                r = self._row(op, a=K.MAY_PAY_X, ref=self.simple(a.get("who", "you"), "who"))
+                self.effects(_list(a["effects"]))
+                self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+                self.where = where
+                return
             pay = a.get("pay", a.get("pays", a.get("pay_life")))
             life = 1 if ("pay_life" in a or a.get("life")) else 0
             default_who = "you" if verb == "may" else "target"
@@ -1930,6 +1952,24 @@ class Compiler:
             self.token_names[r] = f"Emblem ({owner})"
             self._later(r, f"Emblem ({owner})", rec, Card(key, rec, real=False, token=True))
             self._row(op, a=r, ref=K.R_YOU)
+        elif verb == "lasting":  # 611.2a: statics of this resolved ability until a time
+            a = self._args(verb, arg, "statics", {"until"})
+            until = a.get("until", "end_of_turn")
+            if until not in ("end_of_turn", "your_next_turn"):
+                self.fail("lasting: until is end_of_turn or your_next_turn")
+            statics = []
+            for body in _list(a["statics"]):
+                if not isinstance(body, dict) or "zone" in body or "if" in body:
+                    self.fail("lasting: statics is a list of static abilities (no zone, no if)")
+                statics.append({"static": {"zone": "command", **body}})
+            owner = self.current_name
+            rec = {"types": [], "abilities": statics}
+            key = f"lasting:{owner}:{len(self.row_of)}"
+            r = self.t.new("ct")
+            self.row_of[key] = r
+            self.token_names[r] = f"Effect ({owner})"
+            self._later(r, f"Effect ({owner})", rec, Card(key, rec, real=False, token=True))
+            self._row(op, a=r, ref=K.R_YOU, until=UNTIL[until])
         elif verb == "redistribute_life":  # Reverse the Sands (810.9f: one head per team)
             if arg not in (True, None, {}):
                 self.fail("redistribute_life: true")
@@ -2087,8 +2127,25 @@ class Compiler:
             row[K.A_AMT] = self.amount(arg.get("amount", 1))
             return True
         if kind in ("cant_cast", "mana_any_color"):  # {spells: FILTER} (you)
+            who = arg.get("who") if isinstance(arg, dict) and kind == "cant_cast" else None
+            if who is not None:  # the players who can't (a player filter); default: you
+                row[K.A_REF] = K.R_EACH
+                row[K.A_REFA] = self.filter(
+                    {
+                        "what": "players",
+                        **(
+                            FILTER_WORDS[who]
+                            if isinstance(who, str) and who in FILTER_WORDS
+                            else who
+                        ),
+                    }
+                )
+                arg = {k: x for k, x in arg.items() if k != "who"}
             if not isinstance(arg, dict) or set(arg) != {"spells"}:
-                self.fail(f"{kind}: {{spells: FILTER}}")
+                self.fail(
+                    f"{kind}: {{spells: FILTER}}"
+                    + (", who: PLAYERS" if kind == "cant_cast" else "")
+                )
             f = (dict(FILTER_WORDS.get(arg["spells"], {})) if isinstance(arg["spells"], str)
                  else dict(arg["spells"]))  # fmt: skip
             f.setdefault("zone", "any")

@@ -37,6 +37,7 @@ from components.cards import (
     E_SETS_PT,
     E_SUB,
     E_UNTIL,
+    MAY_PAY_X,
     NHYB,
     OP_ABANDON,
     OP_ADD_MANA,
@@ -78,6 +79,7 @@ from components.cards import (
     OP_GRANT,
     OP_IF,
     OP_JUMP,
+    OP_LASTING,
     OP_LIFE_LOWEST,
     OP_LOOK_AT_TOP,
     OP_LOSE,
@@ -136,6 +138,7 @@ from components.decisions import (
     PEND_DISCARD,
     PEND_MODE,
     PEND_NONE,
+    PEND_NUMBER,
     PEND_PILE,
     PEND_PILE_SPLIT,
     PEND_POSITION,
@@ -160,6 +163,7 @@ from components.effects import (
     X_CTL,
     X_KIND,
     X_KW,
+    X_LASTING,
     X_LOSE_KW,
     X_MUST_ATTACK,
     X_NEWCTL,
@@ -232,6 +236,7 @@ from components.objects import (
     F_ICTL,
     F_IKIND,
     F_KICKED,
+    F_LASTING_PLAYER,
     F_MODES,
     F_NOREGEN,
     F_NT,
@@ -250,6 +255,7 @@ from components.objects import (
     F_X,
     F_ZONE,
     MAX_TARGETS,
+    TOKEN_LASTING,
 )
 from components.players import (
     P_ALIVE,
@@ -316,6 +322,7 @@ TO_HAND, TO_BATTLEFIELD, TO_LIBRARY_TOP, TO_GRAVEYARD, TO_LIBRARY_BOTTOM = range
 # discard modes (E_A of OP_DISCARD)
 DISCARD_CHOOSE, DISCARD_RANDOM, DISCARD_ALL = range(3)
 EMBLEM = 3  # F_TOKEN of an emblem (114): not a card, ceases to exist on a restart
+LASTING = TOKEN_LASTING  # F_TOKEN of the holder of a lasting effect's statics (OP_LASTING)
 # exile modes (E_A of OP_EXILE)
 EXILE_PLAIN, EXILE_WITH_SOURCE, EXILE_UNTIL_LEAVES = range(3)
 
@@ -672,6 +679,8 @@ def _simple(st, cd, r, you, src, item):
                     s[S_RES_IT] = t
             elif op == OP_ADD_MANA:
                 mana.add_mana(st, p, ep[r, E_B], amt)
+            elif op == OP_LASTING:  # 611.2a: its statics apply until the time it names
+                _lasting(st, cd, r, p, src)
             elif op == OP_EMBLEM:  # 114.2: it goes to the command zone
                 e = zones.new_object(st, cd, ep[r, E_A], p, COMMAND)
                 if e >= 0:
@@ -980,11 +989,67 @@ def _who(st, cd, r, you, src, item):
 def _may(st, cd, r, you, src, item):
     """ "[Player] may [pay ...]. If they do, ..." : yes goes on, no jumps past."""
     p = _who(st, cd, r, you, src, item)
+    if cd.ep[r, E_A] == MAY_PAY_X:
+        return _may_pay_x(st, cd, r, p, item)
     if _answered(st):
         if st.s[S_ANSWER] == 1:
             _pay_optional(st, cd, r, p, you, src, item)
             return NEXT
         return _jump(st, cd, r)
+    if not st.pl[p, P_ALIVE]:
+        return _jump(st, cd, r)
+    return _ask(st, PEND_YES_NO, p, -1)
+
+
+@kernel
+def _lasting(st, cd, r, p, src):
+    """A resolved ability's continuous effect made of static abilities (611.2a), lasting
+    until the end of the turn or p's next turn: an object of its own in the command zone,
+    not a card and shown nowhere (F_TOKEN LASTING), whose card row holds the statics with
+    p as their "you", so that every rule reading statics reads them; an effects-table row
+    (X_LASTING) ends it when the time comes (systems/turn_structure.py). The player
+    chosen so far in this resolution is its chosen_player."""
+    o = st.o
+    e = zones.new_object(st, cd, cd.ep[r, E_A], p, COMMAND)
+    if e < 0:
+        return
+    o[e, F_CTL] = p
+    o[e, F_BCTL] = p
+    o[e, F_TOKEN] = LASTING
+    for k in range(st.s[S_NCHOSEN]):
+        if st.chosen[k] < 0 and st.chosen[k] != NONE:
+            o[e, F_LASTING_PLAYER] = -st.chosen[k]  # (1 + the player)
+            break
+    x = new_row(st, st.eff, S_NEFF)
+    if x < 0:
+        return
+    st.eff[x, :] = 0
+    st.eff[x, X_KIND] = X_LASTING
+    st.eff[x, X_OBJ] = -1
+    st.eff[x, X_CTL] = p
+    st.eff[x, X_TS] = stamp(st)
+    st.eff[x, X_UNTIL] = cd.ep[r, E_UNTIL]
+    st.eff[x, X_SRC] = e
+
+
+@kernel
+def _may_pay_x(st, cd, r, p, item):
+    """ "You may pay {X}. If you do, ...": p says whether they pay, then chooses X (the
+    numbers whose generic mana they could pay now, 107.3) and pays it; X of the steps
+    after it is that number (the resolving item's F_X)."""
+    s = st.s
+    if _answered(st):
+        if s[S_RES_SUB] == 0:
+            if s[S_ANSWER] != 1:
+                return _jump(st, cd, r)
+            s[S_RES_SUB] = 1
+            return _ask(st, PEND_NUMBER, p, -1)
+        x = s[S_ANSWER]
+        if x > 0:
+            mana.pay(st, cd, p, np.zeros(N_MANA + 1, np.int64), x)
+        if item >= 0:
+            st.o[item, F_X] = x
+        return NEXT
     if not st.pl[p, P_ALIVE]:
         return _jump(st, cd, r)
     return _ask(st, PEND_YES_NO, p, -1)
@@ -1014,6 +1079,8 @@ def _pay_optional(st, cd, r, p, you, src, item):
 @kernel
 def can_pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
+    if ep[r, E_A] == MAY_PAY_X:  # (X may be 0)
+        return True
     if ep[r, E_D] >= 0:
         cost = np.zeros(COST_W, np.int64)
         _cost_of(cd, ep[r, E_D], cost)
@@ -1912,6 +1979,15 @@ def options(st, cd, out_obj, out_arg):
             if (ep[r, E_C] >> c) & 1:
                 out_obj[m], out_arg[m] = -1, c
                 m += 1
+        return m
+    if kind == PEND_NUMBER:  # "you may pay {X}": 0 up to the most p could pay now
+        cost = np.zeros(N_MANA + 1, np.int64)
+        top = mana.total_available(st, cd, p)
+        for x in range(min(top, out_obj.shape[0] - 1) + 1):
+            if x > 0 and not mana.can_pay(st, cd, p, cost, x):
+                break
+            out_obj[m], out_arg[m] = -1, x
+            m += 1
         return m
     if kind == PEND_COMMAND_ZONE:  # 903.9b: the command zone, or where it was going
         out_obj[0], out_arg[0] = s[S_PB], 1

@@ -74,6 +74,8 @@ from components.cards import (
     L_NAME,
     L_NAMED,
     L_NOT_COLOR,
+    L_NOT_KW,
+    L_NOT_REF,
     L_NOT_SUB,
     L_NOT_SUPER,
     L_NOT_TYPE,
@@ -175,6 +177,7 @@ from components.objects import (
     F_ICTL,
     F_KICKED,
     F_KW,
+    F_LASTING_PLAYER,
     F_LKI_CTL,
     F_LKI_CTR,
     F_LKI_POW,
@@ -320,6 +323,10 @@ def _matches(st, cd, f, x, you, src, item):
         sg = fl[f, L_SUBGAME]  # 726: who won (didn't win) the last subgame
         if sg >= 0 and (st.pl[q, P_SUB_RESULT] == 1) != (sg == 1):
             return False
+        if fl[f, L_NOT_REF] != R_NONE and _player_ref_is(
+            st, cd, fl[f, L_NOT_REF], q, you, src, item
+        ):
+            return False
         return st.pl[q, P_ALIVE] == 1 and related(st, you, q, fl[f, L_PLAYER])
     if not (fl[f, L_WHAT] & W_OBJECTS):
         return False
@@ -368,6 +375,10 @@ def _matches(st, cd, f, x, you, src, item):
         if not _player_ref_is(st, cd, fl[f, L_OWNER_REF], o[x, F_OWNER], you, src, item):
             return False
     if fl[f, L_KW] and (o[x, F_KW] & fl[f, L_KW]) != fl[f, L_KW]:
+        return False
+    if o[x, F_KW] & fl[f, L_NOT_KW]:
+        return False
+    if fl[f, L_NOT_REF] != R_NONE and _player_ref_is(st, cd, fl[f, L_NOT_REF], ctl, you, src, item):
         return False
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
@@ -536,6 +547,8 @@ def _base_ref(st, cd, ref, you, src, item):
         q = players.prev_in_turn_order(st, you)
         return -1 - q if q >= 0 else NO_TARGET
     if ref == R_CHOSEN_PLAYER:
+        if item < 0 and src >= 0:  # a lasting effect's statics: the player chosen then
+            return -o[src, F_LASTING_PLAYER] if o[src, F_LASTING_PLAYER] > 0 else NO_TARGET
         for k in range(st.s[S_NCHOSEN]):
             if st.chosen[k] < 0:
                 return st.chosen[k]

@@ -29,7 +29,10 @@ from components.effects import (
     UNTIL_END_OF_TURN,
     UNTIL_YOUR_NEXT_TURN,
     X_CTL,
+    X_KIND,
+    X_LASTING,
     X_OBJ,
+    X_SRC,
     X_TS,
     X_UNTIL,
 )
@@ -203,7 +206,7 @@ def begin_turn(st, cd, p):
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
-    _end_effects(st, UNTIL_YOUR_NEXT_TURN, p)
+    _end_effects(st, cd, UNTIL_YOUR_NEXT_TURN, p)
 
 
 # ----------------------------------------------------------------- steps
@@ -324,7 +327,7 @@ def cleanup(st, cd):
             o[i, F_DTHIT] = 0
             o[i, F_REGEN] = 0
             o[i, F_NOREGEN] = 0
-    _end_effects(st, UNTIL_END_OF_TURN, -1)
+    _end_effects(st, cd, UNTIL_END_OF_TURN, -1)
     for q in range(st.pl.shape[0]):  # mana kept "until end of turn" empties now
         for c in range(N_MANA):
             st.pl[q, P_KEEP_MANA + c] = 0
@@ -355,11 +358,12 @@ def max_hand_size(st, cd, p):
 
 
 @kernel
-def _end_effects(st, until, p):
+def _end_effects(st, cd, until, p):
     """Effects whose duration is over: "until end of turn" ones at cleanup (514.2; in
     Grand Melee those of players within the marker holder's range), "until your next
     turn" ones as p's turn begins (611.2b); and effects on an object that has left the
-    battlefield since (400.7: it is a new object, they never apply again)."""
+    battlefield since (400.7: it is a new object, they never apply again). A lasting
+    effect's statics (X_LASTING) end with the object holding them."""
     s, o = st.s, st.o
     gm = s[S_NMARK] > 0
     holder = s[S_ACTIVE]
@@ -376,6 +380,8 @@ def _end_effects(st, until, p):
             else:
                 done = not gm or st.rm[0, holder, e[k, X_CTL]]
         if done:
+            if e[k, X_KIND] == X_LASTING and e[k, X_SRC] >= 0:
+                zones.cease(st, cd, e[k, X_SRC])
             s[S_NEFF] = delete_row(e, k, s[S_NEFF])
             touch(st)
         else:
