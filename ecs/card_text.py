@@ -737,7 +737,17 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if args.get("all"):
             return f"{_verb(who, 'discard')} {'your' if who == 'you' else 'their'} hand."
         how = " at random" if args.get("random") else ""
-        n, note = _n(ctx, args.get("amount", 1), "card")
+        noun = "card"
+        if "filter" in args:
+            noun = _filter(args["filter"])
+            noun = noun.replace("permanent", "card") if "card" not in noun else noun
+        n, note = _n(ctx, args.get("amount", 1), noun)
+        if "chosen_by" in args:  # the hand is revealed; another player picks
+            chooser = ref("chosen_by", "you")
+            theirs = "your" if who == "you" else "their"
+            return (f"{_verb(who, 'reveal')} {theirs} hand. {_cap(chooser)} "
+                    f"choose{'s' if chooser != 'you' else ''} {n} from each of those hands{note}. "
+                    f"Those players discard those cards.")  # fmt: skip
         return f"{_verb(who, 'discard')} {n}{how}{note}."
     if verb == "mill":
         n, note = _n(ctx, args.get("amount", 1), "card")

@@ -1647,9 +1647,19 @@ class Compiler:
             n = a.get("amount", a.get("count", 1))
             self._row(op, amt=self.amount(n), **self._subject(a, "who", "you", verb))
         elif verb == "discard":
-            a = self._args(verb, arg, "who", {"amount", "random", "all"})
+            a = self._args(verb, arg, "who", {"amount", "random", "all", "chosen_by", "filter"})
             mode = 2 if a.get("all") else (1 if a.get("random") else 0)
-            self._row(op, amt=self.amount(a.get("amount", 1)), a=mode,
+            chooser, f = K.R_NONE, -1
+            if "chosen_by" in a or "filter" in a:  # "discard a nonland card [you choose]"
+                if mode:
+                    self.fail("discard: chosen_by / filter, not with random or all")
+                if "chosen_by" in a:
+                    chooser = self.simple(a["chosen_by"], "discard: chosen_by")
+                fd = a.get("filter", "card")
+                fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+                fd["zone"] = "hand"
+                f = self.filter(fd)
+            self._row(op, amt=self.amount(a.get("amount", 1)), a=mode, d=f, ref2=chooser,
                       **self._subject(a, "who", "you", verb))  # fmt: skip
         elif verb in ("scry", "surveil"):
             a = self._args(verb, arg, "amount", set())

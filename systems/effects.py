@@ -1135,7 +1135,9 @@ def _for_each(st, cd, r, you, src, item):
 @kernel
 def _discard(st, cd, r, you, src, item):
     """701.9: each player named discards: all, at random, or cards of their choice one
-    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far)."""
+    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far). E_D: only cards
+    matching that filter; E_REF2: the player who chooses them (the hand is revealed to
+    them: "choose a nonland card from each of those hands")."""
     s, ep = st.s, cd.ep
     buf = _buf(st)
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
@@ -1163,11 +1165,25 @@ def _discard(st, cd, r, you, src, item):
                 j = rand_below(st, h)
                 trace(st, T_RANDOM, p, h, j, 0, 0, 0, 0, 0)
                 zones.discard(st, cd, st.hand[p, j])
-        elif s[S_RES_AUX] < amt and hand > 0:
-            return _ask(st, PEND_DISCARD, p, -1)
+        elif s[S_RES_AUX] < amt and hand > 0 and _discardable(st, cd, r, p, you, src):
+            if ep[r, E_REF2] != R_NONE:
+                q = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                if q < 0 and q != NONE and st.pl[-1 - q, P_ALIVE]:
+                    return _ask(st, PEND_DISCARD, -1 - q, p)  # (S_PB: whose hand)
+            return _ask(st, PEND_DISCARD, p, p)
         s[S_RES_SUB] += 1
         s[S_RES_AUX] = 0
     return NEXT
+
+
+@kernel
+def _discardable(st, cd, r, p, you, src):
+    """Has p a card in hand the discard step may take (its filter, E_D)?"""
+    f = cd.ep[r, E_D]
+    for j in range(st.pl[p, P_HANDN]):
+        if f < 0 or selectors.matches_card(st, cd, f, st.hand[p, j], you, src):
+            return True
+    return False
 
 
 @kernel
@@ -2003,10 +2019,14 @@ def options(st, cd, out_obj, out_arg):
             out_obj[m], out_arg[m] = -1, k
             m += 1
         return m
-    if kind == PEND_DISCARD:
-        for j in range(st.pl[p, P_HANDN]):
-            out_obj[m], out_arg[m] = st.hand[p, j], 0
-            m += 1
+    if kind == PEND_DISCARD:  # cards of S_PB's hand (the step's filter, E_D)
+        h = s[S_PB]
+        f = ep[r, E_D]
+        for j in range(st.pl[h, P_HANDN]):
+            i = st.hand[h, j]
+            if f < 0 or selectors.matches_card(st, cd, f, i, you, src):
+                out_obj[m], out_arg[m] = i, 0
+                m += 1
         return m
     if kind == PEND_COLOR or kind == PEND_POSITION or op == OP_WISH:
         return more_options(st, cd, out_obj, out_arg)

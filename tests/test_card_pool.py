@@ -35,7 +35,6 @@ REFUSED = {
     "Aether Searcher": "cast_without_paying",
     # Archenemy (904): schemes waiting for a word
     "Dance, Pathetic Marionette": "unknown argument 'who'",  # reveal_until for each opponent
-    "Every Hope Shall Vanish": "chosen_by",  # discard a card another player chooses
     "I Bask in Your Silent Awe": "opponents_cast_since_your_last_turn",
     "I Know All, I See All": "cards_put_into_your_graveyard_this_turn",
     "My Crushing Masterstroke": "unknown argument 'defender'",  # attacks its owner
