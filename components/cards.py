@@ -389,10 +389,16 @@ L_NOT_KW = FILTERS.field("not_keywords", "keyword bits: has none of them")
 L_NOT_REF = FILTERS.field(
     "not_ref", "R_* reference naming a player: a player, or an object's controller, other than it"
 )
+G_ONE_PER_PLAYER = TARGETS.field(
+    "one_per_player",
+    "1: no two of its targets have the same owner ('for each opponent, up to "
+    "one target ... from that player's graveyard')",
+)
 OP_LASTING = len(OP_NAMES)  # statics of a resolved ability, lasting until a time (611.2a)
 OP_NAMES = OP_NAMES + ("lasting",)
 OP.update({name: k for k, name in enumerate(OP_NAMES)})
 MAY_PAY_X = 3  # E_A of a `may` step: "you may pay {X}" (X chosen as it resolves, 107.3)
+MUST_ATTACK_OWNER = 1  # E_A of must_attack: each one attacks its own owner if able
 EACH_PLAYER_STATIC = 1  # A_ARG of a player static counted by command_static: every player's
 
 CARD_LAYOUT = Layout(

@@ -116,6 +116,8 @@ F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker 
 # the schemes (904)
 F_LASTING_PLAYER = F("lasting_player", "1 + the player chosen when a lasting effect began (the "
                      "chosen_player of its statics); 0 none")  # fmt: skip
+F_MUST_ATTACK_P = F("must_attack_player", "1 + the player it attacks if able (508.1d: an effect "
+                    "says so); 0 none")  # fmt: skip
 TOKEN_LASTING = 4  # F_TOKEN of the object holding a lasting effect's statics: not a card, unseen
 
 # F_RESTRICT bits

@@ -258,13 +258,21 @@ def _target_names(targets: list) -> list[str]:
     for spec in targets:
         count, up_to, extra = 1, False, ""
         if isinstance(spec, dict) and set(spec) & {"filter", "count", "up_to", "chosen_by",
-                                                   "different"}:  # fmt: skip
+                                                   "different", "one_per_player"}:  # fmt: skip
             count = spec.get("count", 1)
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
                 extra = " of an opponent's choice"
             if spec.get("different"):
                 extra += " (another one)"
+            if spec.get("one_per_player"):  # "for each opponent, up to one target ..."
+                fl = spec.get("filter", {})
+                own = fl.get("owner", "player") if isinstance(fl, dict) else "player"
+                who = {"opponent": "opponent", "not_you": "other player"}.get(own, "player")
+                text = _filter({**fl, "owner": "any"} if isinstance(fl, dict) else fl)
+                text = text.replace(" in a ", " from that player's ")
+                names.append(f"for each {who}, up to one target {text}")
+                continue
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
                 "count", "up_to", "chosen_by", "different")})  # fmt: skip
         if spec in ("any", "any_target"):
@@ -539,6 +547,8 @@ def _that(target_name: str) -> str:
         return "it"
     if t.startswith(("player", "opponent")):
         return "that player"
+    if target_name.startswith("for each ") and "up to one target " in target_name:
+        return "those " + _pluralize_phrase(t.split("up to one target ")[-1].split(" card")[0])
     return "that " + t.split(" you ")[0].split(" an ")[0] if " " in t else "that " + t
 
 
@@ -724,7 +734,16 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         kws = _join([_keyword(k) for k in _list(args.get("keywords"))])
         return f"{_cap(ref('what', 'target'))} loses {kws} until end of turn."
     if verb == "must_attack":
-        return f"{_cap(ref('what', 'target'))} attacks this turn if able."
+        whom = ""
+        if args.get("player") == "owner":
+            whom = " its owner"
+        elif "player" in args:
+            whom = " " + _ref_text(args["player"], ctx)
+        when = "each combat" if args.get("until") == "forever" else "this turn"
+        subject = _cap(ref("what", "target"))
+        if subject.startswith("Those "):
+            return f"Each of {_low(subject)} attacks{whom} {when} if able."
+        return f"{subject} attacks{whom} {when} if able."
     if verb == "merge":
         return f"{ctx.name} merges with {ref('what', 'target')}."
     if verb == "copy_token":
@@ -842,6 +861,10 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             tname, with_kw = tname.split(" [with ")
             with_kw = " with " + with_kw.rstrip("]")
         words, note = _n(ctx, n, f"{tapped}{tname} token", f"{tapped}{tname} tokens")
+        if "must_attack" in args:  # 508.1d
+            whom = _ref_text(args["must_attack"], ctx)
+            whom = "that player" if whom == "it" else whom
+            with_kw += f" that attacks {whom} each combat if able"
         return f"{_verb(who, 'create')} {words}{with_kw}{note}."
     if verb == "add_mana":
         who = "" if args.get("who", "you") == "you" else f"{_cap(ref('who', 'you'))} adds "

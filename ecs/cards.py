@@ -685,7 +685,8 @@ class Compiler:
         extra = {}
         if isinstance(spec, dict):
             spec = dict(spec)
-            for key in ("count", "up_to", "chosen_by", "different", "total_power"):
+            for key in ("count", "up_to", "chosen_by", "different", "total_power",
+                        "one_per_player"):  # fmt: skip
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -712,6 +713,11 @@ class Compiler:
             self.fail(f"targets[{k}]: chosen_by is 'opponent'")
         t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
+        if extra.get("one_per_player"):  # "for each opponent, up to one target ... of theirs"
+            if not extra.get("up_to") or "count" in extra:
+                self.fail(f"targets[{k}]: one_per_player goes with up_to (and no count)")
+            t.set("tg", s, K.G_COUNT, 8)
+            t.set("tg", s, K.G_ONE_PER_PLAYER, 1)
         if "total_power" in extra:  # Nethroi: targets with total power N or less
             t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
@@ -1757,12 +1763,14 @@ class Compiler:
             amt = self.amount(a["unless_pays"]) if "unless_pays" in a else -1
             self._row(op, amt=amt, **self._subject(a, "what", "target", verb))
         elif verb == "create_token":
-            a = self._args(verb, arg, "token", {"amount", "for", "tapped"})
+            a = self._args(verb, arg, "token", {"amount", "for", "tapped", "must_attack"})
             if a.get("tapped") not in (None, True, False):
                 self.fail("tapped: true or false")
             tok = self.token(a["token"])
+            # "a token that attacks that player each combat if able" (508.1d)
+            att = self.simple(a["must_attack"], "must_attack") if "must_attack" in a else K.R_NONE
             self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
-                      **self._subject(a, "for", "you", verb))  # fmt: skip
+                      ref2=att, **self._subject(a, "for", "you", verb))  # fmt: skip
         elif verb == "add_mana" and isinstance(arg, dict) and "one_of" in arg:
             # one mana of a colour the player chooses among these (PEND_COLOR); `keep:
             # end_of_turn`: it doesn't empty from the pool until the turn ends
@@ -1800,8 +1808,14 @@ class Compiler:
             self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
                       **self._subject(a, "of", "target", verb))  # fmt: skip
         elif verb == "must_attack":  # "[target creature] attacks this turn if able"
-            a = self._args(verb, arg, "what", {"until"})
-            self._row(op, until=self._until(a, verb), **self._subject(a, "what", "target", verb))
+            a = self._args(verb, arg, "what", {"until", "player"})
+            who, owner = K.R_NONE, 0  # "attacks [that player / its owner] ... if able"
+            if a.get("player") == "owner":
+                owner = K.MUST_ATTACK_OWNER
+            elif "player" in a:
+                who = self.simple(a["player"], "must_attack: player")
+            self._row(op, until=self._until(a, verb), ref2=who, a=owner,
+                      **self._subject(a, "what", "target", verb))  # fmt: skip
         elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
             allowed = {"pump": {"power", "toughness", "keywords", "until"},
                        "grant": {"keywords", "until"}, "cant_block": {"until"},

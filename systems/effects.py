@@ -38,6 +38,7 @@ from components.cards import (
     E_SUB,
     E_UNTIL,
     MAY_PAY_X,
+    MUST_ATTACK_OWNER,
     NHYB,
     OP_ABANDON,
     OP_ADD_MANA,
@@ -670,6 +671,9 @@ def _simple(st, cd, r, you, src, item):
                 kind = ep[r, E_A]
                 _player_counters(st, p, kind, amt)
             elif op == OP_CREATE_TOKEN:
+                att = NONE  # the player each token attacks each combat if able (508.1d)
+                if ep[r, E_REF2] != R_NONE:
+                    att = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
                 for _ in range(amt):
                     t = zones.new_object(st, cd, ep[r, E_A], p, GONE)
                     if t < 0:
@@ -677,6 +681,8 @@ def _simple(st, cd, r, you, src, item):
                     o[t, F_TOKEN] = 1
                     zones.enter_battlefield(st, cd, t, p, -1, ep[r, E_B])
                     s[S_RES_IT] = t
+                    if att != NONE and att < 0:
+                        _must_attack(st, t, you, src, -1 - att)
             elif op == OP_ADD_MANA:
                 mana.add_mana(st, p, ep[r, E_B], amt)
             elif op == OP_LASTING:  # 611.2a: its statics apply until the time it names
@@ -791,6 +797,13 @@ def _simple(st, cd, r, you, src, item):
                 kind = X_CONTROL
             if kind >= 0:
                 newctl = you
+                if op == OP_MUST_ATTACK:  # (X_NEWCTL: the player it must attack; -1 any)
+                    newctl = o[x, F_OWNER] if ep[r, E_A] == MUST_ATTACK_OWNER else -1
+                    if ep[r, E_REF2] != R_NONE:
+                        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                        if y == NONE or y >= 0:
+                            continue
+                        newctl = -1 - y
                 if (
                     op == OP_GAIN_CONTROL and ep[r, E_REF2] != R_NONE
                 ):  # "target player gains control"
@@ -950,6 +963,23 @@ def _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg):
     e[k, X_NEWCTL] = newctl
     e[k, X_UNTIL] = ep[r, E_UNTIL]
     e[k, X_SRC] = src
+
+
+@kernel
+def _must_attack(st, t, you, src, q):
+    """508.1d: t attacks player q each combat if able (for as long as it is on the
+    battlefield)."""
+    k = new_row(st, st.eff, S_NEFF)
+    if k < 0:
+        return
+    st.eff[k, :] = 0
+    st.eff[k, X_KIND] = X_MUST_ATTACK
+    st.eff[k, X_OBJ] = t
+    st.eff[k, X_CTL] = you
+    st.eff[k, X_TS] = stamp(st)
+    st.eff[k, X_NEWCTL] = q
+    st.eff[k, X_UNTIL] = UNTIL_FOREVER
+    st.eff[k, X_SRC] = src
 
 
 @kernel

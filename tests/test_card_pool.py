@@ -37,9 +37,6 @@ REFUSED = {
     "Dance, Pathetic Marionette": "unknown argument 'who'",  # reveal_until for each opponent
     "I Bask in Your Silent Awe": "opponents_cast_since_your_last_turn",
     "I Know All, I See All": "cards_put_into_your_graveyard_this_turn",
-    "My Crushing Masterstroke": "unknown argument 'defender'",  # attacks its owner
-    "The Dead Shall Serve": "one_per_opponent",  # a target in each opponent's graveyard
-    "Rotted Ones, Lay Siege": "attacks_each_combat",  # a token that attacks that player
     "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
