@@ -399,7 +399,10 @@ OP_NAMES = OP_NAMES + ("lasting",)
 OP.update({name: k for k, name in enumerate(OP_NAMES)})
 MAY_PAY_X = 3  # E_A of a `may` step: "you may pay {X}" (X chosen as it resolves, 107.3)
 MUST_ATTACK_OWNER = 1  # E_A of must_attack: each one attacks its own owner if able
-EACH_PLAYER_STATIC = 1  # A_ARG of a player static counted by command_static: every player's
+EACH_PLAYER_STATIC = 1
+AM_OPP_SPELLS_SINCE = 90  # M_ARG: a player; spells their opponents cast since their turn ended
+AM_GRAVEYARD_TURN = 91  # M_ARG: a player; cards put into their graveyard this turn
+ST_UNTAP_IN_OPP_UNTAP = 90  # "untap all permanents you control during each opponent's untap step"  # A_ARG of a player static counted by command_static: every player's
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -648,6 +648,11 @@ def _amount(v: Any, ctx: Ctx | None = None) -> str:
         )
     elif k == "opponents_dealt_combat_damage":
         base = "the number of opponents dealt combat damage this turn"
+    elif k == "opponent_spells_since_your_last_turn":
+        base = "the number of spells your opponents cast since your last turn ended"
+    elif k == "cards_put_into_graveyard_this_turn":
+        base = (f"the number of cards put into {_possessive(_ref_text(arg, ctx))} graveyard "
+                "from anywhere this turn")  # fmt: skip
     elif k == "chosen":
         base = "the number chosen"
     elif k in ("X", "x"):
@@ -1198,6 +1203,13 @@ def _cond(ctx: Ctx, c: Any) -> str:
             return f"you control {_article(noun) if n == 1 else _num(n) + ' or more ' + noun}"
         return f"there are {_num(n)} or more {_filter(f, plural=True)}"
     if k == "compare" and isinstance(arg, list) and len(arg) == 3:
+        a0 = arg[0] if isinstance(arg[0], dict) else {}
+        if "opponent_spells_since_your_last_turn" in a0 and arg[1:] == ["eq", 0]:
+            return "no opponents cast spells since your last turn ended"
+        if "cards_put_into_graveyard_this_turn" in a0 and arg[1] == "ge":
+            whose = _possessive(_ref_text(a0["cards_put_into_graveyard_this_turn"], ctx))
+            return (f"{_num(arg[2])} or more cards were put into {whose} graveyard from "
+                    "anywhere this turn")  # fmt: skip
         op = {
             "le": "is less than or equal to",
             "ge": "is greater than or equal to",
@@ -1388,6 +1400,8 @@ def _static(ctx: Ctx, body: dict) -> str:
         text = f"You don't lose unspent {COLORS.get(arg, arg)} mana as steps and phases end."
     elif k in ("cant_attack", "cant_block"):
         text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
+    elif k == "untap_during_opponents_untap_steps":
+        text = "Untap all permanents you control during each opponent's untap step."
     elif k == "double_damage":
         who = "a creature you control" if arg == "your_creatures" else "a source"
         text = f"If {who} would deal damage, it deals double that damage instead."
@@ -1587,8 +1601,18 @@ def _conspiracy_static(ctx: Ctx, k: str, arg: Any) -> str:
         return (f"{_cap(who)} assign combat damage equal to their toughness rather than "
                 "their power.")  # fmt: skip
     if k == "cant_cast" and isinstance(arg, dict):
-        who = _cap(_filter({"what": "players", **arg["who"]}, plural=True)) if isinstance(
-            arg.get("who"), dict) else "You"  # fmt: skip
+        w = arg.get("who")
+        w = FILTER_WORDS.get(w, w) if isinstance(w, str) else w
+        who = "You"
+        if isinstance(w, dict):
+            who = _cap(_filter({"what": "players", **w}, plural=True))
+        if "more_than" in arg:  # "can't cast more than one spell each turn"
+            if isinstance(w, dict) and w.get("player") in ("opponent", "opponents"):
+                who = "Each opponent"
+            n = arg["more_than"]
+            sp = spells(arg.get("spells"))
+            sp = sp if n != 1 else sp.replace("spells", "spell")
+            return f"{who} can't cast more than {_num(n)} {sp} each turn."
         return f"{who} can't cast {spells(arg.get('spells'))}."
     if k == "mana_any_color" and isinstance(arg, dict):
         return (f"You may spend mana as though it were mana of any colour to cast "

@@ -1156,6 +1156,11 @@ class Compiler:
             row[K.A_ARG] = self._colors(arg["color"], "set_color: color")
             self._static_what(r, arg.get("what"))
             return
+        if kind == "untap_during_opponents_untap_steps":  # I Know All, I See All
+            if arg != "you":
+                self.fail("untap_during_opponents_untap_steps: you")
+            row[K.A_KIND] = K.ST_UNTAP_IN_OPP_UNTAP
+            return
         if kind == "skip_untap_steps":  # The Eon Fog
             if arg != "players":
                 self.fail("skip_untap_steps: players")
@@ -1443,7 +1448,9 @@ class Compiler:
             ((k, arg),) = v.items()
             refs = {"power": K.AM_POWER, "toughness": K.AM_TOUGHNESS, "mana_value": K.AM_MV,
                     "life": K.AM_LIFE, "half_life": K.AM_HALF_LIFE, "cards_in_hand": K.AM_HAND,
-                    "opponents_dealt_combat_damage": K.AM_OPP_DAMAGED}  # fmt: skip
+                    "opponents_dealt_combat_damage": K.AM_OPP_DAMAGED,
+                    "opponent_spells_since_your_last_turn": K.AM_OPP_SPELLS_SINCE,
+                    "cards_put_into_graveyard_this_turn": K.AM_GRAVEYARD_TURN}  # fmt: skip
             if on is not None and k != "counters":
                 self.fail(f"amount: `what` goes with counters only, not {k}")
             if k == "count":
@@ -2165,10 +2172,14 @@ class Compiler:
                     }
                 )
                 arg = {k: x for k, x in arg.items() if k != "who"}
+            if isinstance(arg, dict) and "more_than" in arg and kind == "cant_cast":
+                # "can't cast more than N spells each turn": not once they have cast N
+                row[K.A_AMT] = self.amount(arg["more_than"])
+                arg = {k: x for k, x in arg.items() if k != "more_than"}
             if not isinstance(arg, dict) or set(arg) != {"spells"}:
                 self.fail(
                     f"{kind}: {{spells: FILTER}}"
-                    + (", who: PLAYERS" if kind == "cant_cast" else "")
+                    + (", who: PLAYERS, more_than: N" if kind == "cant_cast" else "")
                 )
             f = (dict(FILTER_WORDS.get(arg["spells"], {})) if isinstance(arg["spells"], str)
                  else dict(arg["spells"]))  # fmt: skip

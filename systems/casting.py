@@ -146,7 +146,7 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CREATURE_SPELLS, P_HANDN, P_SPELLS
+from components.players import P_CREATURE_SPELLS, P_HANDN, P_OPP_SPELLS_SINCE, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
     CTR_LOYALTY,
@@ -916,6 +916,9 @@ def finish(st, cd):
             return
     else:
         st.pl[p, P_SPELLS] += 1
+        for q in range(st.pl.shape[0]):  # (I Bask in Your Silent Awe: since q's last turn)
+            if q != p and players.is_opponent(st, q, p):
+                st.pl[q, P_OPP_SPELLS_SINCE] += 1
         if o[it, F_TYPES] & T_CREATURE:
             st.pl[p, P_CREATURE_SPELLS] += 1
         variants.spell_cast(st, p, it)  # 903.8: a cast from the command zone counts

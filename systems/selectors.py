@@ -21,6 +21,7 @@ from components.cards import (
     AM_COUNTERS,
     AM_CREATURE_SPELLS,
     AM_EVENT,
+    AM_GRAVEYARD_TURN,
     AM_HALF_LIFE,
     AM_HAND,
     AM_LAST,
@@ -30,6 +31,7 @@ from components.cards import (
     AM_MV,
     AM_NOTED,
     AM_OPP_DAMAGED,
+    AM_OPP_SPELLS_SINCE,
     AM_POWER,
     AM_TOTAL_POWER,
     AM_TOUGHNESS,
@@ -215,9 +217,11 @@ from components.players import (
     P_CREATURE_SPELLS,
     P_CTR,
     P_DAMAGE_TURN,
+    P_GRAVEYARD_TURN,
     P_HANDN,
     P_MANA,
     P_OPP_DAMAGED,
+    P_OPP_SPELLS_SINCE,
     P_OUTSIDE,
     P_SUB_RESULT,
     P_TURNS,
@@ -716,6 +720,10 @@ def base_amount(st, cd, m, you, src, item):
             v = st.pl[-1 - x, P_OPP_DAMAGED] if x < 0 else 0
         elif kind == AM_CREATURE_SPELLS:
             v = st.pl[-1 - x, P_CREATURE_SPELLS] if x < 0 else 0
+        elif kind == AM_OPP_SPELLS_SINCE:
+            v = st.pl[-1 - x, P_OPP_SPELLS_SINCE] if x < 0 else 0
+        elif kind == AM_GRAVEYARD_TURN:
+            v = st.pl[-1 - x, P_GRAVEYARD_TURN] if x < 0 else 0
     if kind == AM_NOTED:
         v = noted_count(st, you, arg) if am[m, M_ARG2] == 1 else noted_highest(st, you, arg)
     return v * am[m, M_TIMES] + am[m, M_PLUS]

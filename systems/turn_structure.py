@@ -22,6 +22,7 @@ from components.cards import (
     ST_MANA_KEEP,
     ST_NO_MAX_HAND,
     ST_SKIP_UNTAP,
+    ST_UNTAP_IN_OPP_UNTAP,
 )
 from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import (
@@ -87,6 +88,7 @@ from components.players import (
     P_CREATURE_SPELLS,
     P_DAMAGE_TURN,
     P_DRAWS,
+    P_GRAVEYARD_TURN,
     P_HANDN,
     P_KEEP_MANA,
     P_LAND_DROPS,
@@ -94,6 +96,7 @@ from components.players import (
     P_MANA,
     P_MAXHAND,
     P_OPP_DAMAGED,
+    P_OPP_SPELLS_SINCE,
     P_OUTSIDE_BASICS,
     P_PLANAR_ROLLS,
     P_SPELLS,
@@ -179,6 +182,9 @@ def begin_turn(st, cd, p):
     bump(st)
     if s[S_TEAM_TURNS]:
         p = players.primary(st, p)
+    for q in range(st.pl.shape[0]):  # the turn that ends: "since your last turn ended"
+        if s[S_TURN] > 0 and players.is_active(st, q):
+            st.pl[q, P_OPP_SPELLS_SINCE] = 0
     s[S_TURN] += 1
     s[S_PREV_ACTIVE] = s[S_ACTIVE] if s[S_TURN] > 1 else -1
     s[S_ACTIVE] = p
@@ -193,6 +199,7 @@ def begin_turn(st, cd, p):
         st.pl[q, P_PLANAR_ROLLS] = 0
         st.pl[q, P_DAMAGE_TURN] = 0
         st.pl[q, P_LANDS] = 0
+        st.pl[q, P_GRAVEYARD_TURN] = 0
         st.pl[q, P_LAND_DROPS] = 1
         for r in range(st.pl.shape[0]):
             st.rm[2, q, r] = 0
@@ -235,6 +242,8 @@ def begin_step(st, cd):
                 if not skip and not (s[S_NEEDS] & NEED_DOESNT_UNTAP and _stays_tapped(st, cd, i)):
                     o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
+            elif not skip and st.s[S_CASUAL] and _untaps_in_opponents_step(st, cd, o[i, F_CTL]):
+                o[i, F_TAPPED] = 0  # (I Know All, I See All: in each opponent's untap step)
         s[S_TODO] = TODO_END
         return
     if step == DRAW:  # 504.1; 103.8 / 800.7 / 810.6 on the first turn
@@ -343,6 +352,18 @@ def cleanup(st, cd):
         s[S_CLEANUP_AGAIN] = 1
     else:
         s[S_TODO] = TODO_END
+
+
+@kernel
+def _untaps_in_opponents_step(st, cd, p):
+    """Does p untap all permanents they control during each opponent's untap step (a
+    static of a face-up command-zone card of theirs), and is this an opponent's?"""
+    if command_zone.command_static(st, cd, p, ST_UNTAP_IN_OPP_UNTAP) == 0:
+        return False
+    for q in range(st.pl.shape[0]):
+        if st.pl[q, P_ALIVE] and players.is_active(st, q) and players.is_opponent(st, p, q):
+            return True
+    return False
 
 
 @kernel

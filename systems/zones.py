@@ -93,7 +93,7 @@ from components.objects import (
     F_XSUB,
     F_ZONE,
 )
-from components.players import P_DRAWS, P_DREW_EMPTY, P_HANDN, P_LIBN, P_NINSTANT
+from components.players import P_DRAWS, P_DREW_EMPTY, P_GRAVEYARD_TURN, P_HANDN, P_LIBN, P_NINSTANT
 from components.rules import (
     BATTLEFIELD,
     COMMAND,
@@ -321,6 +321,8 @@ def move_one(st, cd, i, zone, controller):
                 o[j, F_ATT] = -1
             if o[j, F_BLOCKING] == i:
                 o[j, F_BLOCKING] = -1
+    if zone == GRAVEYARD and o[i, F_TOKEN] == 0 and o[i, F_CARD] >= 0:  # (a card, 904)
+        st.pl[owner, P_GRAVEYARD_TURN] += 1
     if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS:  # "... from anywhere"
         triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
     variants.moved(st, i, zone)
