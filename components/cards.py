@@ -385,6 +385,9 @@ REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 
 # ----------------------------------------------------------------- the schemes' words (904)
 # (Archenemy (2010); documented in VOCABULARY.md)
+L_PUT_BY = FILTERS.field(
+    "put_by", "1: put onto the battlefield by the resolution of an ability of the source (self)"
+)
 L_NOT_KW = FILTERS.field("not_keywords", "keyword bits: has none of them")
 L_NOT_REF = FILTERS.field(
     "not_ref", "R_* reference naming a player: a player, or an object's controller, other than it"

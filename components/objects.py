@@ -118,6 +118,9 @@ F_LASTING_PLAYER = F("lasting_player", "1 + the player chosen when a lasting eff
                      "chosen_player of its statics); 0 none")  # fmt: skip
 F_MUST_ATTACK_P = F("must_attack_player", "1 + the player it attacks if able (508.1d: an effect "
                     "says so); 0 none")  # fmt: skip
+F_PUT_BY = F("put_onto_battlefield_by", "1 + the source whose resolving spell or ability put it "
+             "onto the battlefield (kept after it leaves: 'a creature put onto the battlefield "
+             "with ~ dies'); 0")  # fmt: skip
 TOKEN_LASTING = 4  # F_TOKEN of the object holding a lasting effect's statics: not a card, unseen
 
 # F_RESTRICT bits

@@ -109,7 +109,7 @@ def _render(ctx: Ctx, name: str, rec: dict) -> str:
             lines.append(str(item))
             continue
         ((kind, body),) = item.items()
-        lines.append(_ability(ctx, kind, body))
+        lines.append(_ability(ctx, kind, body).replace("{self}", name))
     if isinstance(rec.get("back"), dict):
         back = rec["back"]
         lines.append("// Back face: " + render(back.get("name", name + " (back)"), back))
@@ -403,6 +403,8 @@ def _filter(f: Any, plural: bool = False) -> str:
     kws = [k for k in _list(f.get("keyword")) if isinstance(k, str)]
     if kws:
         post.append("with " + _join(kws))
+    if f.get("put_onto_battlefield_by") == "self":
+        post.append("put onto the battlefield with {self}")
     nkws = [k for k in _list(f.get("not_keyword")) if isinstance(k, str)]
     if nkws:
         post.append("without " + _join(nkws, "or"))

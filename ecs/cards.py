@@ -115,7 +115,7 @@ FILTER_KEYS = {
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
-    "not_keyword", "not_controller", "not_player",  # the schemes (904)
+    "not_keyword", "not_controller", "not_player", "put_onto_battlefield_by",  # schemes (904)
 }  # fmt: skip
 
 
@@ -1320,6 +1320,10 @@ class Compiler:
         if nprot:
             self.fail("filter: not_keyword can't test protection")
         v[K.L_NOT_KW] = nkw
+        pb = spec.get("put_onto_battlefield_by")
+        if pb not in (None, "self"):
+            self.fail("filter: put_onto_battlefield_by is self")
+        v[K.L_PUT_BY] = 1 if pb == "self" else 0
         if "not_controller" in spec and "not_player" in spec:
             self.fail("filter: not_controller or not_player, not both")
         nref = spec.get("not_controller", spec.get("not_player"))

@@ -88,6 +88,7 @@ from components.cards import (
     L_OWNER_REF,
     L_PLAYER,
     L_POW,
+    L_PUT_BY,
     L_SUB,
     L_SUBGAME,
     L_SUPER,
@@ -189,6 +190,7 @@ from components.objects import (
     F_NUMBER,
     F_OWNER,
     F_POW,
+    F_PUT_BY,
     F_SPENT,
     F_SRC,
     F_T0,
@@ -381,6 +383,8 @@ def _matches(st, cd, f, x, you, src, item):
     if fl[f, L_KW] and (o[x, F_KW] & fl[f, L_KW]) != fl[f, L_KW]:
         return False
     if o[x, F_KW] & fl[f, L_NOT_KW]:
+        return False
+    if fl[f, L_PUT_BY] and (src < 0 or o[x, F_PUT_BY] != 1 + src):
         return False
     if fl[f, L_NOT_REF] != R_NONE and _player_ref_is(st, cd, fl[f, L_NOT_REF], ctl, you, src, item):
         return False

@@ -36,6 +36,7 @@ from components.game import (
     S_NCZ,
     S_NEEDS,
     S_NSTK,
+    S_RES,
     S_TOKENS,
 )
 from components.objects import (
@@ -76,6 +77,7 @@ from components.objects import (
     F_POW,
     F_PROT,
     F_PROTECTOR,
+    F_PUT_BY,
     F_REGEN,
     F_RESTRICT,
     F_SICK,
@@ -266,6 +268,8 @@ def move_one(st, cd, i, zone, controller):
         triggers.left_battlefield(st, cd, i)
     if zone == BATTLEFIELD and old != BATTLEFIELD:
         s[S_NBF] = insert_ordered(st.bf, s[S_NBF], i)
+        r = s[S_RES]  # what puts it there: the source of the spell or ability resolving
+        o[i, F_PUT_BY] = 0 if r < 0 else 1 + (o[r, F_SRC] if o[r, F_SRC] >= 0 else r)
     if old == LIBRARY:
         st.pl[owner, P_LIBN] = remove_value(st.lib[owner], st.pl[owner, P_LIBN], i)
     if old == HAND and zone != HAND:

@@ -35,7 +35,6 @@ REFUSED = {
     "Aether Searcher": "cast_without_paying",
     # Archenemy (904): schemes waiting for a word
     "Dance, Pathetic Marionette": "unknown argument 'who'",  # reveal_until for each opponent
-    "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
 }  # fmt: skip
