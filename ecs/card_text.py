@@ -1006,6 +1006,20 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_cap(who)} {may} a {card} from {'your' if who == 'you' else 'their'} hand onto the battlefield{tail}."
     if verb == "shuffle":
         return f"{_verb(ref('who', 'you'), 'shuffle')} {'your' if ref('who', 'you') == 'you' else 'their'} library."
+    if verb == "reveal_until":
+        card = _filter(args.get("filter", "card"))
+        card = card.replace("permanent", "card") if "card" not in card else card
+        card = card if "card" in card else card + " card"
+        if "who" in args:  # each of them reveals; you choose one of the matching cards
+            return (f"{_verb(ref('who', 'you'), 'reveal')} cards from the top of their library "
+                    f"until they reveal {_article(card)}. Choose one of the {card}s revealed "
+                    "this way and put it onto the battlefield under your control. Put all other "
+                    "cards revealed this way into their owners' graveyards.")  # fmt: skip
+        to = "onto the battlefield" if args.get("to") == "battlefield" else "into your hand"
+        rest = ("shuffle the rest into your library" if args.get("rest") == "shuffle" else
+                "put the rest on the bottom of your library in a random order")  # fmt: skip
+        return (f"Reveal cards from the top of your library until you reveal {_article(card)}. "
+                f"Put that card {to}, then {rest}.")  # fmt: skip
     if verb == "lasting":  # 611.2a: statics of the resolved ability, until a time
         until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn"}.get(
             args.get("until", "end_of_turn"), "Until end of turn")  # fmt: skip

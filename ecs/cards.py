@@ -2044,10 +2044,22 @@ class Compiler:
                 self.t.set("ep", e, K.E_JUMP, len(self.t.rows["ep"]))
             self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
         elif verb == "reveal_until":  # reveal from the top until a matching card
-            a = self._args(verb, arg, "filter", {"to", "rest"})
+            a = self._args(verb, arg, "filter", {"to", "rest", "who", "choose_one"})
             fd = a["filter"]
             fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
             fd["zone"] = "library"
+            if "who" in a or "choose_one" in a:  # each of them reveals; you choose one card
+                if (a.get("choose_one") is not True or a.get("to") != "battlefield"
+                        or a.get("rest") != "graveyard" or "who" not in a):  # fmt: skip
+                    self.fail("reveal_until: {who: PLAYERS, filter, choose_one: true, "
+                              "to: battlefield, rest: graveyard}")  # fmt: skip
+                self._row(op, refa=self.filter(fd), d=1, ref2=self.ref(a["who"], "who")[0],
+                          ref=K.R_NONE)  # fmt: skip
+                self.t.set(
+                    "ep", len(self.t.rows["ep"]) - 1, K.E_REF2A, self.ref(a["who"], "who")[1]
+                )
+                self.where = where
+                return
             to = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
             rest = {"bottom_random": 0, "shuffle": 1}.get(a.get("rest", "bottom_random"), -1)
             if to < 0 or rest < 0:

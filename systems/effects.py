@@ -33,6 +33,7 @@ from components.cards import (
     E_OP,
     E_REF,
     E_REF2,
+    E_REF2A,
     E_REFA,
     E_SETS_PT,
     E_SUB,
@@ -522,6 +523,8 @@ def step(st, cd, r):
         return _reveal_planes(st, cd, r, you, src, item)
     if op == OP_CHOOSE_MODE:
         return _choose_mode(st, cd, r, you, src, item)
+    if op == OP_REVEAL_UNTIL and ep[r, E_D] == 1:
+        return _reveal_until_each(st, cd, r, you, src, item)
     if op == OP_REVEAL_UNTIL:
         _reveal_until(st, cd, r, you, src, item)
         return NEXT
@@ -1848,6 +1851,61 @@ def _reveal_until(st, cd, r, you, src, item):
 
 
 @kernel
+def _reveal_until_each(st, cd, r, you, src, item):
+    """Each player named (E_REF2) reveals cards from the top of their library until a card
+    matching the filter; you choose one of those cards and put it onto the battlefield
+    under your control; every other card revealed this way goes to its owner's graveyard.
+    The revealed cards wait in their libraries: `chosen` holds each player's matching
+    card (or -1 - the player when none) and `marks` how many cards they revealed."""
+    s, ep = st.s, cd.ep
+    if s[S_RES_SUB] == 0:
+        s[S_RES_SUB] = 1
+        s[S_NCHOSEN] = 0
+        buf = _buf(st)
+        m = selectors.refs(st, cd, ep[r, E_REF2], ep[r, E_REF2A], you, src, item, buf)
+        found = False
+        for k in range(m):
+            x = buf[k]
+            if x >= 0 or not st.pl[-1 - x, P_ALIVE] or not _reach(st, you, x):
+                continue
+            q = -1 - x
+            n = st.pl[q, P_LIBN]
+            hit = x
+            shown = n
+            for j in range(n):
+                i = zones.library_top(st, q, j)
+                if selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+                    hit = i
+                    shown = j + 1
+                    found = True
+                    break
+            c = s[S_NCHOSEN]
+            if c < st.chosen.shape[0]:
+                st.chosen[c] = hit
+                st.marks[c] = shown
+                s[S_NCHOSEN] = c + 1
+        if found and st.pl[you, P_ALIVE]:
+            return _ask(st, PEND_CHOOSE_OBJECT, you, -1)
+    x = NONE
+    if _answered(st):
+        x = s[S_ANSWER]
+    if x != NONE and x >= 0:
+        zones.enter_battlefield(st, cd, x, you, -1, 0)
+        s[S_RES_IT] = x
+    for k in range(s[S_NCHOSEN]):
+        h = st.chosen[k]
+        q = st.o[h, F_OWNER] if h >= 0 else -1 - h
+        n = st.marks[k] - (1 if h == x else 0)
+        for _ in range(n):
+            i = zones.library_top(st, q, 0)
+            if i < 0:
+                break
+            zones.move(st, cd, i, GRAVEYARD, -1)
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
 def _choose_mode(st, cd, r, you, src, item):
     """A player chooses one of the modes as the ability resolves ("target opponent chooses
     self or others", Feed the Machine): E_A modes; the rows after this one jump to each."""
@@ -2083,6 +2141,12 @@ def options(st, cd, out_obj, out_arg):
                     m += 1
             elif selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
                 out_obj[m], out_arg[m] = i, 0
+                m += 1
+    elif op == OP_REVEAL_UNTIL:  # the matching card each player revealed
+        none_ok = False
+        for k in range(s[S_NCHOSEN]):
+            if st.chosen[k] >= 0:
+                out_obj[m], out_arg[m] = st.chosen[k], 0
                 m += 1
     elif op == OP_REVEAL_PLANES:  # the revealed planes, top first
         none_ok = False

@@ -34,7 +34,6 @@ REFUSED = {
     # Conspiracy Draft (905): casting a noted card without paying
     "Aether Searcher": "cast_without_paying",
     # Archenemy (904): schemes waiting for a word
-    "Dance, Pathetic Marionette": "unknown argument 'who'",  # reveal_until for each opponent
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
 }  # fmt: skip
