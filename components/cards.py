@@ -397,6 +397,9 @@ G_ONE_PER_PLAYER = TARGETS.field(
     "1: no two of its targets have the same owner ('for each opponent, up to "
     "one target ... from that player's graveyard')",
 )
+EV_UNBLOCKED = len(EV_NAMES)  # "whenever a creature attacks and isn't blocked" (509.1h)
+EV_NAMES = EV_NAMES + ("attacks_unblocked",)
+EV["attacks_unblocked"] = EV_UNBLOCKED
 OP_LASTING = len(OP_NAMES)  # statics of a resolved ability, lasting until a time (611.2a)
 OP_NAMES = OP_NAMES + ("lasting",)
 OP.update({name: k for k, name in enumerate(OP_NAMES)})

@@ -868,7 +868,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             tname, with_kw = tname.split(" [with ")
             with_kw = " with " + with_kw.rstrip("]")
         words, note = _n(ctx, n, f"{tapped}{tname} token", f"{tapped}{tname} tokens")
-        if "must_attack" in args:  # 508.1d
+        if args.get("blocking") == "event.object":  # 509.1h
+            with_kw += " that's blocking that creature"
+        elif "must_attack" in args:  # 508.1d
             whom = _ref_text(args["must_attack"], ctx)
             whom = "that player" if whom == "it" else whom
             with_kw += f" that attacks {whom} each combat if able"
@@ -1040,6 +1042,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"If {ref('what', 'self')} would leave the battlefield, exile it instead."
     if verb == "delayed":
         inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        if args.get("at") == "end_of_combat":
+            return f"At end of combat, {_low(inner)}"
         return f"At the beginning of the next end step, {_low(inner)}"
     if verb == "become_monarch":
         return f"{_verb(ref('who', 'you'), 'become')} the monarch."
@@ -1269,7 +1273,11 @@ def _when(ctx: Ctx, w: dict) -> str:
             ("one or more " + _filter(what, plural=True)) if group else _article(_filter(what))
         )
     else:
-        subject = "a creature" if ev in ("attacks", "blocks", "dies") else "a permanent"
+        subject = (
+            "a creature"
+            if ev in ("attacks", "blocks", "dies", "attacks_unblocked")
+            else "a permanent"
+        )
     who = w.get("who", w.get("whose", w.get("by", w.get("defender"))))
     player = {None: "you", "you": "you", "opponent": "an opponent", "opponents": "an opponent",
               "any": "a player", "each": "a player", "teammate": "a teammate",
@@ -1294,9 +1302,18 @@ def _when(ctx: Ctx, w: dict) -> str:
             tail = " and is put into a graveyard"
         return f"{'When' if what == 'self' else 'Whenever'} {subject} leaves the battlefield{tail}"
     if ev == "attacks":
+        if group and "at_least" in w:  # "when N or more creatures attack you"
+            noun = _filter({k: v for k, v in (what or {}).items() if k != "attacking"}, True)
+            whom = " you" if isinstance(what, dict) and what.get("attacking") == "you" else ""
+            return f"Whenever {_num(w['at_least'])} or more {noun} attack{whom}"
         t = f"Whenever {subject} {verb('attack', 'attacks')}"
         if who in ("opponent", "opponents"):
             t += " an opponent"
+        return t
+    if ev == "attacks_unblocked":  # 509.1h
+        t = f"Whenever {subject} attacks and isn't blocked"
+        if who == "you":
+            t += ", if you're the defending player"
         return t
     if ev == "blocks":
         return f"Whenever {subject} blocks"

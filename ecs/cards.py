@@ -953,7 +953,8 @@ class Compiler:
     # the keys each event takes besides `event` (anything else is refused by name)
     WHEN_KEYS = {
         "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
-        "attacks": {"what", "defender", "one_or_more"}, "blocks": {"what"},
+        "attacks": {"what", "defender", "one_or_more", "at_least"}, "blocks": {"what"},
+        "attacks_unblocked": {"what", "defender"},
         "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
         "dealt_damage": {"what"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
@@ -1000,6 +1001,8 @@ class Compiler:
         if when.get("one_or_more"):
             if ev == "attacks":
                 t.set("ab", a, K.B_GROUP, 1)
+                if "at_least" in when:  # "whenever N or more creatures attack"
+                    t.set("ab", a, K.B_GROUP, self._int(when["at_least"], "at_least"))
             elif not self.current_once:
                 self.fail(
                     "when: one_or_more on enters needs once_per_turn: true (one trigger a turn)"
@@ -1338,7 +1341,8 @@ class Compiler:
         v[K.L_TOKEN] = self._tri(spec.get("token"))
         v[K.L_TAPPED] = self._tri(spec.get("tapped"))
         at = spec.get("attacking")
-        v[K.L_ATTACKING] = -1 if at is None else (2 if at == "or_blocking" else int(bool(at)))
+        v[K.L_ATTACKING] = -1 if at is None else (
+            2 if at == "or_blocking" else (3 if at == "you" else int(bool(at))))  # fmt: skip
         v[K.L_ANOTHER] = 1 if spec.get("another") else 0
         for key, col in (("power", K.L_POW), ("toughness", K.L_TOU), ("mv", K.L_MV)):
             if key in spec:
@@ -1724,9 +1728,9 @@ class Compiler:
                       c=1 if len(frm) > 1 else 0, ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
         elif verb == "delayed":
             a = self._args(verb, arg, "effects", {"at", "what"})
-            at = {"next_end_step": 0}.get(a.get("at", "next_end_step"), -1)
+            at = {"next_end_step": 0, "end_of_combat": 2}.get(a.get("at", "next_end_step"), -1)
             if at < 0:
-                self.fail("at: next_end_step (other moments are not implemented yet)")
+                self.fail("at: next_end_step or end_of_combat (others are not implemented yet)")
             prog = self.t.new("ab")  # the delayed ability: no event of its own (B_WHEN -1)
             self._ability_defaults(prog, -1, K.AB_TRIGGERED)
             self.t.set("ab", prog, K.B_WHEN, -1)
@@ -1774,14 +1778,23 @@ class Compiler:
             amt = self.amount(a["unless_pays"]) if "unless_pays" in a else -1
             self._row(op, amt=amt, **self._subject(a, "what", "target", verb))
         elif verb == "create_token":
-            a = self._args(verb, arg, "token", {"amount", "for", "tapped", "must_attack"})
+            a = self._args(verb, arg, "token", {"amount", "for", "tapped", "must_attack",
+                                                 "blocking"})  # fmt: skip
+            if "blocking" in a:  # a token put onto the battlefield blocking that creature
+                if a["blocking"] != "event.object" or "must_attack" in a:
+                    self.fail("create_token: blocking is event.object")
+                a = dict(a)
+                a["must_attack"] = "event.object"
+                blocking = 1
+            else:
+                blocking = 0
             if a.get("tapped") not in (None, True, False):
                 self.fail("tapped: true or false")
             tok = self.token(a["token"])
             # "a token that attacks that player each combat if able" (508.1d)
             att = self.simple(a["must_attack"], "must_attack") if "must_attack" in a else K.R_NONE
             self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
-                      ref2=att, **self._subject(a, "for", "you", verb))  # fmt: skip
+                      ref2=att, c=blocking, **self._subject(a, "for", "you", verb))  # fmt: skip
         elif verb == "add_mana" and isinstance(arg, dict) and "one_of" in arg:
             # one mana of a colour the player chooses among these (PEND_COLOR); `keep:
             # end_of_turn`: it doesn't empty from the pool until the turn ends

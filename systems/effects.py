@@ -296,6 +296,7 @@ from components.stack import (
 )
 from systems import (
     archenemy,
+    combat,
     commander,
     continuous_effects,
     damage,
@@ -684,7 +685,9 @@ def _simple(st, cd, r, you, src, item):
                     o[t, F_TOKEN] = 1
                     zones.enter_battlefield(st, cd, t, p, -1, ep[r, E_B])
                     s[S_RES_IT] = t
-                    if att != NONE and att < 0:
+                    if ep[r, E_C] == 1 and att >= 0:  # blocking that creature (509.1h)
+                        combat.put_blocking(st, t, att)
+                    elif att != NONE and att < 0:
                         _must_attack(st, t, you, src, -1 - att)
             elif op == OP_ADD_MANA:
                 mana.add_mana(st, p, ep[r, E_B], amt)

@@ -412,6 +412,9 @@ def _matches(st, cd, f, x, you, src, item):
         if at == 2:
             if not (attacking or o[x, F_BLOCKING] >= 0):
                 return False
+        elif at == 3:  # "attacking you": the player (not a planeswalker or battle)
+            if o[x, F_ATKP] != you or o[x, F_ATKO] >= 0:
+                return False
         elif attacking != (at == 1):
             return False
     if fl[f, L_ANOTHER] and x == src:

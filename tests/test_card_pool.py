@@ -35,7 +35,6 @@ REFUSED = {
     "Aether Searcher": "cast_without_paying",
     # Archenemy (904): schemes waiting for a word
     "My Wish Is Your Command": "cast_without_paying",
-    "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
