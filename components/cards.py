@@ -384,6 +384,33 @@ AB_FROM_END_EXALTED = 2
 # reveal_planes (E_A): what happens to the planes revealed
 REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 
+# ----------------------------------------------------------------- the schemes' words (904)
+# (Archenemy (2010); documented in VOCABULARY.md)
+L_PUT_BY = FILTERS.field(
+    "put_by", "1: put onto the battlefield by the resolution of an ability of the source (self)"
+)
+L_NOT_KW = FILTERS.field("not_keywords", "keyword bits: has none of them")
+L_NOT_REF = FILTERS.field(
+    "not_ref", "R_* reference naming a player: a player, or an object's controller, other than it"
+)
+G_ONE_PER_PLAYER = TARGETS.field(
+    "one_per_player",
+    "1: no two of its targets have the same owner ('for each opponent, up to "
+    "one target ... from that player's graveyard')",
+)
+EV_UNBLOCKED = len(EV_NAMES)  # "whenever a creature attacks and isn't blocked" (509.1h)
+EV_NAMES = EV_NAMES + ("attacks_unblocked",)
+EV["attacks_unblocked"] = EV_UNBLOCKED
+OP_LASTING = len(OP_NAMES)  # statics of a resolved ability, lasting until a time (611.2a)
+OP_NAMES = OP_NAMES + ("lasting",)
+OP.update({name: k for k, name in enumerate(OP_NAMES)})
+MAY_PAY_X = 3  # E_A of a `may` step: "you may pay {X}" (X chosen as it resolves, 107.3)
+MUST_ATTACK_OWNER = 1  # E_A of must_attack: each one attacks its own owner if able
+EACH_PLAYER_STATIC = 1
+AM_OPP_SPELLS_SINCE = 90  # M_ARG: a player; spells their opponents cast since their turn ended
+AM_GRAVEYARD_TURN = 91  # M_ARG: a player; cards put into their graveyard this turn
+ST_UNTAP_IN_OPP_UNTAP = 90  # "untap all permanents you control during each opponent's untap step"  # A_ARG of a player static counted by command_static: every player's
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

@@ -25,6 +25,7 @@ X_PUMP, X_SET_PT, X_CONTROL, X_ANIMATE, X_CANT_BLOCK, X_CANT_ATTACK = range(6)
 X_RETYPE = 6  # an animation that adds types, a subtype or colours but sets no P/T
 X_LOSE_KW = 7  # layer 6: it loses the keywords X_KW (after the grants before it)
 X_MUST_ATTACK = 8  # "attacks this turn if able" (508.1d: a requirement)
+X_LASTING = 9  # statics of a resolved ability (X_SRC: the object holding them) until X_UNTIL
 UNTIL_END_OF_TURN, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN, UNTIL_FOREVER = range(4)
 UNTIL_WHILE_CONTROLLED = 4  # while its controller controls the source (Olivia Voldaren)
 UNTIL_PLANESWALK = 8  # until a player planeswalks (901.11; issue 14)

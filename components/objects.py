@@ -114,6 +114,15 @@ F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary'
 # the casual variants (issue 14)
 F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker whose holder "
              "controls this face-up plane (901.14); 0 none")  # fmt: skip
+# the schemes (904)
+F_LASTING_PLAYER = F("lasting_player", "1 + the player chosen when a lasting effect began (the "
+                     "chosen_player of its statics); 0 none")  # fmt: skip
+F_MUST_ATTACK_P = F("must_attack_player", "1 + the player it attacks if able (508.1d: an effect "
+                    "says so); 0 none")  # fmt: skip
+F_PUT_BY = F("put_onto_battlefield_by", "1 + the source whose resolving spell or ability put it "
+             "onto the battlefield (kept after it leaves: 'a creature put onto the battlefield "
+             "with ~ dies'); 0")  # fmt: skip
+TOKEN_LASTING = 4  # F_TOKEN of the object holding a lasting effect's statics: not a card, unseen
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

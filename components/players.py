@@ -57,6 +57,13 @@ P_SUB_RESULT = F("subgame_result", "the last subgame: 0 not in it, 1 won it, 2 l
 P_KEEP_MANA = F("kept_mana", "mana of each colour that doesn't empty this turn (Kessig Naturalist)",
                 width=N_MANA)  # fmt: skip
 # caches and indexes (derived, kept for speed; never part of the game's state)
+P_OPP_SPELLS_SINCE = F(
+    "opponent_spells_since_turn",
+    "spells their opponents cast since their last turn ended (904: schemes)",
+)
+P_GRAVEYARD_TURN = F(
+    "cards_to_graveyard", "cards put into their graveyard this turn (904: schemes)"
+)
 P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)
 P_HA_VAL = F("has_action_value", "the cached answer", volatile=True)

@@ -109,7 +109,7 @@ def _render(ctx: Ctx, name: str, rec: dict) -> str:
             lines.append(str(item))
             continue
         ((kind, body),) = item.items()
-        lines.append(_ability(ctx, kind, body))
+        lines.append(_ability(ctx, kind, body).replace("{self}", name))
     if isinstance(rec.get("back"), dict):
         back = rec["back"]
         lines.append("// Back face: " + render(back.get("name", name + " (back)"), back))
@@ -258,13 +258,21 @@ def _target_names(targets: list) -> list[str]:
     for spec in targets:
         count, up_to, extra = 1, False, ""
         if isinstance(spec, dict) and set(spec) & {"filter", "count", "up_to", "chosen_by",
-                                                   "different"}:  # fmt: skip
+                                                   "different", "one_per_player"}:  # fmt: skip
             count = spec.get("count", 1)
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
                 extra = " of an opponent's choice"
             if spec.get("different"):
                 extra += " (another one)"
+            if spec.get("one_per_player"):  # "for each opponent, up to one target ..."
+                fl = spec.get("filter", {})
+                own = fl.get("owner", "player") if isinstance(fl, dict) else "player"
+                who = {"opponent": "opponent", "not_you": "other player"}.get(own, "player")
+                text = _filter({**fl, "owner": "any"} if isinstance(fl, dict) else fl)
+                text = text.replace(" in a ", " from that player's ")
+                names.append(f"for each {who}, up to one target {text}")
+                continue
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
                 "count", "up_to", "chosen_by", "different")})  # fmt: skip
         if spec in ("any", "any_target"):
@@ -327,6 +335,10 @@ def _filter(f: Any, plural: bool = False) -> str:
     if what == "players":
         rel = f.get("player", "any")
         noun = {"opponent": "opponent", "teammate": "teammate", "you": "you"}.get(rel, "player")
+        if "not_player" in f:  # "players other than you and the chosen player"
+            but = _player_ref(f["not_player"])
+            but = f"you and {but}" if rel == "not_you" else but
+            return f"{_plural_word(noun) if plural else noun} other than {but}"
         return _plural_word(noun) if plural and noun != "you" else noun
     pre: list[str] = []
     if f.get("another"):
@@ -391,6 +403,11 @@ def _filter(f: Any, plural: bool = False) -> str:
     kws = [k for k in _list(f.get("keyword")) if isinstance(k, str)]
     if kws:
         post.append("with " + _join(kws))
+    if f.get("put_onto_battlefield_by") == "self":
+        post.append("put onto the battlefield with {self}")
+    nkws = [k for k in _list(f.get("not_keyword")) if isinstance(k, str)]
+    if nkws:
+        post.append("without " + _join(nkws, "or"))
     for key, word in (("power", "power"), ("toughness", "toughness"), ("mv", "mana value")):
         if isinstance(f.get(key), dict) and len(f[key]) == 1:
             ((op, n),) = f[key].items()
@@ -412,7 +429,14 @@ def _filter(f: Any, plural: bool = False) -> str:
     ctl = f.get("controller")
     own = f.get("owner")
     verb = "control" if plural else "controls"
-    if ctl == "you":
+    if "not_controller" in f:  # "creatures neither you nor the chosen player control"
+        who = _player_ref(f["not_controller"])
+        post.append(
+            f"neither you nor {who} control{'s' if not plural else ''}"
+            if ctl == "not_you"
+            else f"{who} doesn't control"
+        )
+    elif ctl == "you":
         post.append("you control")
     elif ctl in ("opponent", "opponents"):
         post.append("your opponents control" if plural else "an opponent controls")
@@ -525,6 +549,8 @@ def _that(target_name: str) -> str:
         return "it"
     if t.startswith(("player", "opponent")):
         return "that player"
+    if target_name.startswith("for each ") and "up to one target " in target_name:
+        return "those " + _pluralize_phrase(t.split("up to one target ")[-1].split(" card")[0])
     return "that " + t.split(" you ")[0].split(" an ")[0] if " " in t else "that " + t
 
 
@@ -624,6 +650,11 @@ def _amount(v: Any, ctx: Ctx | None = None) -> str:
         )
     elif k == "opponents_dealt_combat_damage":
         base = "the number of opponents dealt combat damage this turn"
+    elif k == "opponent_spells_since_your_last_turn":
+        base = "the number of spells your opponents cast since your last turn ended"
+    elif k == "cards_put_into_graveyard_this_turn":
+        base = (f"the number of cards put into {_possessive(_ref_text(arg, ctx))} graveyard "
+                "from anywhere this turn")  # fmt: skip
     elif k == "chosen":
         base = "the number chosen"
     elif k in ("X", "x"):
@@ -710,7 +741,16 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         kws = _join([_keyword(k) for k in _list(args.get("keywords"))])
         return f"{_cap(ref('what', 'target'))} loses {kws} until end of turn."
     if verb == "must_attack":
-        return f"{_cap(ref('what', 'target'))} attacks this turn if able."
+        whom = ""
+        if args.get("player") == "owner":
+            whom = " its owner"
+        elif "player" in args:
+            whom = " " + _ref_text(args["player"], ctx)
+        when = "each combat" if args.get("until") == "forever" else "this turn"
+        subject = _cap(ref("what", "target"))
+        if subject.startswith("Those "):
+            return f"Each of {_low(subject)} attacks{whom} {when} if able."
+        return f"{subject} attacks{whom} {when} if able."
     if verb == "merge":
         return f"{ctx.name} merges with {ref('what', 'target')}."
     if verb == "copy_token":
@@ -723,7 +763,17 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if args.get("all"):
             return f"{_verb(who, 'discard')} {'your' if who == 'you' else 'their'} hand."
         how = " at random" if args.get("random") else ""
-        n, note = _n(ctx, args.get("amount", 1), "card")
+        noun = "card"
+        if "filter" in args:
+            noun = _filter(args["filter"])
+            noun = noun.replace("permanent", "card") if "card" not in noun else noun
+        n, note = _n(ctx, args.get("amount", 1), noun)
+        if "chosen_by" in args:  # the hand is revealed; another player picks
+            chooser = ref("chosen_by", "you")
+            theirs = "your" if who == "you" else "their"
+            return (f"{_verb(who, 'reveal')} {theirs} hand. {_cap(chooser)} "
+                    f"choose{'s' if chooser != 'you' else ''} {n} from each of those hands{note}. "
+                    f"Those players discard those cards.")  # fmt: skip
         return f"{_verb(who, 'discard')} {n}{how}{note}."
     if verb == "mill":
         n, note = _n(ctx, args.get("amount", 1), "card")
@@ -818,6 +868,12 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             tname, with_kw = tname.split(" [with ")
             with_kw = " with " + with_kw.rstrip("]")
         words, note = _n(ctx, n, f"{tapped}{tname} token", f"{tapped}{tname} tokens")
+        if args.get("blocking") == "event.object":  # 509.1h
+            with_kw += " that's blocking that creature"
+        elif "must_attack" in args:  # 508.1d
+            whom = _ref_text(args["must_attack"], ctx)
+            whom = "that player" if whom == "it" else whom
+            with_kw += f" that attacks {whom} each combat if able"
         return f"{_verb(who, 'create')} {words}{with_kw}{note}."
     if verb == "add_mana":
         who = "" if args.get("who", "you") == "you" else f"{_cap(ref('who', 'you'))} adds "
@@ -908,7 +964,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if verb == "may":
             who = ref("who", "you")
             pay = args.get("pay", args.get("pays"))
-            if "pay_life" in args:
+            if args.get("pay_x"):
+                cost = f"pay {{X}}. If {'you' if who == 'you' else 'they'} do, "
+            elif "pay_life" in args:
                 n, note = _x(ctx, args["pay_life"])
                 cost = f"pay {n} life{note}. If {'you' if who == 'you' else 'they'} do, "
             elif pay is not None:
@@ -950,6 +1008,27 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_cap(who)} {may} a {card} from {'your' if who == 'you' else 'their'} hand onto the battlefield{tail}."
     if verb == "shuffle":
         return f"{_verb(ref('who', 'you'), 'shuffle')} {'your' if ref('who', 'you') == 'you' else 'their'} library."
+    if verb == "reveal_until":
+        card = _filter(args.get("filter", "card"))
+        card = card.replace("permanent", "card") if "card" not in card else card
+        card = card if "card" in card else card + " card"
+        if "who" in args:  # each of them reveals; you choose one of the matching cards
+            return (f"{_verb(ref('who', 'you'), 'reveal')} cards from the top of their library "
+                    f"until they reveal {_article(card)}. Choose one of the {card}s revealed "
+                    "this way and put it onto the battlefield under your control. Put all other "
+                    "cards revealed this way into their owners' graveyards.")  # fmt: skip
+        to = "onto the battlefield" if args.get("to") == "battlefield" else "into your hand"
+        rest = ("shuffle the rest into your library" if args.get("rest") == "shuffle" else
+                "put the rest on the bottom of your library in a random order")  # fmt: skip
+        return (f"Reveal cards from the top of your library until you reveal {_article(card)}. "
+                f"Put that card {to}, then {rest}.")  # fmt: skip
+    if verb == "lasting":  # 611.2a: statics of the resolved ability, until a time
+        until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn"}.get(
+            args.get("until", "end_of_turn"), "Until end of turn")  # fmt: skip
+        texts = [_static(ctx, b) for b in _list(args.get("statics")) if isinstance(b, dict)]
+        if len(texts) == 1:
+            return f"{until}, {_low(texts[0])}"
+        return f"{until}: {' '.join(texts)}"
     if verb == "emblem":
         inner = " ".join(_ability(ctx, k, b) for it in _list(args.get("abilities")) if isinstance(it, dict)
                          for k, b in it.items())  # fmt: skip
@@ -963,6 +1042,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"If {ref('what', 'self')} would leave the battlefield, exile it instead."
     if verb == "delayed":
         inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        if args.get("at") == "end_of_combat":
+            return f"At end of combat, {_low(inner)}"
         return f"At the beginning of the next end step, {_low(inner)}"
     if verb == "become_monarch":
         return f"{_verb(ref('who', 'you'), 'become')} the monarch."
@@ -1142,6 +1223,13 @@ def _cond(ctx: Ctx, c: Any) -> str:
             return f"you control {_article(noun) if n == 1 else _num(n) + ' or more ' + noun}"
         return f"there are {_num(n)} or more {_filter(f, plural=True)}"
     if k == "compare" and isinstance(arg, list) and len(arg) == 3:
+        a0 = arg[0] if isinstance(arg[0], dict) else {}
+        if "opponent_spells_since_your_last_turn" in a0 and arg[1:] == ["eq", 0]:
+            return "no opponents cast spells since your last turn ended"
+        if "cards_put_into_graveyard_this_turn" in a0 and arg[1] == "ge":
+            whose = _possessive(_ref_text(a0["cards_put_into_graveyard_this_turn"], ctx))
+            return (f"{_num(arg[2])} or more cards were put into {whose} graveyard from "
+                    "anywhere this turn")  # fmt: skip
         op = {
             "le": "is less than or equal to",
             "ge": "is greater than or equal to",
@@ -1188,7 +1276,11 @@ def _when(ctx: Ctx, w: dict) -> str:
             ("one or more " + _filter(what, plural=True)) if group else _article(_filter(what))
         )
     else:
-        subject = "a creature" if ev in ("attacks", "blocks", "dies") else "a permanent"
+        subject = (
+            "a creature"
+            if ev in ("attacks", "blocks", "dies", "attacks_unblocked")
+            else "a permanent"
+        )
     who = w.get("who", w.get("whose", w.get("by", w.get("defender"))))
     player = {None: "you", "you": "you", "opponent": "an opponent", "opponents": "an opponent",
               "any": "a player", "each": "a player", "teammate": "a teammate",
@@ -1213,9 +1305,18 @@ def _when(ctx: Ctx, w: dict) -> str:
             tail = " and is put into a graveyard"
         return f"{'When' if what == 'self' else 'Whenever'} {subject} leaves the battlefield{tail}"
     if ev == "attacks":
+        if group and "at_least" in w:  # "when N or more creatures attack you"
+            noun = _filter({k: v for k, v in (what or {}).items() if k != "attacking"}, True)
+            whom = " you" if isinstance(what, dict) and what.get("attacking") == "you" else ""
+            return f"Whenever {_num(w['at_least'])} or more {noun} attack{whom}"
         t = f"Whenever {subject} {verb('attack', 'attacks')}"
         if who in ("opponent", "opponents"):
             t += " an opponent"
+        return t
+    if ev == "attacks_unblocked":  # 509.1h
+        t = f"Whenever {subject} attacks and isn't blocked"
+        if who == "you":
+            t += ", if you're the defending player"
         return t
     if ev == "blocks":
         return f"Whenever {subject} blocks"
@@ -1335,6 +1436,15 @@ def _static(ctx: Ctx, body: dict) -> str:
         text = f"You don't lose unspent {COLORS.get(arg, arg)} mana as steps and phases end."
     elif k in ("cant_attack", "cant_block"):
         text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
+    elif k == "untap_during_opponents_untap_steps":
+        text = "Untap all permanents you control during each opponent's untap step."
+    elif k == "double_damage":
+        who = "a creature you control" if arg == "your_creatures" else "a source"
+        text = f"If {who} would deal damage, it deals double that damage instead."
+    elif k == "extra_mana_from_lands":
+        text = ("Whenever a player taps a land for mana, that player adds one more mana of any "
+                "type that land produced." if arg == "each_player" else "Whenever you tap a land "
+                "for mana, add one more mana of any type that land produced.")  # fmt: skip
     elif k == "prevent_damage_by":
         text = f"Prevent all damage that would be dealt by {_filter(arg, plural=True)}."
     elif k == "extra_land_drops":
@@ -1527,7 +1637,19 @@ def _conspiracy_static(ctx: Ctx, k: str, arg: Any) -> str:
         return (f"{_cap(who)} assign combat damage equal to their toughness rather than "
                 "their power.")  # fmt: skip
     if k == "cant_cast" and isinstance(arg, dict):
-        return f"You can't cast {spells(arg.get('spells'))}."
+        w = arg.get("who")
+        w = FILTER_WORDS.get(w, w) if isinstance(w, str) else w
+        who = "You"
+        if isinstance(w, dict):
+            who = _cap(_filter({"what": "players", **w}, plural=True))
+        if "more_than" in arg:  # "can't cast more than one spell each turn"
+            if isinstance(w, dict) and w.get("player") in ("opponent", "opponents"):
+                who = "Each opponent"
+            n = arg["more_than"]
+            sp = spells(arg.get("spells"))
+            sp = sp if n != 1 else sp.replace("spells", "spell")
+            return f"{who} can't cast more than {_num(n)} {sp} each turn."
+        return f"{who} can't cast {spells(arg.get('spells'))}."
     if k == "mana_any_color" and isinstance(arg, dict):
         return (f"You may spend mana as though it were mana of any colour to cast "
                 f"{spells(arg.get('spells'))}.")  # fmt: skip

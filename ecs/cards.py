@@ -115,6 +115,7 @@ FILTER_KEYS = {
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
+    "not_keyword", "not_controller", "not_player", "put_onto_battlefield_by",  # schemes (904)
 }  # fmt: skip
 
 
@@ -684,7 +685,8 @@ class Compiler:
         extra = {}
         if isinstance(spec, dict):
             spec = dict(spec)
-            for key in ("count", "up_to", "chosen_by", "different", "total_power"):
+            for key in ("count", "up_to", "chosen_by", "different", "total_power",
+                        "one_per_player"):  # fmt: skip
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -711,6 +713,11 @@ class Compiler:
             self.fail(f"targets[{k}]: chosen_by is 'opponent'")
         t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
+        if extra.get("one_per_player"):  # "for each opponent, up to one target ... of theirs"
+            if not extra.get("up_to") or "count" in extra:
+                self.fail(f"targets[{k}]: one_per_player goes with up_to (and no count)")
+            t.set("tg", s, K.G_COUNT, 8)
+            t.set("tg", s, K.G_ONE_PER_PLAYER, 1)
         if "total_power" in extra:  # Nethroi: targets with total power N or less
             t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
@@ -946,7 +953,8 @@ class Compiler:
     # the keys each event takes besides `event` (anything else is refused by name)
     WHEN_KEYS = {
         "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
-        "attacks": {"what", "defender", "one_or_more"}, "blocks": {"what"},
+        "attacks": {"what", "defender", "one_or_more", "at_least"}, "blocks": {"what"},
+        "attacks_unblocked": {"what", "defender"},
         "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
         "dealt_damage": {"what"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
@@ -993,6 +1001,8 @@ class Compiler:
         if when.get("one_or_more"):
             if ev == "attacks":
                 t.set("ab", a, K.B_GROUP, 1)
+                if "at_least" in when:  # "whenever N or more creatures attack"
+                    t.set("ab", a, K.B_GROUP, self._int(when["at_least"], "at_least"))
             elif not self.current_once:
                 self.fail(
                     "when: one_or_more on enters needs once_per_turn: true (one trigger a turn)"
@@ -1149,6 +1159,11 @@ class Compiler:
             row[K.A_ARG] = self._colors(arg["color"], "set_color: color")
             self._static_what(r, arg.get("what"))
             return
+        if kind == "untap_during_opponents_untap_steps":  # I Know All, I See All
+            if arg != "you":
+                self.fail("untap_during_opponents_untap_steps: you")
+            row[K.A_KIND] = K.ST_UNTAP_IN_OPP_UNTAP
+            return
         if kind == "skip_untap_steps":  # The Eon Fog
             if arg != "players":
                 self.fail("skip_untap_steps: players")
@@ -1157,6 +1172,10 @@ class Compiler:
         if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
             row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"
                              else K.ST_HANDS_REVEALED)  # fmt: skip
+            if kind == "extra_mana_from_lands":  # whose lands: yours, or every player's
+                if arg not in ("you", "each_player"):
+                    self.fail("extra_mana_from_lands: you or each_player")
+                row[K.A_ARG] = K.EACH_PLAYER_STATIC if arg == "each_player" else 0
             return
         if kind == "animate_artifacts":  # Karn: each matching artifact is a creature, P/T = MV
             row[K.A_KIND] = K.ST_ARTIFACT_CREATURES
@@ -1300,6 +1319,18 @@ class Compiler:
         if prot:
             self.fail("filter: keyword can't test protection")
         v[K.L_KW] = kw
+        nkw, nprot, _ = self._keywords(spec.get("not_keyword"), grant=True)
+        if nprot:
+            self.fail("filter: not_keyword can't test protection")
+        v[K.L_NOT_KW] = nkw
+        pb = spec.get("put_onto_battlefield_by")
+        if pb not in (None, "self"):
+            self.fail("filter: put_onto_battlefield_by is self")
+        v[K.L_PUT_BY] = 1 if pb == "self" else 0
+        if "not_controller" in spec and "not_player" in spec:
+            self.fail("filter: not_controller or not_player, not both")
+        nref = spec.get("not_controller", spec.get("not_player"))
+        v[K.L_NOT_REF] = K.R_NONE if nref is None else self.simple(nref, "filter: not_player")
         v[K.L_OR] = -1
         v[K.L_PLAYER] = self._rel(spec.get("player", "any"))
         v[K.L_COLOR] = self._colors(spec.get("color"), "filter: color") if "color" in spec else 0
@@ -1310,7 +1341,8 @@ class Compiler:
         v[K.L_TOKEN] = self._tri(spec.get("token"))
         v[K.L_TAPPED] = self._tri(spec.get("tapped"))
         at = spec.get("attacking")
-        v[K.L_ATTACKING] = -1 if at is None else (2 if at == "or_blocking" else int(bool(at)))
+        v[K.L_ATTACKING] = -1 if at is None else (
+            2 if at == "or_blocking" else (3 if at == "you" else int(bool(at))))  # fmt: skip
         v[K.L_ANOTHER] = 1 if spec.get("another") else 0
         for key, col in (("power", K.L_POW), ("toughness", K.L_TOU), ("mv", K.L_MV)):
             if key in spec:
@@ -1424,7 +1456,9 @@ class Compiler:
             ((k, arg),) = v.items()
             refs = {"power": K.AM_POWER, "toughness": K.AM_TOUGHNESS, "mana_value": K.AM_MV,
                     "life": K.AM_LIFE, "half_life": K.AM_HALF_LIFE, "cards_in_hand": K.AM_HAND,
-                    "opponents_dealt_combat_damage": K.AM_OPP_DAMAGED}  # fmt: skip
+                    "opponents_dealt_combat_damage": K.AM_OPP_DAMAGED,
+                    "opponent_spells_since_your_last_turn": K.AM_OPP_SPELLS_SINCE,
+                    "cards_put_into_graveyard_this_turn": K.AM_GRAVEYARD_TURN}  # fmt: skip
             if on is not None and k != "counters":
                 self.fail(f"amount: `what` goes with counters only, not {k}")
             if k == "count":
@@ -1638,9 +1672,19 @@ class Compiler:
             n = a.get("amount", a.get("count", 1))
             self._row(op, amt=self.amount(n), **self._subject(a, "who", "you", verb))
         elif verb == "discard":
-            a = self._args(verb, arg, "who", {"amount", "random", "all"})
+            a = self._args(verb, arg, "who", {"amount", "random", "all", "chosen_by", "filter"})
             mode = 2 if a.get("all") else (1 if a.get("random") else 0)
-            self._row(op, amt=self.amount(a.get("amount", 1)), a=mode,
+            chooser, f = K.R_NONE, -1
+            if "chosen_by" in a or "filter" in a:  # "discard a nonland card [you choose]"
+                if mode:
+                    self.fail("discard: chosen_by / filter, not with random or all")
+                if "chosen_by" in a:
+                    chooser = self.simple(a["chosen_by"], "discard: chosen_by")
+                fd = a.get("filter", "card")
+                fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+                fd["zone"] = "hand"
+                f = self.filter(fd)
+            self._row(op, amt=self.amount(a.get("amount", 1)), a=mode, d=f, ref2=chooser,
                       **self._subject(a, "who", "you", verb))  # fmt: skip
         elif verb in ("scry", "surveil"):
             a = self._args(verb, arg, "amount", set())
@@ -1688,9 +1732,9 @@ class Compiler:
                       c=1 if len(frm) > 1 else 0, ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
         elif verb == "delayed":
             a = self._args(verb, arg, "effects", {"at", "what"})
-            at = {"next_end_step": 0}.get(a.get("at", "next_end_step"), -1)
+            at = {"next_end_step": 0, "end_of_combat": 2}.get(a.get("at", "next_end_step"), -1)
             if at < 0:
-                self.fail("at: next_end_step (other moments are not implemented yet)")
+                self.fail("at: next_end_step or end_of_combat (others are not implemented yet)")
             prog = self.t.new("ab")  # the delayed ability: no event of its own (B_WHEN -1)
             self._ability_defaults(prog, -1, K.AB_TRIGGERED)
             self.t.set("ab", prog, K.B_WHEN, -1)
@@ -1738,12 +1782,23 @@ class Compiler:
             amt = self.amount(a["unless_pays"]) if "unless_pays" in a else -1
             self._row(op, amt=amt, **self._subject(a, "what", "target", verb))
         elif verb == "create_token":
-            a = self._args(verb, arg, "token", {"amount", "for", "tapped"})
+            a = self._args(verb, arg, "token", {"amount", "for", "tapped", "must_attack",
+                                                 "blocking"})  # fmt: skip
+            if "blocking" in a:  # a token put onto the battlefield blocking that creature
+                if a["blocking"] != "event.object" or "must_attack" in a:
+                    self.fail("create_token: blocking is event.object")
+                a = dict(a)
+                a["must_attack"] = "event.object"
+                blocking = 1
+            else:
+                blocking = 0
             if a.get("tapped") not in (None, True, False):
                 self.fail("tapped: true or false")
             tok = self.token(a["token"])
+            # "a token that attacks that player each combat if able" (508.1d)
+            att = self.simple(a["must_attack"], "must_attack") if "must_attack" in a else K.R_NONE
             self._row(op, a=tok, b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
-                      **self._subject(a, "for", "you", verb))  # fmt: skip
+                      ref2=att, c=blocking, **self._subject(a, "for", "you", verb))  # fmt: skip
         elif verb == "add_mana" and isinstance(arg, dict) and "one_of" in arg:
             # one mana of a colour the player chooses among these (PEND_COLOR); `keep:
             # end_of_turn`: it doesn't empty from the pool until the turn ends
@@ -1781,8 +1836,14 @@ class Compiler:
             self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
                       **self._subject(a, "of", "target", verb))  # fmt: skip
         elif verb == "must_attack":  # "[target creature] attacks this turn if able"
-            a = self._args(verb, arg, "what", {"until"})
-            self._row(op, until=self._until(a, verb), **self._subject(a, "what", "target", verb))
+            a = self._args(verb, arg, "what", {"until", "player"})
+            who, owner = K.R_NONE, 0  # "attacks [that player / its owner] ... if able"
+            if a.get("player") == "owner":
+                owner = K.MUST_ATTACK_OWNER
+            elif "player" in a:
+                who = self.simple(a["player"], "must_attack: player")
+            self._row(op, until=self._until(a, verb), ref2=who, a=owner,
+                      **self._subject(a, "what", "target", verb))  # fmt: skip
         elif verb in ("pump", "grant", "set_base_pt", "animate", "cant_block"):
             allowed = {"pump": {"power", "toughness", "keywords", "until"},
                        "grant": {"keywords", "until"}, "cant_block": {"until"},
@@ -1879,7 +1940,16 @@ class Compiler:
                       amt=self.amount(a.get("amount", 1)), b=1 if a.get("up_to") else 0,
                       c=1 if a.get("tapped") or "attacking" in a else 0)  # fmt: skip
         elif verb in ("may", "unless"):
-            a = self._args(verb, arg, "effects", {"who", "pay", "pay_life", "pays", "life"})
+            a = self._args(verb, arg, "effects", {"who", "pay", "pay_life", "pays", "life",
+                                                   "pay_x"})  # fmt: skip
+            if "pay_x" in a:  # "you may pay {X}": X chosen and paid as it resolves (107.3)
+                if verb != "may" or a["pay_x"] is not True or set(a) - {"pay_x", "effects", "who"}:
+                    self.fail("may: {pay_x: true, effects} (no other payment)")
+                r = self._row(op, a=K.MAY_PAY_X, ref=self.simple(a.get("who", "you"), "who"))
+                self.effects(_list(a["effects"]))
+                self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
+                self.where = where
+                return
             pay = a.get("pay", a.get("pays", a.get("pay_life")))
             life = 1 if ("pay_life" in a or a.get("life")) else 0
             default_who = "you" if verb == "may" else "target"
@@ -1934,6 +2004,24 @@ class Compiler:
             self.token_names[r] = f"Emblem ({owner})"
             self._later(r, f"Emblem ({owner})", rec, Card(key, rec, real=False, token=True))
             self._row(op, a=r, ref=K.R_YOU)
+        elif verb == "lasting":  # 611.2a: statics of this resolved ability until a time
+            a = self._args(verb, arg, "statics", {"until"})
+            until = a.get("until", "end_of_turn")
+            if until not in ("end_of_turn", "your_next_turn"):
+                self.fail("lasting: until is end_of_turn or your_next_turn")
+            statics = []
+            for body in _list(a["statics"]):
+                if not isinstance(body, dict) or "zone" in body or "if" in body:
+                    self.fail("lasting: statics is a list of static abilities (no zone, no if)")
+                statics.append({"static": {"zone": "command", **body}})
+            owner = self.current_name
+            rec = {"types": [], "abilities": statics}
+            key = f"lasting:{owner}:{len(self.row_of)}"
+            r = self.t.new("ct")
+            self.row_of[key] = r
+            self.token_names[r] = f"Effect ({owner})"
+            self._later(r, f"Effect ({owner})", rec, Card(key, rec, real=False, token=True))
+            self._row(op, a=r, ref=K.R_YOU, until=UNTIL[until])
         elif verb == "redistribute_life":  # Reverse the Sands (810.9f: one head per team)
             if arg not in (True, None, {}):
                 self.fail("redistribute_life: true")
@@ -1973,10 +2061,22 @@ class Compiler:
                 self.t.set("ep", e, K.E_JUMP, len(self.t.rows["ep"]))
             self.t.set("ep", r, K.E_JUMP, len(self.t.rows["ep"]))
         elif verb == "reveal_until":  # reveal from the top until a matching card
-            a = self._args(verb, arg, "filter", {"to", "rest"})
+            a = self._args(verb, arg, "filter", {"to", "rest", "who", "choose_one"})
             fd = a["filter"]
             fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
             fd["zone"] = "library"
+            if "who" in a or "choose_one" in a:  # each of them reveals; you choose one card
+                if (a.get("choose_one") is not True or a.get("to") != "battlefield"
+                        or a.get("rest") != "graveyard" or "who" not in a):  # fmt: skip
+                    self.fail("reveal_until: {who: PLAYERS, filter, choose_one: true, "
+                              "to: battlefield, rest: graveyard}")  # fmt: skip
+                self._row(op, refa=self.filter(fd), d=1, ref2=self.ref(a["who"], "who")[0],
+                          ref=K.R_NONE)  # fmt: skip
+                self.t.set(
+                    "ep", len(self.t.rows["ep"]) - 1, K.E_REF2A, self.ref(a["who"], "who")[1]
+                )
+                self.where = where
+                return
             to = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)
             rest = {"bottom_random": 0, "shuffle": 1}.get(a.get("rest", "bottom_random"), -1)
             if to < 0 or rest < 0:
@@ -2091,8 +2191,29 @@ class Compiler:
             row[K.A_AMT] = self.amount(arg.get("amount", 1))
             return True
         if kind in ("cant_cast", "mana_any_color"):  # {spells: FILTER} (you)
+            who = arg.get("who") if isinstance(arg, dict) and kind == "cant_cast" else None
+            if who is not None:  # the players who can't (a player filter); default: you
+                row[K.A_REF] = K.R_EACH
+                row[K.A_REFA] = self.filter(
+                    {
+                        "what": "players",
+                        **(
+                            FILTER_WORDS[who]
+                            if isinstance(who, str) and who in FILTER_WORDS
+                            else who
+                        ),
+                    }
+                )
+                arg = {k: x for k, x in arg.items() if k != "who"}
+            if isinstance(arg, dict) and "more_than" in arg and kind == "cant_cast":
+                # "can't cast more than N spells each turn": not once they have cast N
+                row[K.A_AMT] = self.amount(arg["more_than"])
+                arg = {k: x for k, x in arg.items() if k != "more_than"}
             if not isinstance(arg, dict) or set(arg) != {"spells"}:
-                self.fail(f"{kind}: {{spells: FILTER}}")
+                self.fail(
+                    f"{kind}: {{spells: FILTER}}"
+                    + (", who: PLAYERS, more_than: N" if kind == "cant_cast" else "")
+                )
             f = (dict(FILTER_WORDS.get(arg["spells"], {})) if isinstance(arg["spells"], str)
                  else dict(arg["spells"]))  # fmt: skip
             f.setdefault("zone", "any")

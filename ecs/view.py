@@ -138,7 +138,11 @@ def _level_view(
             return [display_name(g, i) for i in by_zone.get((z, p), [])]
 
         lib = [int(x) for x in v.lib[p, : int(pl[p, PL.P_LIBN])]][::-1]
-        cmd_ids = [i for i in by_zone.get((COMMAND, p), []) if i != monarch_obj]
+        cmd_ids = [
+            i
+            for i in by_zone.get((COMMAND, p), [])
+            if i != monarch_obj and o[i, O.F_TOKEN] != O.TOKEN_LASTING
+        ]  # (an effect, not an object seen)
         commanders = [int(pl[p, PL.P_CMD + k]) for k in range(2) if pl[p, PL.P_CMD + k] >= 0]
         players[name] = {
             "life": int(pl[pool, PL.P_LIFE]),

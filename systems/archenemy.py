@@ -12,7 +12,7 @@ begins, a turn-based action (904.9)."""
 from __future__ import annotations
 
 from components.cards import C_SUPER, EV_SET_IN_MOTION
-from components.game import S_ACTIVE, S_CASUAL, S_NCZ, S_NO_SCHEMES, S_NSTK, S_NTRG, S_TURN
+from components.game import S_ACTIVE, S_CASUAL, S_N, S_NCZ, S_NO_SCHEMES, S_NSTK, S_NTRG, S_TURN
 from components.objects import (
     F_ACTUSED,
     F_BCTL,
@@ -23,6 +23,7 @@ from components.objects import (
     F_IKIND,
     F_LCTL,
     F_OWNER,
+    F_PUT_BY,
     F_SRC,
     F_TS,
     F_TYPES,
@@ -79,6 +80,9 @@ def to_bottom(st, cd, i):
     o[i, F_ACTUSED] = 0
     o[i, F_TS] = stamp(st)
     st.s[S_NCZ] = remove_value(st.cz, st.s[S_NCZ], i)  # (out of the list abilities are looked in)
+    for j in range(st.s[S_N]):  # a new object when it's set in motion again (400.7)
+        if o[j, F_PUT_BY] == 1 + i:
+            o[j, F_PUT_BY] = 0
     p = o[i, F_OWNER]
     n = st.pl[p, P_SDECKN]
     if n < st.sdeck.shape[1]:

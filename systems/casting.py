@@ -67,6 +67,7 @@ from components.cards import (
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
+    G_ONE_PER_PLAYER,
     G_TOTAL_POWER,
     G_UP_TO,
     L_ZONE,
@@ -132,6 +133,7 @@ from components.objects import (
     F_LOYUSED,
     F_MODES,
     F_NT,
+    F_OWNER,
     F_POW,
     F_SICK,
     F_SPENT,
@@ -144,7 +146,7 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CREATURE_SPELLS, P_HANDN, P_SPELLS
+from components.players import P_CREATURE_SPELLS, P_HANDN, P_OPP_SPELLS_SINCE, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
     CTR_LOYALTY,
@@ -771,6 +773,7 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
     k = targets.candidates(st, cd, spec, p, decider, src, it, buf, buf.shape[0])
     m = 0
     diff = cd.tg[spec, G_DIFFERENT]
+    one_each = cd.tg[spec, G_ONE_PER_PLAYER]  # no two with the same owner
     most = cd.tg[spec, G_TOTAL_POWER]  # Nethroi: their total power at most this
     power = 0
     if most > 0:
@@ -783,6 +786,10 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
         for t in range(o[it, F_NT]):
             if o[it, F_T0 + t] == x and (o[it, F_TSPEC + t] == spec or diff):
                 taken = True
+            y = o[it, F_T0 + t]
+            if one_each and x >= 0 and y >= 0 and o[it, F_TSPEC + t] == spec:
+                if o[y, F_OWNER] == o[x, F_OWNER]:
+                    taken = True
         if most > 0 and x >= 0 and power + o[x, F_POW] > most:
             taken = True
         if not taken and m < limit:
@@ -909,6 +916,9 @@ def finish(st, cd):
             return
     else:
         st.pl[p, P_SPELLS] += 1
+        for q in range(st.pl.shape[0]):  # (I Bask in Your Silent Awe: since q's last turn)
+            if q != p and players.is_opponent(st, q, p):
+                st.pl[q, P_OPP_SPELLS_SINCE] += 1
         if o[it, F_TYPES] & T_CREATURE:
             st.pl[p, P_CREATURE_SPELLS] += 1
         variants.spell_cast(st, p, it)  # 903.8: a cast from the command zone counts

@@ -21,6 +21,7 @@ from components.cards import (
     EV_ATTACKS,
     EV_BECOMES_BLOCKED,
     EV_BLOCKS,
+    EV_UNBLOCKED,
     ST_DAMAGE_BY_TOUGHNESS,
 )
 from components.decisions import (
@@ -455,6 +456,36 @@ def ask_next_blocker(st, cd):
         s[S_PEND] = PEND_BLOCK
         s[S_PPLAYER] = q
         return
+    _unblocked(st, cd)
+
+
+@kernel
+def put_blocking(st, b, a):
+    """A creature put onto the battlefield blocking attacker a (506.3, 509.1h): a blocks
+    it from now on, last in its damage assignment order; a becomes blocked. (Nothing if a
+    isn't attacking any more.)"""
+    o = st.o
+    if o[a, F_ZONE] != BATTLEFIELD or o[a, F_ATKP] < 0 or o[b, F_ZONE] != BATTLEFIELD:
+        return
+    seq = 0
+    for j in st.bf[: st.s[S_NBF]]:
+        if o[j, F_BSEQ] > seq:
+            seq = o[j, F_BSEQ]
+    o[b, F_BLOCKING] = a
+    o[b, F_BSEQ] = seq + 1
+    o[a, F_BLOCKED] = 1
+    touch(st)
+
+
+@kernel
+def _unblocked(st, cd):
+    """509.1h: every attacking creature no creature blocks is unblocked now that the
+    defending players have declared: "whenever a creature attacks and isn't blocked"
+    (the event's player is the defending player)."""
+    o = st.o
+    for a in st.bf[: st.s[S_NBF]]:
+        if o[a, F_ATKP] >= 0 and not o[a, F_BLOCKED]:
+            triggers.event(st, cd, EV_UNBLOCKED, a, o[a, F_ATKP], 0, o[a, F_CTL], 0)
 
 
 @kernel

@@ -4,7 +4,7 @@ that change objects go through the layers, systems/continuous_effects.py.)"""
 
 from __future__ import annotations
 
-from components.cards import A_IF, A_KIND, A_P, A_ZONE, C_NSA, C_SA0
+from components.cards import A_ARG, A_IF, A_KIND, A_P, A_ZONE, C_NSA, C_SA0, EACH_PLAYER_STATIC
 from components.game import S_CASUAL, S_NCZ, S_TEAM_TURNS
 from components.objects import F_CARD, F_CTL, F_FACE_DOWN, F_TYPES
 from components.rules import COMMAND, T_PHENOMENON, T_PLANE
@@ -17,7 +17,8 @@ def command_static(st, cd, p, kind):
     """The static abilities of this kind (ST_*) of face-up command-zone cards that apply
     to player p as "you": the sum of their amounts (A_P), or 0. A plane's "you" is its
     controller's whole team in shared team turns (901.12c); a vanguard's and a scheme's
-    is its controller."""
+    is its controller. One with A_ARG EACH_PLAYER_STATIC applies to every player (A
+    Display of My Dark Power's lands)."""
     if not st.s[S_CASUAL]:
         return 0
     o, ct, sa = st.o, cd.ct, cd.sa
@@ -27,17 +28,17 @@ def command_static(st, cd, p, kind):
         if o[i, F_FACE_DOWN]:
             continue
         you = o[i, F_CTL]
-        if you != p:
-            if not (
-                st.s[S_TEAM_TURNS]
-                and (o[i, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
-                and players.teammates(st, you, p)
-            ):
-                continue
+        mine = you == p or (
+            st.s[S_TEAM_TURNS]
+            and (o[i, F_TYPES] & (T_PLANE | T_PHENOMENON)) != 0
+            and players.teammates(st, you, p)
+        )
         c = o[i, F_CARD]
         if c < 0:
             continue
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if not mine and sa[r, A_ARG] != EACH_PLAYER_STATIC:
+                continue
             if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
                 if selectors.holds(st, cd, sa[r, A_IF], you, i, -1):
                     total += max(1, sa[r, A_P])

@@ -76,7 +76,7 @@ from components.objects import (
     F_TOU,
     F_ZONE,
 )
-from components.players import NOTE_PLAYER, NT_CARD, NT_KIND, NT_PLAYER, NT_VALUE, P_ALIVE
+from components.players import NOTE_PLAYER, NT_CARD, NT_KIND, NT_PLAYER, NT_VALUE, P_ALIVE, P_SPELLS
 from components.rules import BATTLEFIELD, COMMAND, LIBRARY, S_BASIC, T_CONSPIRACY, T_LAND
 from systems import players, selectors, zones
 from systems.jit import kernel
@@ -141,7 +141,8 @@ def _count_static(st, cd, kind, p, x, first):
         m = st.s[S_NCZ] if pass_ == 0 else st.s[S_NBF]
         for k in range(m):
             src = st.cz[k] if pass_ == 0 else st.bf[k]
-            if o[src, F_CTL] != p:
+            you = o[src, F_CTL]
+            if you != p and kind != ST_CANT_CAST:
                 continue
             c = o[src, F_CARD]
             if c < 0 or ct[c, C_NSA] == 0:
@@ -149,7 +150,20 @@ def _count_static(st, cd, kind, p, x, first):
             for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
                 if sa[r, A_KIND] != kind or not _functions(st, cd, src, r):
                     continue
-                if kind == ST_CANT_CAST or kind == ST_ANY_COLOR:  # (spells: a filter in A_ARG)
+                if (
+                    kind == ST_CANT_CAST
+                    and sa[r, A_AMT] >= 0
+                    and st.pl[p, P_SPELLS] < (selectors.amount(st, cd, sa[r, A_AMT], you, src, -1))
+                ):
+                    ok = False  # ("can't cast more than N spells each turn": fewer so far)
+                elif kind == ST_CANT_CAST and sa[r, A_REF] == R_EACH:  # players it names
+                    ok = selectors.matches(st, cd, sa[r, A_REFA], -1 - p, you, src, -1) and (
+                        selectors.holds(st, cd, sa[r, A_IF], you, src, -1)
+                        and selectors.matches_card(st, cd, sa[r, A_ARG], x, you, src)
+                    )
+                elif you != p:  # ("you can't cast")
+                    ok = False
+                elif kind == ST_CANT_CAST or kind == ST_ANY_COLOR:  # (spells: a filter in A_ARG)
                     ok = selectors.holds(st, cd, sa[r, A_IF], p, src, -1) and (
                         selectors.matches_card(st, cd, sa[r, A_ARG], x, p, src)
                     )

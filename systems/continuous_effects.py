@@ -104,6 +104,7 @@ from components.objects import (
     F_KW,
     F_LCTL,
     F_MERGED,
+    F_MUST_ATTACK_P,
     F_POW,
     F_PROT,
     F_RESTRICT,
@@ -180,6 +181,7 @@ def _recompute(st, cd):
         c = face(st, cd, i)
         o[i, F_CTL] = o[i, F_BCTL]
         o[i, F_RESTRICT] = 0
+        o[i, F_MUST_ATTACK_P] = 0
         o[i, F_ANIMATED] = 0
         o[i, F_XSUB] = -1
         if c < 0:
@@ -283,7 +285,10 @@ def _recompute(st, cd):
         elif kind == X_CANT_ATTACK:
             o[i, F_RESTRICT] |= CANT_ATTACK
         elif kind == X_MUST_ATTACK:
-            o[i, F_RESTRICT] |= MUST_ATTACK
+            if eff[k, X_NEWCTL] >= 0:  # "attacks [that player] if able"
+                o[i, F_MUST_ATTACK_P] = 1 + eff[k, X_NEWCTL]
+            else:
+                o[i, F_RESTRICT] |= MUST_ATTACK
     _counters(st, bf)
     for q in range(m):
         _statics(st, cd, srcs[q], ST_COAT_OF_ARMS)

@@ -4,8 +4,17 @@ next end step, exile it"), they trigger once, at the moment they name."""
 from __future__ import annotations
 
 from components.game import S_NDL, S_TURN
-from components.rules import END
-from components.stack import D_AB, D_CTL, D_OBJ, D_SRC, D_TURN, D_WHEN, DL_NEXT_END_STEP
+from components.rules import END, END_COMBAT
+from components.stack import (
+    D_AB,
+    D_CTL,
+    D_OBJ,
+    D_SRC,
+    D_TURN,
+    D_WHEN,
+    DL_END_OF_COMBAT,
+    DL_NEXT_END_STEP,
+)
 from systems import triggers
 from systems.jit import kernel
 from systems.state import delete_row, new_row
@@ -32,7 +41,9 @@ def at_step(st, cd, step):
     k = 0
     while k < s[S_NDL]:
         dl = st.dl
-        fire = dl[k, D_WHEN] == DL_NEXT_END_STEP and step == END
+        fire = (dl[k, D_WHEN] == DL_NEXT_END_STEP and step == END) or (
+            dl[k, D_WHEN] == DL_END_OF_COMBAT and step == END_COMBAT  # 511: "at end of combat"
+        )
         if fire:
             triggers.queue(st, dl[k, D_SRC], dl[k, D_AB], dl[k, D_CTL], -1, 0, dl[k, D_OBJ], -1)
             s[S_NDL] = delete_row(dl, k, s[S_NDL])

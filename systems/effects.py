@@ -33,10 +33,13 @@ from components.cards import (
     E_OP,
     E_REF,
     E_REF2,
+    E_REF2A,
     E_REFA,
     E_SETS_PT,
     E_SUB,
     E_UNTIL,
+    MAY_PAY_X,
+    MUST_ATTACK_OWNER,
     NHYB,
     OP_ABANDON,
     OP_ADD_MANA,
@@ -78,6 +81,7 @@ from components.cards import (
     OP_GRANT,
     OP_IF,
     OP_JUMP,
+    OP_LASTING,
     OP_LIFE_LOWEST,
     OP_LOOK_AT_TOP,
     OP_LOSE,
@@ -136,6 +140,7 @@ from components.decisions import (
     PEND_DISCARD,
     PEND_MODE,
     PEND_NONE,
+    PEND_NUMBER,
     PEND_PILE,
     PEND_PILE_SPLIT,
     PEND_POSITION,
@@ -160,6 +165,7 @@ from components.effects import (
     X_CTL,
     X_KIND,
     X_KW,
+    X_LASTING,
     X_LOSE_KW,
     X_MUST_ATTACK,
     X_NEWCTL,
@@ -232,6 +238,7 @@ from components.objects import (
     F_ICTL,
     F_IKIND,
     F_KICKED,
+    F_LASTING_PLAYER,
     F_MODES,
     F_NOREGEN,
     F_NT,
@@ -250,6 +257,7 @@ from components.objects import (
     F_X,
     F_ZONE,
     MAX_TARGETS,
+    TOKEN_LASTING,
 )
 from components.players import (
     P_ALIVE,
@@ -288,6 +296,7 @@ from components.stack import (
 )
 from systems import (
     archenemy,
+    combat,
     commander,
     continuous_effects,
     damage,
@@ -316,6 +325,7 @@ TO_HAND, TO_BATTLEFIELD, TO_LIBRARY_TOP, TO_GRAVEYARD, TO_LIBRARY_BOTTOM = range
 # discard modes (E_A of OP_DISCARD)
 DISCARD_CHOOSE, DISCARD_RANDOM, DISCARD_ALL = range(3)
 EMBLEM = 3  # F_TOKEN of an emblem (114): not a card, ceases to exist on a restart
+LASTING = TOKEN_LASTING  # F_TOKEN of the holder of a lasting effect's statics (OP_LASTING)
 # exile modes (E_A of OP_EXILE)
 EXILE_PLAIN, EXILE_WITH_SOURCE, EXILE_UNTIL_LEAVES = range(3)
 
@@ -514,6 +524,8 @@ def step(st, cd, r):
         return _reveal_planes(st, cd, r, you, src, item)
     if op == OP_CHOOSE_MODE:
         return _choose_mode(st, cd, r, you, src, item)
+    if op == OP_REVEAL_UNTIL and ep[r, E_D] == 1:
+        return _reveal_until_each(st, cd, r, you, src, item)
     if op == OP_REVEAL_UNTIL:
         _reveal_until(st, cd, r, you, src, item)
         return NEXT
@@ -663,6 +675,9 @@ def _simple(st, cd, r, you, src, item):
                 kind = ep[r, E_A]
                 _player_counters(st, p, kind, amt)
             elif op == OP_CREATE_TOKEN:
+                att = NONE  # the player each token attacks each combat if able (508.1d)
+                if ep[r, E_REF2] != R_NONE:
+                    att = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
                 for _ in range(amt):
                     t = zones.new_object(st, cd, ep[r, E_A], p, GONE)
                     if t < 0:
@@ -670,8 +685,14 @@ def _simple(st, cd, r, you, src, item):
                     o[t, F_TOKEN] = 1
                     zones.enter_battlefield(st, cd, t, p, -1, ep[r, E_B])
                     s[S_RES_IT] = t
+                    if ep[r, E_C] == 1 and att >= 0:  # blocking that creature (509.1h)
+                        combat.put_blocking(st, t, att)
+                    elif att != NONE and att < 0:
+                        _must_attack(st, t, you, src, -1 - att)
             elif op == OP_ADD_MANA:
                 mana.add_mana(st, p, ep[r, E_B], amt)
+            elif op == OP_LASTING:  # 611.2a: its statics apply until the time it names
+                _lasting(st, cd, r, p, src)
             elif op == OP_EMBLEM:  # 114.2: it goes to the command zone
                 e = zones.new_object(st, cd, ep[r, E_A], p, COMMAND)
                 if e >= 0:
@@ -782,6 +803,13 @@ def _simple(st, cd, r, you, src, item):
                 kind = X_CONTROL
             if kind >= 0:
                 newctl = you
+                if op == OP_MUST_ATTACK:  # (X_NEWCTL: the player it must attack; -1 any)
+                    newctl = o[x, F_OWNER] if ep[r, E_A] == MUST_ATTACK_OWNER else -1
+                    if ep[r, E_REF2] != R_NONE:
+                        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                        if y == NONE or y >= 0:
+                            continue
+                        newctl = -1 - y
                 if (
                     op == OP_GAIN_CONTROL and ep[r, E_REF2] != R_NONE
                 ):  # "target player gains control"
@@ -944,6 +972,23 @@ def _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg):
 
 
 @kernel
+def _must_attack(st, t, you, src, q):
+    """508.1d: t attacks player q each combat if able (for as long as it is on the
+    battlefield)."""
+    k = new_row(st, st.eff, S_NEFF)
+    if k < 0:
+        return
+    st.eff[k, :] = 0
+    st.eff[k, X_KIND] = X_MUST_ATTACK
+    st.eff[k, X_OBJ] = t
+    st.eff[k, X_CTL] = you
+    st.eff[k, X_TS] = stamp(st)
+    st.eff[k, X_NEWCTL] = q
+    st.eff[k, X_UNTIL] = UNTIL_FOREVER
+    st.eff[k, X_SRC] = src
+
+
+@kernel
 def _life_becomes_lowest(st, cd, you, opponents):
     """Repay in Kind: each player's life total becomes the lowest among them (810.9d:
     in Two-Headed Giant one member of each team is affected, the team's total); with
@@ -980,11 +1025,67 @@ def _who(st, cd, r, you, src, item):
 def _may(st, cd, r, you, src, item):
     """ "[Player] may [pay ...]. If they do, ..." : yes goes on, no jumps past."""
     p = _who(st, cd, r, you, src, item)
+    if cd.ep[r, E_A] == MAY_PAY_X:
+        return _may_pay_x(st, cd, r, p, item)
     if _answered(st):
         if st.s[S_ANSWER] == 1:
             _pay_optional(st, cd, r, p, you, src, item)
             return NEXT
         return _jump(st, cd, r)
+    if not st.pl[p, P_ALIVE]:
+        return _jump(st, cd, r)
+    return _ask(st, PEND_YES_NO, p, -1)
+
+
+@kernel
+def _lasting(st, cd, r, p, src):
+    """A resolved ability's continuous effect made of static abilities (611.2a), lasting
+    until the end of the turn or p's next turn: an object of its own in the command zone,
+    not a card and shown nowhere (F_TOKEN LASTING), whose card row holds the statics with
+    p as their "you", so that every rule reading statics reads them; an effects-table row
+    (X_LASTING) ends it when the time comes (systems/turn_structure.py). The player
+    chosen so far in this resolution is its chosen_player."""
+    o = st.o
+    e = zones.new_object(st, cd, cd.ep[r, E_A], p, COMMAND)
+    if e < 0:
+        return
+    o[e, F_CTL] = p
+    o[e, F_BCTL] = p
+    o[e, F_TOKEN] = LASTING
+    for k in range(st.s[S_NCHOSEN]):
+        if st.chosen[k] < 0 and st.chosen[k] != NONE:
+            o[e, F_LASTING_PLAYER] = -st.chosen[k]  # (1 + the player)
+            break
+    x = new_row(st, st.eff, S_NEFF)
+    if x < 0:
+        return
+    st.eff[x, :] = 0
+    st.eff[x, X_KIND] = X_LASTING
+    st.eff[x, X_OBJ] = -1
+    st.eff[x, X_CTL] = p
+    st.eff[x, X_TS] = stamp(st)
+    st.eff[x, X_UNTIL] = cd.ep[r, E_UNTIL]
+    st.eff[x, X_SRC] = e
+
+
+@kernel
+def _may_pay_x(st, cd, r, p, item):
+    """ "You may pay {X}. If you do, ...": p says whether they pay, then chooses X (the
+    numbers whose generic mana they could pay now, 107.3) and pays it; X of the steps
+    after it is that number (the resolving item's F_X)."""
+    s = st.s
+    if _answered(st):
+        if s[S_RES_SUB] == 0:
+            if s[S_ANSWER] != 1:
+                return _jump(st, cd, r)
+            s[S_RES_SUB] = 1
+            return _ask(st, PEND_NUMBER, p, -1)
+        x = s[S_ANSWER]
+        if x > 0:
+            mana.pay(st, cd, p, np.zeros(N_MANA + 1, np.int64), x)
+        if item >= 0:
+            st.o[item, F_X] = x
+        return NEXT
     if not st.pl[p, P_ALIVE]:
         return _jump(st, cd, r)
     return _ask(st, PEND_YES_NO, p, -1)
@@ -1014,6 +1115,8 @@ def _pay_optional(st, cd, r, p, you, src, item):
 @kernel
 def can_pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
+    if ep[r, E_A] == MAY_PAY_X:  # (X may be 0)
+        return True
     if ep[r, E_D] >= 0:
         cost = np.zeros(COST_W, np.int64)
         _cost_of(cd, ep[r, E_D], cost)
@@ -1068,9 +1171,11 @@ def _for_each(st, cd, r, you, src, item):
 @kernel
 def _discard(st, cd, r, you, src, item):
     """701.9: each player named discards: all, at random, or cards of their choice one
-    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far). Once the step is
-    done, the last card it discarded is "it" for the next step ("if it's a creature
-    card", 608.2c); while it runs, "it" keeps naming whom the step names."""
+    at a time (S_RES_SUB: which player; S_RES_AUX: how many so far). E_D: only cards
+    matching that filter; E_REF2: the player who chooses them (the hand is revealed to
+    them: "choose a nonland card from each of those hands"). Once the step is done, the
+    last card it discarded is "it" for the next step ("if it's a creature card",
+    608.2c); while it runs, "it" keeps naming whom the step names."""
     s, ep = st.s, cd.ep
     buf = _buf(st)
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
@@ -1102,13 +1207,27 @@ def _discard(st, cd, r, you, src, item):
                 trace(st, T_RANDOM, p, h, j, 0, 0, 0, 0, 0)
                 last = st.hand[p, j]
                 zones.discard(st, cd, last)
-        elif s[S_RES_AUX] < amt and hand > 0:
-            return _ask(st, PEND_DISCARD, p, -1)
+        elif s[S_RES_AUX] < amt and hand > 0 and _discardable(st, cd, r, p, you, src):
+            if ep[r, E_REF2] != R_NONE:
+                q = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                if q < 0 and q != NONE and st.pl[-1 - q, P_ALIVE]:
+                    return _ask(st, PEND_DISCARD, -1 - q, p)  # (S_PB: whose hand)
+            return _ask(st, PEND_DISCARD, p, p)
         s[S_RES_SUB] += 1
         s[S_RES_AUX] = 0
     if last != NONE:
         s[S_RES_IT] = last
     return NEXT
+
+
+@kernel
+def _discardable(st, cd, r, p, you, src):
+    """Has p a card in hand the discard step may take (its filter, E_D)?"""
+    f = cd.ep[r, E_D]
+    for j in range(st.pl[p, P_HANDN]):
+        if f < 0 or selectors.matches_card(st, cd, f, st.hand[p, j], you, src):
+            return True
+    return False
 
 
 @kernel
@@ -1743,6 +1862,61 @@ def _reveal_until(st, cd, r, you, src, item):
 
 
 @kernel
+def _reveal_until_each(st, cd, r, you, src, item):
+    """Each player named (E_REF2) reveals cards from the top of their library until a card
+    matching the filter; you choose one of those cards and put it onto the battlefield
+    under your control; every other card revealed this way goes to its owner's graveyard.
+    The revealed cards wait in their libraries: `chosen` holds each player's matching
+    card (or -1 - the player when none) and `marks` how many cards they revealed."""
+    s, ep = st.s, cd.ep
+    if s[S_RES_SUB] == 0:
+        s[S_RES_SUB] = 1
+        s[S_NCHOSEN] = 0
+        buf = _buf(st)
+        m = selectors.refs(st, cd, ep[r, E_REF2], ep[r, E_REF2A], you, src, item, buf)
+        found = False
+        for k in range(m):
+            x = buf[k]
+            if x >= 0 or not st.pl[-1 - x, P_ALIVE] or not _reach(st, you, x):
+                continue
+            q = -1 - x
+            n = st.pl[q, P_LIBN]
+            hit = x
+            shown = n
+            for j in range(n):
+                i = zones.library_top(st, q, j)
+                if selectors.matches_card(st, cd, ep[r, E_REFA], i, you, src):
+                    hit = i
+                    shown = j + 1
+                    found = True
+                    break
+            c = s[S_NCHOSEN]
+            if c < st.chosen.shape[0]:
+                st.chosen[c] = hit
+                st.marks[c] = shown
+                s[S_NCHOSEN] = c + 1
+        if found and st.pl[you, P_ALIVE]:
+            return _ask(st, PEND_CHOOSE_OBJECT, you, -1)
+    x = NONE
+    if _answered(st):
+        x = s[S_ANSWER]
+    if x != NONE and x >= 0:
+        zones.enter_battlefield(st, cd, x, you, -1, 0)
+        s[S_RES_IT] = x
+    for k in range(s[S_NCHOSEN]):
+        h = st.chosen[k]
+        q = st.o[h, F_OWNER] if h >= 0 else -1 - h
+        n = st.marks[k] - (1 if h == x else 0)
+        for _ in range(n):
+            i = zones.library_top(st, q, 0)
+            if i < 0:
+                break
+            zones.move(st, cd, i, GRAVEYARD, -1)
+    s[S_NCHOSEN] = 0
+    return NEXT
+
+
+@kernel
 def _choose_mode(st, cd, r, you, src, item):
     """A player chooses one of the modes as the ability resolves ("target opponent chooses
     self or others", Feed the Machine): E_A modes; the rows after this one jump to each."""
@@ -1921,6 +2095,15 @@ def options(st, cd, out_obj, out_arg):
                 out_obj[m], out_arg[m] = -1, c
                 m += 1
         return m
+    if kind == PEND_NUMBER:  # "you may pay {X}": 0 up to the most p could pay now
+        cost = np.zeros(N_MANA + 1, np.int64)
+        top = mana.total_available(st, cd, p)
+        for x in range(min(top, out_obj.shape[0] - 1) + 1):
+            if x > 0 and not mana.can_pay(st, cd, p, cost, x):
+                break
+            out_obj[m], out_arg[m] = -1, x
+            m += 1
+        return m
     if kind == PEND_COMMAND_ZONE:  # 903.9b: the command zone, or where it was going
         out_obj[0], out_arg[0] = s[S_PB], 1
         out_obj[1], out_arg[1] = s[S_PB], 0
@@ -1935,10 +2118,14 @@ def options(st, cd, out_obj, out_arg):
             out_obj[m], out_arg[m] = -1, k
             m += 1
         return m
-    if kind == PEND_DISCARD:
-        for j in range(st.pl[p, P_HANDN]):
-            out_obj[m], out_arg[m] = st.hand[p, j], 0
-            m += 1
+    if kind == PEND_DISCARD:  # cards of S_PB's hand (the step's filter, E_D)
+        h = s[S_PB]
+        f = ep[r, E_D]
+        for j in range(st.pl[h, P_HANDN]):
+            i = st.hand[h, j]
+            if f < 0 or selectors.matches_card(st, cd, f, i, you, src):
+                out_obj[m], out_arg[m] = i, 0
+                m += 1
         return m
     if kind == PEND_COLOR or kind == PEND_POSITION or op == OP_WISH:
         return more_options(st, cd, out_obj, out_arg)
@@ -1965,6 +2152,12 @@ def options(st, cd, out_obj, out_arg):
                     m += 1
             elif selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
                 out_obj[m], out_arg[m] = i, 0
+                m += 1
+    elif op == OP_REVEAL_UNTIL:  # the matching card each player revealed
+        none_ok = False
+        for k in range(s[S_NCHOSEN]):
+            if st.chosen[k] >= 0:
+                out_obj[m], out_arg[m] = st.chosen[k], 0
                 m += 1
     elif op == OP_REVEAL_PLANES:  # the revealed planes, top first
         none_ok = False

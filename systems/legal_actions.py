@@ -121,6 +121,7 @@ from components.objects import (
     F_ICTL,
     F_KW,
     F_MERGED,
+    F_MUST_ATTACK_P,
     F_OWNER,
     F_RESTRICT,
     F_TOP,
@@ -501,6 +502,7 @@ def list_actions(st, cd):
         if not _attack_requirement_unmet(st, cd):  # 508.1d: "attacks this turn if able"
             m = _add(acts, 0, A_ATTACK_DONE, p, -1, 0, 0)
         m = combat.attack_options(st, cd, acts, m)
+        m = _player_requirements(st, acts, m)
         if st.s[S_NEEDS] & NEED_CONSPIRACY:
             m = _attack_requirements(st, cd, acts, m)
     elif kind == PEND_BLOCK:
@@ -529,6 +531,44 @@ def list_actions(st, cd):
         fail(st, ERR_FULL)
         m = 0
     s[S_NACTS] = m
+    return m
+
+
+@kernel
+def _player_requirements(st, acts, m):
+    """508.1d: a creature that attacks a certain player if able (F_MUST_ATTACK_P, an
+    effect's requirement) and can attack them now: only that option is listed for it,
+    and the declaration can't be finished ("done", row 0) before it is declared. (One
+    that can't attack that player has no requirement.)"""
+    o = st.o
+    drop_done = False
+    k = 0
+    while k < m:
+        i = acts[k, AC_OBJ]
+        q = o[i, F_MUST_ATTACK_P] - 1 if acts[k, AC_KIND] == A_ATTACK else -1
+        if q >= 0:
+            able = False
+            for j in range(m):
+                if (
+                    acts[j, AC_KIND] == A_ATTACK
+                    and acts[j, AC_OBJ] == i
+                    and acts[j, AC_ARG] == -1 - q
+                ):
+                    able = True
+            if able:
+                drop_done = True
+                if acts[k, AC_ARG] != -1 - q:
+                    for j in range(k, m - 1):
+                        for f in range(acts.shape[1]):
+                            acts[j, f] = acts[j + 1, f]
+                    m -= 1
+                    continue
+        k += 1
+    if drop_done and m > 1 and acts[0, AC_KIND] == A_ATTACK_DONE:
+        for j in range(0, m - 1):
+            for f in range(acts.shape[1]):
+                acts[j, f] = acts[j + 1, f]
+        m -= 1
     return m
 
 

@@ -21,6 +21,7 @@ from components.cards import (
     AM_COUNTERS,
     AM_CREATURE_SPELLS,
     AM_EVENT,
+    AM_GRAVEYARD_TURN,
     AM_HALF_LIFE,
     AM_HAND,
     AM_LAST,
@@ -30,6 +31,7 @@ from components.cards import (
     AM_MV,
     AM_NOTED,
     AM_OPP_DAMAGED,
+    AM_OPP_SPELLS_SINCE,
     AM_POWER,
     AM_TOTAL_POWER,
     AM_TOUGHNESS,
@@ -76,6 +78,8 @@ from components.cards import (
     L_NAME,
     L_NAMED,
     L_NOT_COLOR,
+    L_NOT_KW,
+    L_NOT_REF,
     L_NOT_SUB,
     L_NOT_SUPER,
     L_NOT_TYPE,
@@ -86,6 +90,7 @@ from components.cards import (
     L_OWNER_REF,
     L_PLAYER,
     L_POW,
+    L_PUT_BY,
     L_SUB,
     L_SUBGAME,
     L_SUPER,
@@ -178,6 +183,7 @@ from components.objects import (
     F_ICTL,
     F_KICKED,
     F_KW,
+    F_LASTING_PLAYER,
     F_LKI_CTL,
     F_LKI_CTR,
     F_LKI_POW,
@@ -187,6 +193,7 @@ from components.objects import (
     F_NUMBER,
     F_OWNER,
     F_POW,
+    F_PUT_BY,
     F_SPENT,
     F_SRC,
     F_T0,
@@ -216,9 +223,11 @@ from components.players import (
     P_CREATURE_SPELLS,
     P_CTR,
     P_DAMAGE_TURN,
+    P_GRAVEYARD_TURN,
     P_HANDN,
     P_MANA,
     P_OPP_DAMAGED,
+    P_OPP_SPELLS_SINCE,
     P_OUTSIDE,
     P_SUB_RESULT,
     P_TURNS,
@@ -329,6 +338,10 @@ def _matches(st, cd, f, x, you, src, item):
         sg = fl[f, L_SUBGAME]  # 726: who won (didn't win) the last subgame
         if sg >= 0 and (st.pl[q, P_SUB_RESULT] == 1) != (sg == 1):
             return False
+        if fl[f, L_NOT_REF] != R_NONE and _player_ref_is(
+            st, cd, fl[f, L_NOT_REF], q, you, src, item
+        ):
+            return False
         return st.pl[q, P_ALIVE] == 1 and related(st, you, q, fl[f, L_PLAYER])
     if not (fl[f, L_WHAT] & W_OBJECTS):
         return False
@@ -378,6 +391,12 @@ def _matches(st, cd, f, x, you, src, item):
             return False
     if fl[f, L_KW] and (o[x, F_KW] & fl[f, L_KW]) != fl[f, L_KW]:
         return False
+    if o[x, F_KW] & fl[f, L_NOT_KW]:
+        return False
+    if fl[f, L_PUT_BY] and (src < 0 or o[x, F_PUT_BY] != 1 + src):
+        return False
+    if fl[f, L_NOT_REF] != R_NONE and _player_ref_is(st, cd, fl[f, L_NOT_REF], ctl, you, src, item):
+        return False
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
         return False
@@ -401,6 +420,9 @@ def _matches(st, cd, f, x, you, src, item):
         attacking = o[x, F_ATKP] >= 0
         if at == 2:
             if not (attacking or o[x, F_BLOCKING] >= 0):
+                return False
+        elif at == 3:  # "attacking you": the player (not a planeswalker or battle)
+            if o[x, F_ATKP] != you or o[x, F_ATKO] >= 0:
                 return False
         elif attacking != (at == 1):
             return False
@@ -545,6 +567,8 @@ def _base_ref(st, cd, ref, you, src, item):
         q = players.prev_in_turn_order(st, you)
         return -1 - q if q >= 0 else NO_TARGET
     if ref == R_CHOSEN_PLAYER:
+        if item < 0 and src >= 0:  # a lasting effect's statics: the player chosen then
+            return -o[src, F_LASTING_PLAYER] if o[src, F_LASTING_PLAYER] > 0 else NO_TARGET
         for k in range(st.s[S_NCHOSEN]):
             if st.chosen[k] < 0:
                 return st.chosen[k]
@@ -712,6 +736,10 @@ def base_amount(st, cd, m, you, src, item):
             v = st.pl[-1 - x, P_OPP_DAMAGED] if x < 0 else 0
         elif kind == AM_CREATURE_SPELLS:
             v = st.pl[-1 - x, P_CREATURE_SPELLS] if x < 0 else 0
+        elif kind == AM_OPP_SPELLS_SINCE:
+            v = st.pl[-1 - x, P_OPP_SPELLS_SINCE] if x < 0 else 0
+        elif kind == AM_GRAVEYARD_TURN:
+            v = st.pl[-1 - x, P_GRAVEYARD_TURN] if x < 0 else 0
     if kind == AM_NOTED:
         v = noted_count(st, you, arg) if am[m, M_ARG2] == 1 else noted_highest(st, you, arg)
     return v * am[m, M_TIMES] + am[m, M_PLUS]

@@ -251,7 +251,7 @@ def _check_card(st, cd, src, c, ev, obj, player, amount, evc, aux, look):
             if ev != EV_ATTACKS or aux != AUX_GROUP:
                 continue
             n = _attackers(st, cd, ab[a, B_WHAT], who, src)
-            if n == 0:
+            if n == 0 or n < ab[a, B_GROUP]:  # (B_GROUP: at least that many)
                 continue
         elif not _matches(st, cd, a, src, who, ev, obj, player, amount, evc, aux):
             continue

@@ -22,6 +22,7 @@ from components.cards import (
     ST_MANA_KEEP,
     ST_NO_MAX_HAND,
     ST_SKIP_UNTAP,
+    ST_UNTAP_IN_OPP_UNTAP,
 )
 from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import (
@@ -29,7 +30,10 @@ from components.effects import (
     UNTIL_END_OF_TURN,
     UNTIL_YOUR_NEXT_TURN,
     X_CTL,
+    X_KIND,
+    X_LASTING,
     X_OBJ,
+    X_SRC,
     X_TS,
     X_UNTIL,
 )
@@ -85,6 +89,7 @@ from components.players import (
     P_CREATURE_SPELLS,
     P_DAMAGE_TURN,
     P_DRAWS,
+    P_GRAVEYARD_TURN,
     P_HANDN,
     P_KEEP_MANA,
     P_LAND_DROPS,
@@ -92,6 +97,7 @@ from components.players import (
     P_MANA,
     P_MAXHAND,
     P_OPP_DAMAGED,
+    P_OPP_SPELLS_SINCE,
     P_OUTSIDE_BASICS,
     P_PLANAR_ROLLS,
     P_SPELLS,
@@ -177,6 +183,9 @@ def begin_turn(st, cd, p):
     bump(st)
     if s[S_TEAM_TURNS]:
         p = players.primary(st, p)
+    for q in range(st.pl.shape[0]):  # the turn that ends: "since your last turn ended"
+        if s[S_TURN] > 0 and players.is_active(st, q):
+            st.pl[q, P_OPP_SPELLS_SINCE] = 0
     s[S_TURN] += 1
     s[S_PREV_ACTIVE] = s[S_ACTIVE] if s[S_TURN] > 1 else -1
     s[S_ACTIVE] = p
@@ -191,6 +200,7 @@ def begin_turn(st, cd, p):
         st.pl[q, P_PLANAR_ROLLS] = 0
         st.pl[q, P_DAMAGE_TURN] = 0
         st.pl[q, P_LANDS] = 0
+        st.pl[q, P_GRAVEYARD_TURN] = 0
         st.pl[q, P_LAND_DROPS] = 1
         for r in range(st.pl.shape[0]):
             st.rm[2, q, r] = 0
@@ -205,7 +215,7 @@ def begin_turn(st, cd, p):
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
-    _end_effects(st, UNTIL_YOUR_NEXT_TURN, p)
+    _end_effects(st, cd, UNTIL_YOUR_NEXT_TURN, p)
 
 
 # ----------------------------------------------------------------- steps
@@ -234,6 +244,8 @@ def begin_step(st, cd):
                 if not skip and not (s[S_NEEDS] & NEED_DOESNT_UNTAP and _stays_tapped(st, cd, i)):
                     o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
+            elif not skip and st.s[S_CASUAL] and _untaps_in_opponents_step(st, cd, o[i, F_CTL]):
+                o[i, F_TAPPED] = 0  # (I Know All, I See All: in each opponent's untap step)
         s[S_TODO] = TODO_END
         return
     if step == DRAW:  # 504.1; 103.8 / 800.7 / 810.6 on the first turn
@@ -326,7 +338,7 @@ def cleanup(st, cd):
             o[i, F_DTHIT] = 0
             o[i, F_REGEN] = 0
             o[i, F_NOREGEN] = 0
-    _end_effects(st, UNTIL_END_OF_TURN, -1)
+    _end_effects(st, cd, UNTIL_END_OF_TURN, -1)
     for q in range(st.pl.shape[0]):  # mana kept "until end of turn" empties now
         for c in range(N_MANA):
             st.pl[q, P_KEEP_MANA + c] = 0
@@ -345,6 +357,18 @@ def cleanup(st, cd):
 
 
 @kernel
+def _untaps_in_opponents_step(st, cd, p):
+    """Does p untap all permanents they control during each opponent's untap step (a
+    static of a face-up command-zone card of theirs), and is this an opponent's?"""
+    if command_zone.command_static(st, cd, p, ST_UNTAP_IN_OPP_UNTAP) == 0:
+        return False
+    for q in range(st.pl.shape[0]):
+        if st.pl[q, P_ALIVE] and players.is_active(st, q) and players.is_opponent(st, p, q):
+            return True
+    return False
+
+
+@kernel
 def max_hand_size(st, cd, p):
     """402.2: seven, or what the player's row says (vanguard, 902.5b); none with
     "you have no maximum hand size" (Reliquary Tower)."""
@@ -357,11 +381,12 @@ def max_hand_size(st, cd, p):
 
 
 @kernel
-def _end_effects(st, until, p):
+def _end_effects(st, cd, until, p):
     """Effects whose duration is over: "until end of turn" ones at cleanup (514.2; in
     Grand Melee those of players within the marker holder's range), "until your next
     turn" ones as p's turn begins (611.2b); and effects on an object that has left the
-    battlefield since (400.7: it is a new object, they never apply again)."""
+    battlefield since (400.7: it is a new object, they never apply again). A lasting
+    effect's statics (X_LASTING) end with the object holding them."""
     s, o = st.s, st.o
     gm = s[S_NMARK] > 0
     holder = s[S_ACTIVE]
@@ -378,6 +403,8 @@ def _end_effects(st, until, p):
             else:
                 done = not gm or st.rm[0, holder, e[k, X_CTL]]
         if done:
+            if e[k, X_KIND] == X_LASTING and e[k, X_SRC] >= 0:
+                zones.cease(st, cd, e[k, X_SRC])
             s[S_NEFF] = delete_row(e, k, s[S_NEFF])
             touch(st)
         else:

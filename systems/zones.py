@@ -36,6 +36,7 @@ from components.game import (
     S_NCZ,
     S_NEEDS,
     S_NSTK,
+    S_RES,
     S_TOKENS,
 )
 from components.objects import (
@@ -77,6 +78,7 @@ from components.objects import (
     F_POW,
     F_PROT,
     F_PROTECTOR,
+    F_PUT_BY,
     F_REGEN,
     F_RESTRICT,
     F_SICK,
@@ -94,7 +96,7 @@ from components.objects import (
     F_XSUB,
     F_ZONE,
 )
-from components.players import P_DRAWS, P_DREW_EMPTY, P_HANDN, P_LIBN, P_NINSTANT
+from components.players import P_DRAWS, P_DREW_EMPTY, P_GRAVEYARD_TURN, P_HANDN, P_LIBN, P_NINSTANT
 from components.rules import (
     BATTLEFIELD,
     COMMAND,
@@ -267,6 +269,8 @@ def move_one(st, cd, i, zone, controller):
         triggers.left_battlefield(st, cd, i)
     if zone == BATTLEFIELD and old != BATTLEFIELD:
         s[S_NBF] = insert_ordered(st.bf, s[S_NBF], i)
+        r = s[S_RES]  # what puts it there: the source of the spell or ability resolving
+        o[i, F_PUT_BY] = 0 if r < 0 else 1 + (o[r, F_SRC] if o[r, F_SRC] >= 0 else r)
     if old == LIBRARY:
         st.pl[owner, P_LIBN] = remove_value(st.lib[owner], st.pl[owner, P_LIBN], i)
     if old == HAND and zone != HAND:
@@ -323,6 +327,8 @@ def move_one(st, cd, i, zone, controller):
                 o[j, F_ATT] = -1
             if o[j, F_BLOCKING] == i:
                 o[j, F_BLOCKING] = -1
+    if zone == GRAVEYARD and o[i, F_TOKEN] == 0 and o[i, F_CARD] >= 0:  # (a card, 904)
+        st.pl[owner, P_GRAVEYARD_TURN] += 1
     if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS:  # "... from anywhere"
         triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
     variants.moved(st, i, zone)

@@ -34,24 +34,7 @@ REFUSED = {
     # Conspiracy Draft (905): casting a noted card without paying
     "Aether Searcher": "cast_without_paying",
     # Archenemy (904): schemes waiting for a word
-    "A Display of My Dark Power": "lasting",  # statics of a resolved ability until a time
-    "Approach My Molten Realm": "lasting",
-    "Choose Your Champion": "lasting",
-    "The Pieces Are Coming Together": "lasting",
-    "Dance, Pathetic Marionette": "unknown argument 'who'",  # reveal_until for each opponent
-    "Every Hope Shall Vanish": "chosen_by",  # discard a card another player chooses
-    "Every Last Vestige Shall Rot": "pay_x",  # "you may pay {X}" as it resolves
-    "My Genius Knows No Bounds": "pay_x",
-    "Which of You Burns Brightest?": "pay_x",
-    "I Bask in Your Silent Awe": "opponents_cast_since_your_last_turn",
-    "I Know All, I See All": "cards_put_into_your_graveyard_this_turn",
-    "Into the Earthen Maw": "not_keyword",  # "a creature without flying"
-    "My Crushing Masterstroke": "unknown argument 'defender'",  # attacks its owner
-    "The Dead Shall Serve": "one_per_opponent",  # a target in each opponent's graveyard
-    "Rotted Ones, Lay Siege": "attacks_each_combat",  # a token that attacks that player
-    "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
-    "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
     # Commander (903): the 903.5c-d example's commander, for deck rules
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
 }  # fmt: skip
