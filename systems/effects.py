@@ -100,6 +100,7 @@ from components.cards import (
     OP_REDIRECT,
     OP_REDISTRIBUTE_LIFE,
     OP_REGENERATE,
+    OP_REMOVE_FROM_COMBAT,
     OP_RESHUFFLE_PERMANENTS,
     OP_RESTART,
     OP_RETURN,
@@ -244,6 +245,7 @@ from components.objects import (
     F_T0,
     F_TAPPED,
     F_TOKEN,
+    F_TS,
     F_TSPEC,
     F_TYPES,
     F_UNEARTHED,
@@ -709,6 +711,9 @@ def _simple(st, cd, r, you, src, item):
             if z == BATTLEFIELD or z == STACK or z == GRAVEYARD or z == EXILE:
                 zones.move(st, cd, x, HAND, -1)
         elif op == OP_TO_LIBRARY:
+            if ep[r, E_B] > 0:  # "from" a zone: still the card put there (400.7)
+                if z != ep[r, E_B] - 1 or (item >= 0 and o[x, F_TS] > o[item, F_TS]):
+                    continue
             where = ep[r, E_A]
             zones.to_library(st, cd, x, where == 0)
             if where == 2:
@@ -735,6 +740,9 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_UNTAP:
             if z == BATTLEFIELD:
                 o[x, F_TAPPED] = 0
+        elif op == OP_REMOVE_FROM_COMBAT:  # 506.4: no longer attacking, blocking or blocked
+            if z == BATTLEFIELD:
+                zones.reset_combat(o, x)
         elif op == OP_REGENERATE:
             if z == BATTLEFIELD:
                 o[x, F_REGEN] += 1
