@@ -905,11 +905,24 @@ def _player_counters(st, p, kind, n):
 
 @kernel
 def _shield(st, you, has_recip, recip, amt, combat, redirect):
-    """A prevention (615) or redirection (614.9) shield; amount -1: all damage."""
+    """A prevention (615) or redirection (614.9) shield; amount -1: all damage. A
+    redirection like the newest one on the same recipient adds to that one (the next 1,
+    then the next 1 again, is the next 2: nothing between them applies to that
+    recipient first; Eladamri's {0} may be activated any number of times)."""
+    sh = st.sh
+    if redirect != NONE and amt > 0:
+        for k in range(st.s[S_NSH] - 1, -1, -1):
+            if sh[k, H_REDIRECT] == NONE or sh[k, H_RECIP] != recip:
+                continue
+            if (sh[k, H_CTL] == you and sh[k, H_HASRECIP] == has_recip and sh[k, H_AMT] > 0
+                    and sh[k, H_COMBAT] == combat and sh[k, H_REDIRECT] == redirect
+                    and sh[k, H_BY] == -1):  # fmt: skip
+                sh[k, H_AMT] += amt
+                return
+            break
     k = new_row(st, st.sh, S_NSH)
     if k < 0:
         return
-    sh = st.sh
     sh[k, H_CTL] = you
     sh[k, H_HASRECIP] = has_recip
     sh[k, H_RECIP] = recip
