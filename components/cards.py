@@ -378,6 +378,12 @@ ST_HANDS_REVEALED = 64  # "your opponents play with their hands revealed"
 ST_ARTIFACT_CREATURES = 65  # noncreature artifacts are creatures with P/T = mana value
 ST_SKIP_UNTAP = 66  # "players skip their untap steps" (The Eon Fog)
 ST_SET_COLOR = 67  # "all creatures are black" (layer 5; A_ARG: the colour bits)
+# the Vanguard cards' words (issue 14: the 1997-1999 avatars; numbers kept apart)
+ST_FLASH_FOR = 90  # "you may cast [these] spells as though they had flash" (A_ARG: filter)
+ST_BASIC_ANY_COLOR = 91  # "a basic land you control tapped for mana makes any colour instead"
+OP_REMOVE_FROM_COMBAT = len(OP_NAMES)  # 506.4
+OP_NAMES = OP_NAMES + ("remove_from_combat",)
+OP.update({name: k for k, name in enumerate(OP_NAMES)})
 X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until ...)
 # the synthetic ability rows at the end of every cards arena: exalted (702.83), then deploy
 AB_FROM_END_EXALTED = 2

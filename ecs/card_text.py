@@ -137,6 +137,8 @@ def _header(name: str, rec: dict) -> str:
         line += f" (loyalty {rec['loyalty']})"
     if "defense" in rec:
         line += f" (defense {rec['defense']})"
+    if "hand" in rec or "life" in rec:  # 902.4-902.5: a vanguard's modifiers
+        line += f" (hand {int(rec.get('hand', 0)):+d}, life {int(rec.get('life', 0)):+d})"
     if "colors" in rec:
         cols = [COLORS.get(c, str(c)) for c in _list(rec["colors"])]
         line += f" [{_join(cols) or 'colourless'}]"
@@ -693,6 +695,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         "damage": "to", "gain_life": "who", "lose_life": "who", "draw": "who", "discard": "who",
         "mill": "who", "destroy": "what", "exile": "what", "bounce": "what", "tap": "what",
         "untap": "what", "regenerate": "what", "transform": "what", "cant_regenerate": "what",
+        "remove_from_combat": "what",
         "to_library": "what", "return": "what", "counter": "what", "pump": "what",
         "grant": "what", "set_base_pt": "what", "animate": "what", "gain_control": "what",
         "sacrifice": "who", "extra_turn": "who", "win_game": "who", "lose_game": "who",
@@ -823,6 +826,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_cap(ref('what', 'target'))} can't be regenerated this turn."
     if verb in ("tap", "untap", "regenerate", "transform"):
         return f"{verb.capitalize()} {ref('what', 'target')}."
+    if verb == "remove_from_combat":
+        return f"Remove {ref('what', 'target')} from combat."
     if verb == "bounce":
         return f"Return {ref('what', 'target')} to its owner's hand."
     if verb == "to_library":
@@ -1281,7 +1286,8 @@ def _when(ctx: Ctx, w: dict) -> str:
             if ev in ("attacks", "blocks", "dies", "attacks_unblocked")
             else "a permanent"
         )
-    who = w.get("who", w.get("whose", w.get("by", w.get("defender"))))
+    by = w.get("by") if ev != "dealt_damage" else None  # (dealt_damage: a filter)
+    who = w.get("who", w.get("whose", by if by is not None else w.get("defender")))
     player = {None: "you", "you": "you", "opponent": "an opponent", "opponents": "an opponent",
               "any": "a player", "each": "a player", "teammate": "a teammate",
               "not_you": "another player"}.get(who, str(who))  # fmt: skip
@@ -1329,9 +1335,12 @@ def _when(ctx: Ctx, w: dict) -> str:
         dmg = "combat damage" if w.get("combat") else "damage"
         rec = {"any": "", "player": " to a player", "opponent": " to an opponent",
                "creature": " to a creature", "player_or_planeswalker": " to a player or planeswalker"}.get(to, f" to {to}")  # fmt: skip
+        if to == "player" and who is not None:
+            rec = f" to {player}"
         return f"Whenever {subject} deals {dmg}{rec}"
     if ev == "dealt_damage":
-        return f"Whenever {subject} is dealt damage"
+        by = f" by {_article(_filter(w['by']))}" if "by" in w else ""
+        return f"Whenever {subject} is dealt damage{by}"
     if ev == "chaos":  # 901.9c, 311.7
         return "Whenever you roll {CHAOS}"
     if ev == "planeswalk_to":  # 901.11
@@ -1466,7 +1475,12 @@ def _static(ctx: Ctx, body: dict) -> str:
         what = arg.get("what", "self")
         who = ctx.name if what == "self" else _static_subject(ctx, what)
         p, t = arg.get("power", 1), arg.get("toughness", 1)
-        text = f"{who} gets {p:+d}/{t:+d} for each {_amount(arg.get('amount'), ctx).replace('the amount of ', '').replace('the number of ', '')}."
+        if what != "self" and (p, t) == (1, 0):  # "get +X/+0, where X is ..."
+            text = f"{who} get +X/+0, where X is {_amount(arg.get('amount'), ctx)}."
+        elif what != "self" and (p, t) == (0, 1):
+            text = f"{who} get +0/+X, where X is {_amount(arg.get('amount'), ctx)}."
+        else:
+            text = f"{who} gets {p:+d}/{t:+d} for each {_amount(arg.get('amount'), ctx).replace('the amount of ', '').replace('the number of ', '')}."
     elif k in ("pump", "grant") and isinstance(arg, dict):
         what = arg.get("what")
         single = what in ("self", "enchanted", "equipped", "attached")
@@ -1504,6 +1518,21 @@ def _static(ctx: Ctx, body: dict) -> str:
         )
     elif k == "may_cast_from":
         text = f"You may cast {ctx.name} from your graveyard."
+    elif k == "flash_for" and isinstance(arg, dict):  # (Tawnos)
+        sp = arg.get("spells")
+        sp = FILTER_WORDS.get(sp, sp) if isinstance(sp, str) else sp
+        spells = _filter({**sp, "zone": "stack"} if isinstance(sp, dict) else sp, plural=True)
+        if "spell" not in spells:
+            spells += " spells"
+        text = f"You may cast {spells} as though they had flash."
+    elif k == "basic_lands_any_color":  # (Mirri)
+        text = ("If a basic land you control is tapped for mana, it produces mana of a color "
+                "of your choice instead of any other type.")  # fmt: skip
+    elif k == "extra_mana_from_lands":  # (Sisay)
+        text = ("Whenever you tap a land for mana, add one additional mana of any type that "
+                "land produced.")  # fmt: skip
+    elif k == "opponents_play_with_hands_revealed":  # (Squee)
+        text = "Your opponents play with their hands revealed."
     elif k in ("enters_with_counters", "must_attack", "toughness_damage", "cant_cast",
                "mana_any_color", "starting_player", "starting_hand", "extra_opening_hand",
                "choose_number"):  # fmt: skip

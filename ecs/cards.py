@@ -956,7 +956,7 @@ class Compiler:
         "attacks": {"what", "defender", "one_or_more", "at_least"}, "blocks": {"what"},
         "attacks_unblocked": {"what", "defender"},
         "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
-        "dealt_damage": {"what"}, "cast": {"what", "who", "by", "targets"},
+        "dealt_damage": {"what", "by"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
         "life_at_least": {"amount"}, "last_counter_removed": {"what", "kind"},
@@ -993,7 +993,8 @@ class Compiler:
             t.set("ab", a, K.B_WHAT, self.filter(f))
         elif ev == "put_into_graveyard":
             self.fail("when: put_into_graveyard needs what: self")
-        who = when.get("who", when.get("whose", when.get("by", when.get("defender"))))
+        by = when.get("by") if ev != "dealt_damage" else None  # (dealt_damage: a filter)
+        who = when.get("who", when.get("whose", by if by is not None else when.get("defender")))
         if who is not None:
             if who not in REL:
                 self.fail(f"when: {who!r} is not you / opponent / any / teammate")
@@ -1031,6 +1032,8 @@ class Compiler:
             if to not in codes:
                 self.fail(f"when: to is one of {sorted(codes)}")
             t.set("ab", a, K.B_ARG, bits | codes[to])
+        elif ev == "dealt_damage" and "by" in when:  # "... dealt damage by [a source]"
+            t.set("ab", a, K.B_ARG, self.filter(when["by"]))
         elif ev == "becomes_blocked":
             t.set("ab", a, K.B_ARG, 1 if when.get("by_creature") else 0)
         elif ev in ("attacks",):
@@ -1203,6 +1206,21 @@ class Compiler:
             row[K.A_KIND] = K.ST_PREVENT_BY
             row[K.A_REF] = K.R_EACH
             row[K.A_REFA] = self.filter(arg)
+            return
+        if kind == "flash_for":  # "you may cast [these] spells as though they had flash"
+            if not isinstance(arg, dict) or set(arg) != {"spells"}:
+                self.fail("flash_for: {spells: FILTER}")
+            f = arg["spells"]
+            f = FILTER_WORDS.get(f, f) if isinstance(f, str) else f
+            if not isinstance(f, dict):
+                self.fail("flash_for: spells is a filter")
+            row[K.A_KIND] = K.ST_FLASH_FOR
+            row[K.A_ARG] = self.filter({"zone": "any", **f})
+            return
+        if kind == "basic_lands_any_color":  # Mirri: the basic lands "you" control
+            if arg != "you":
+                self.fail("basic_lands_any_color: you")
+            row[K.A_KIND] = K.ST_BASIC_ANY_COLOR
             return
         if kind == "cost":
             if not isinstance(arg, dict) or "spells" not in arg:
@@ -1752,7 +1770,7 @@ class Compiler:
             a = self._args(verb, arg, "what", set())
             self._row(op, **self._subject(a, "what", "self", verb))
         elif verb in ("destroy", "exile", "bounce", "tap", "untap", "regenerate", "transform",
-                      "cant_regenerate"):  # fmt: skip
+                      "cant_regenerate", "remove_from_combat"):  # fmt: skip
             allowed = {"destroy": {"no_regenerate"}, "exile": {"with_source", "until"},
                        "cant_regenerate": {"until"}}.get(verb, set())  # fmt: skip
             a = self._args(verb, arg, "what", allowed)
@@ -1765,11 +1783,15 @@ class Compiler:
             self._row(op, a=mode, b=1 if a.get("no_regenerate") else 0,
                       **self._subject(a, "what", "target", verb))  # fmt: skip
         elif verb == "to_library":
-            a = self._args(verb, arg, "what", {"position"})
+            a = self._args(verb, arg, "what", {"position", "from"})
             pos = {"top": 0, "bottom": 1, "shuffle": 2}.get(a.get("position", "top"), -1)
             if pos < 0:
                 self.fail("position: top, bottom or shuffle")
-            self._row(op, a=pos, **self._subject(a, "what", "target", verb))
+            # from: only while it is still the card put into that zone (400.7)
+            frm = ZONE.get(a["from"], -1) + 1 if "from" in a else 0
+            if "from" in a and a["from"] not in ("graveyard", "exile", "hand"):
+                self.fail("to_library: from is graveyard, exile or hand")
+            self._row(op, a=pos, b=frm, **self._subject(a, "what", "target", verb))
         elif verb == "return":
             a = self._args(verb, arg, "what", {"to", "tapped", "under"})
             to = {"hand": 0, "battlefield": 1}.get(a.get("to", "hand"), -1)

@@ -396,6 +396,8 @@ def _pool_needs(compiled: Compiled) -> int:
     for row in rows["sa"]:
         if row[K.A_KIND] == K.ST_EXTRA_LAND:
             bits |= G.NEED_LAND_DROPS
+        if row[K.A_KIND] == K.ST_FLASH_FOR:  # (Tawnos)
+            bits |= G.NEED_FLASH_FOR
     return bits
 
 

@@ -75,6 +75,7 @@ from components.cards import (
     NHYB,
     ST_COST_LESS,
     ST_COST_MORE,
+    ST_FLASH_FOR,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
@@ -98,6 +99,7 @@ from components.game import (
     CK_SPELL,
     CK_TRIGGER,
     NEED_COST_CHANGES,
+    NEED_FLASH_FOR,
     S_CAST_KIND,
     S_CAST_MODE,
     S_CAST_N,
@@ -281,6 +283,39 @@ def _changes_of(st, cd, src, p, i):
         n = selectors.amount(st, cd, sa[r, A_AMT], you, src, -1)
         d += -n if k == ST_COST_LESS else n
     return d
+
+
+@kernel
+def as_though_flash(st, cd, p, i):
+    """May p cast card i as though it had flash ("you may cast [these] spells as though
+    they had flash": the static abilities of p's permanents and face-up command-zone
+    cards, Tawnos 902.7)? i < 0: has p any such ability?"""
+    if not st.s[S_NEEDS] & NEED_FLASH_FOR:
+        return False
+    for src in zones.permanents(st):
+        if st.o[src, F_CTL] == p and _flash_of(st, cd, src, p, i):
+            return True
+    for k in range(st.s[S_NCZ]):
+        src = st.cz[k]
+        if st.o[src, F_CTL] == p and _flash_of(st, cd, src, p, i):
+            return True
+    return False
+
+
+@kernel
+def _flash_of(st, cd, src, p, i):
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = continuous_effects.face(st, cd, src)
+    if c < 0 or ct[c, C_NSA] == 0 or o[src, F_FACE_DOWN]:
+        return False
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        if sa[r, A_KIND] != ST_FLASH_FOR or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        if not selectors.holds(st, cd, sa[r, A_IF], p, src, -1):
+            continue
+        if i < 0 or selectors.matches_card(st, cd, sa[r, A_ARG], i, p, src):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------- can it be done?

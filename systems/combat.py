@@ -86,6 +86,7 @@ from components.rules import (
     KW_LANDWALK0,
     KW_MENACE,
     KW_REACH,
+    KW_SHADOW,
     KW_TRAMPLE,
     KW_VIGILANCE,
     NO_TARGET,
@@ -354,6 +355,8 @@ def _blockable(st, cd, b, a):
         return False
     akw = o[a, F_KW]
     if akw & KW_FLYING and not (o[b, F_KW] & (KW_FLYING | KW_REACH)):
+        return False
+    if (akw ^ o[b, F_KW]) & KW_SHADOW:  # 702.28b: shadow blocks and is blocked by shadow only
         return False
     if o[a, F_PROT] & o[b, F_COLORS]:
         return False

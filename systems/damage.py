@@ -295,7 +295,8 @@ def _results(st, cd, source, src_ctl, t, a, combat):
             aux |= 2  # (triggers.AUX_TO_PLANESWALKER)
         triggers.event(st, cd, EV_DEALS_DAMAGE, source, -1 - t if t < 0 else -1, a, src_ctl, aux)
     if t >= 0:  # "whenever this is dealt damage"
-        triggers.event(st, cd, EV_DEALT_DAMAGE, t, -1, a, o[t, F_CTL], 1 if combat else 0)
+        aux = (1 if combat else 0) | ((source + 1) << triggers.AUX_SOURCE_SHIFT)
+        triggers.event(st, cd, EV_DEALT_DAMAGE, t, -1, a, o[t, F_CTL], aux)
 
 
 @kernel

@@ -104,6 +104,7 @@ from components.cards import (
     OP_REDIRECT,
     OP_REDISTRIBUTE_LIFE,
     OP_REGENERATE,
+    OP_REMOVE_FROM_COMBAT,
     OP_RESHUFFLE_PERMANENTS,
     OP_RESTART,
     OP_RETURN,
@@ -251,6 +252,7 @@ from components.objects import (
     F_T0,
     F_TAPPED,
     F_TOKEN,
+    F_TS,
     F_TSPEC,
     F_TYPES,
     F_UNEARTHED,
@@ -730,6 +732,9 @@ def _simple(st, cd, r, you, src, item):
             if z == BATTLEFIELD or z == STACK or z == GRAVEYARD or z == EXILE:
                 zones.move(st, cd, x, HAND, -1)
         elif op == OP_TO_LIBRARY:
+            if ep[r, E_B] > 0:  # "from" a zone: still the card put there (400.7)
+                if z != ep[r, E_B] - 1 or (item >= 0 and o[x, F_TS] > o[item, F_TS]):
+                    continue
             where = ep[r, E_A]
             zones.to_library(st, cd, x, where == 0)
             if where == 2:
@@ -756,6 +761,9 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_UNTAP:
             if z == BATTLEFIELD:
                 o[x, F_TAPPED] = 0
+        elif op == OP_REMOVE_FROM_COMBAT:  # 506.4: no longer attacking, blocking or blocked
+            if z == BATTLEFIELD:
+                zones.reset_combat(o, x)
         elif op == OP_REGENERATE:
             if z == BATTLEFIELD:
                 o[x, F_REGEN] += 1
@@ -925,11 +933,24 @@ def _player_counters(st, p, kind, n):
 
 @kernel
 def _shield(st, you, has_recip, recip, amt, combat, redirect):
-    """A prevention (615) or redirection (614.9) shield; amount -1: all damage."""
+    """A prevention (615) or redirection (614.9) shield; amount -1: all damage. A
+    redirection like the newest one on the same recipient adds to that one (the next 1,
+    then the next 1 again, is the next 2: nothing between them applies to that
+    recipient first; Eladamri's {0} may be activated any number of times)."""
+    sh = st.sh
+    if redirect != NONE and amt > 0:
+        for k in range(st.s[S_NSH] - 1, -1, -1):
+            if sh[k, H_REDIRECT] == NONE or sh[k, H_RECIP] != recip:
+                continue
+            if (sh[k, H_CTL] == you and sh[k, H_HASRECIP] == has_recip and sh[k, H_AMT] > 0
+                    and sh[k, H_COMBAT] == combat and sh[k, H_REDIRECT] == redirect
+                    and sh[k, H_BY] == -1):  # fmt: skip
+                sh[k, H_AMT] += amt
+                return
+            break
     k = new_row(st, st.sh, S_NSH)
     if k < 0:
         return
-    sh = st.sh
     sh[k, H_CTL] = you
     sh[k, H_HASRECIP] = has_recip
     sh[k, H_RECIP] = recip

@@ -232,7 +232,7 @@ def priority_actions(st, cd, p, acts, first_only):
         if not players.same_side(st, p, q):
             continue
         sorc = sorcery_timing(st, q)
-        if sorc or st.pl[q, P_NINSTANT] > 0:
+        if sorc or st.pl[q, P_NINSTANT] > 0 or casting.as_though_flash(st, cd, q, -1):
             for i in zones.hand_of(st, q):
                 m0 = m
                 m = _cast_options(st, cd, q, i, sorc, acts, m)
@@ -267,7 +267,7 @@ def priority_actions(st, cd, p, acts, first_only):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
                     c = o[i, F_CARD]
                     if cd.ct[c, C_FLAGS] & CF_MUTATE_FROM_GRAVEYARD and (
-                        sorc or o[i, F_KW] & KW_FLASH
+                        sorc or o[i, F_KW] & KW_FLASH or casting.as_though_flash(st, cd, q, i)
                     ):
                         if casting.castable(st, cd, q, i, casting.CAST_MUTATE):
                             m0 = m
@@ -346,7 +346,8 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
     if t & T_LAND or c < 0:
         return m
     if not (sorc or t & T_INSTANT or o[i, F_KW] & KW_FLASH):
-        return m
+        if not casting.as_though_flash(st, cd, q, i):  # (Tawnos, 902.7)
+            return m
     if conspiracy.cant_cast(st, cd, q, i):  # (Hymn of the Wilds)
         return m
     if casting.castable(st, cd, q, i, casting.CAST_NORMAL):

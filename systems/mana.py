@@ -28,6 +28,7 @@ from components.cards import (
     C_AB0,
     C_LANDMANA,
     C_NAB,
+    C_SUPER,
     COST_W,
     MANA_ANY,
     MANA_FIXED,
@@ -36,6 +37,7 @@ from components.cards import (
     MANA_NOTED,
     MANA_ONE_OF,
     NHYB,
+    ST_BASIC_ANY_COLOR,
     ST_LAND_MANA_PLUS,
 )
 from components.game import NEED_GRANTED, S_CASUAL, S_NCZ, S_NEEDS
@@ -56,6 +58,7 @@ from components.rules import (
     GRAVEYARD,
     KW_HASTE,
     N_MANA,
+    S_BASIC,
     T_CREATURE,
     T_LAND,
 )
@@ -171,6 +174,12 @@ def source_of(st, cd, i):
                     first = a
     if amt > 0 and o[i, F_TYPES] & T_LAND and st.s[S_CASUAL]:  # (Sisay: 902.7)
         amt += command_zone.command_static(st, cd, o[i, F_CTL], ST_LAND_MANA_PLUS)
+        # Mirri (902.7): a basic land makes mana of a colour of its controller's choice
+        # instead of any other type
+        if ct[c, C_SUPER] & S_BASIC and command_zone.command_static(
+            st, cd, o[i, F_CTL], ST_BASIC_ANY_COLOR
+        ):
+            bits = 31
     return bits, amt, first
 
 

@@ -75,7 +75,7 @@ from components.objects import (
     F_TYPES,
 )  # fmt: skip
 from components.players import P_HANDN, P_MULLIGANS, P_POLICY
-from components.rules import KW_FLYING, KW_MENACE, KW_REACH, T_CREATURE, T_LAND
+from components.rules import KW_FLYING, KW_MENACE, KW_REACH, KW_SHADOW, T_CREATURE, T_LAND
 from systems import continuous_effects, players, zones
 from systems.jit import kernel
 from systems.state import agent_rand_below
@@ -212,6 +212,8 @@ def _can_block(st, blocker, attacker):
     if not o[blocker, F_TYPES] & T_CREATURE or o[blocker, F_TAPPED]:
         return False
     if o[attacker, F_KW] & KW_FLYING and not o[blocker, F_KW] & (KW_FLYING | KW_REACH):
+        return False
+    if (o[attacker, F_KW] ^ o[blocker, F_KW]) & KW_SHADOW:
         return False
     return True
 

@@ -41,6 +41,7 @@ from components.decisions import (
     PEND_PRIORITY,
     PEND_SHORTCUT,
 )
+from components.effects import H_AMT, H_RECIP, H_REDIRECT
 from components.game import (
     S_ACTIVE,
     S_DAY_NIGHT,
@@ -48,6 +49,7 @@ from components.game import (
     S_LOOP_STEP,
     S_N,
     S_NLOOPKEY,
+    S_NSH,
     S_NSTK,
     S_PASSES,
     S_PEND,
@@ -153,6 +155,10 @@ def state_key(st, cd):
         h1, h2 = _mix(h1, h2, o[o[i, F_SRC], F_CARD] if o[i, F_SRC] >= 0 else -1)
         for t in range(o[i, F_NT]):
             h1, h2 = _mix(h1, h2, o[i, F_T0 + t])
+    for k in range(s[S_NSH]):  # prevention and redirection shields are state too (Eladamri)
+        h1, h2 = _mix(h1, h2, st.sh[k, H_RECIP])
+        h1, h2 = _mix(h1, h2, st.sh[k, H_AMT])
+        h1, h2 = _mix(h1, h2, st.sh[k, H_REDIRECT])
     for x in (s[S_TURN], s[S_STEP], s[S_ACTIVE], s[S_PRIO], s[S_PASSES], s[S_DAY_NIGHT]):
         h1, h2 = _mix(h1, h2, x)
     return h1, h2

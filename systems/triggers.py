@@ -34,6 +34,7 @@ from components.cards import (
     EV_CAST,
     EV_DAY_NIGHT,
     EV_DEALS_DAMAGE,
+    EV_DEALT_DAMAGE,
     EV_DIES,
     EV_DRAWS,
     EV_LEAVES,
@@ -97,6 +98,7 @@ AUX_GROUP = 2  # aux of the attack event raised once per declaration ("one or mo
 # at an object that just left the battlefield (603.10a); at the event's own object in
 # its new zone ("when you cast this spell", "is put into a graveyard from anywhere")
 LOOK_HERE, LOOK_BACK, LOOK_SELF = 0, 1, 2
+AUX_SOURCE_SHIFT = 2  # dealt_damage's aux: (source + 1) << this; bit 0: combat damage
 WHAT_SELF = -2  # B_WHAT: the source itself
 WHAT_ATTACHED = -3  # B_WHAT: the object the source is attached to ("enchanted creature")
 
@@ -319,6 +321,13 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         if arg & DMG_TO_OPPONENT and (player < 0 or not players.is_opponent(st, you, player)):
             return False
         return not (arg & DMG_TO_CREATURE and player >= 0)
+    if ev == EV_DEALT_DAMAGE and arg >= 0:  # "... is dealt damage by [a source]": B_ARG a filter
+        s = (aux >> AUX_SOURCE_SHIFT) - 1
+        if s < 0:
+            return False
+        if st.o[s, F_ZONE] == BATTLEFIELD:
+            return selectors.matches(st, cd, arg, s, you, src, -1)
+        return selectors.matches_lki(st, cd, arg, s, you, src)  # (it has left: 603.10a)
     if ev == EV_CAST and arg >= 0:  # "if it targets ..." (Echoing Boon): B_ARG a filter row
         o = st.o
         for k in range(o[obj, F_NT]):
