@@ -382,6 +382,9 @@ X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until
 AB_FROM_END_EXALTED = 2
 # reveal_planes (E_A): what happens to the planes revealed
 REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
+# ----------------------------------------------------------------- Planechase (2009) planes
+# (numbers kept apart from the other vocabularies growing at the same time)
+ST_REVEAL_DRAWS = 120  # "players reveal each card they draw" (Sea of Sand): information only
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -72,6 +72,9 @@ KW_NIGHTBOUND, KW_HIDDEN_AGENDA = 1 << 25, 1 << 26
 # the casual variants' keywords (issue 14: Bant)
 KEYWORD_NAMES = KEYWORD_NAMES + ("exalted",)
 KW["exalted"] = KW_EXALTED = 1 << 27
+# wither (702.80: Raven's Run grants it)
+KEYWORD_NAMES = KEYWORD_NAMES + ("wither",)
+KW["wither"] = KW_WITHER = 1 << 28
 KW_LANDWALKS = 0b11111 << KW_LANDWALK0
 
 # ----------------------------------------------------------------- counters (122)

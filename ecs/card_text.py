@@ -123,6 +123,7 @@ class Ctx:
         self.name = name
         self.targets: list[str] = []
         self.mentioned: set[int] = set()
+        self.event_object = "that creature"  # what a trigger's event.object is called
 
 
 def _header(name: str, rec: dict) -> str:
@@ -183,6 +184,8 @@ def _ability(ctx: Ctx, kind: str, body: Any) -> str:
         return f'{_cap(str(body["granted_to"]))} creature has "{inner}"'
     if kind == "mana":
         return f"{_cost(ctx, body.get('cost'))}: Add {_add(body.get('add'))}."
+    if kind == "triggered" and isinstance(body.get("when"), dict):
+        ctx.event_object = _event_object(body["when"])
     text = _body(ctx, body)
     if kind == "spell":
         return text
@@ -484,8 +487,24 @@ SIMPLE_REFS = {
 }  # fmt: skip
 
 
+def _event_object(when: dict) -> str:
+    """What a trigger's event.object is called: the card put into a graveyard or drawn,
+    the spell cast, else the creature (or permanent) the event is about."""
+    ev, what = when.get("event"), when.get("what")
+    if ev in ("put_into_graveyard", "draws"):
+        return "that card"
+    if ev in ("cast", "becomes_target"):
+        return "that spell" if ev == "cast" else "that creature"
+    types = what.get("type") if isinstance(what, dict) else None
+    if what in ("creature", None, "self") or types == "Creature" or types == ["Creature"]:
+        return "that creature"
+    return "that permanent"
+
+
 def _ref_text(v: Any, ctx: Ctx | None = None) -> str:
     if isinstance(v, str):
+        if v == "event.object" and ctx is not None:
+            return ctx.event_object
         if v == "target" or re.fullmatch(r"target\.\d", v):
             k = 0 if v == "target" else int(v[-1])
             if ctx is not None and k < len(ctx.targets):
@@ -917,6 +936,11 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 cost = ""
             if cost:
                 return f"{_cap(who)} may {cost}{_low(inner)}"
+            if who != "you" and _low(inner).startswith(_low(who) + " "):
+                # "that player may draw a card", not "that player may that player draws"
+                verb_, _, rest = inner[len(who) + 1 :].partition(" ")
+                base = verb_[:-2] if verb_.endswith(("ches", "shes")) else verb_.removesuffix("s")
+                return f"{_cap(who)} may {base} {rest}".rstrip()
             return f"{_cap(who)} may {_low(inner)}"
         who = ref("who", "target")
         pay = args.get("pays", args.get("pay"))
@@ -939,7 +963,10 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if verb == "choose":
             n = args.get("amount", 1)
             fl = _filter(args.get("filter", "card"), plural=n != 1)
-            return f"{_verb(who, 'choose')} {_article(fl) if n == 1 else _num(n) + ' ' + fl}."
+            what = _article(fl) if n == 1 else _num(n) + " " + fl
+            if args.get("up_to"):
+                return f"{_cap(who)} may choose {'up to ' + what if n != 1 else what}."
+            return f"{_verb(who, 'choose')} {what}."
         if verb == "exile_from_hand":
             return f"{_verb(who, 'exile')} a card from {'your' if who == 'you' else 'their'} hand."
         card = f if "card" in f else f + " card"
@@ -1263,6 +1290,11 @@ def _when(ctx: Ctx, w: dict) -> str:
     if ev == "draws":
         nth = w.get("nth", 0)
         which = f"your {ORDINAL.get(nth, str(nth))} card each turn" if nth else "a card"
+        if isinstance(what, dict):  # the card drawn (Sea of Sand)
+            card = _filter({k: v for k, v in what.items() if k != "zone"}).replace(
+                "permanent", "card"
+            )
+            which = _article(card if "card" in card else card + " card")
         if player != "you" and nth:
             which = f"their {ORDINAL.get(nth, str(nth))} card each turn"
         return f"Whenever {player} {'draw' if player == 'you' else 'draws'} {which}"
@@ -1279,6 +1311,13 @@ def _when(ctx: Ctx, w: dict) -> str:
         by = {"opponent": " an opponent controls", None: "", "you": " you control"}.get(who, "")
         return f"Whenever {subject} becomes the target of a spell or ability{by}"
     if ev == "put_into_graveyard":
+        if what not in (None, "self"):  # any card (The Dark Barony)
+            card = _filter({k: v for k, v in what.items() if k != "zone"}).replace(
+                "permanent", "card"
+            )
+            if "card" not in card:
+                card += " card"
+            return f"Whenever {_article(card)} is put into a graveyard from anywhere"
         return f"When {ctx.name} is put into a graveyard from anywhere"
     if ev == "day_night":
         b = w.get("becomes")
@@ -1326,6 +1365,7 @@ def _static(ctx: Ctx, body: dict) -> str:
         "control": "You control enchanted creature.",
         "loyalty_abilities_at_instant_speed": "You may activate loyalty abilities of planeswalkers you control on any player's turn any time you could cast an instant.",
         "cant_be_countered": f"{ctx.name} can't be countered.",
+        "reveal_draws": "Players reveal each card they draw.",
     }  # fmt: skip
     text = fixed.get(k)
     if k == "mana_doesnt_empty":

@@ -949,7 +949,7 @@ class Compiler:
         "attacks": {"what", "defender", "one_or_more"}, "blocks": {"what"},
         "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
         "dealt_damage": {"what"}, "cast": {"what", "who", "by", "targets"},
-        "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
+        "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth", "what"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
         "life_at_least": {"amount"}, "last_counter_removed": {"what", "kind"},
         "becomes_target": {"what", "by"}, "planeswalk_to": {"what"},
@@ -976,15 +976,20 @@ class Compiler:
         elif what in ("enchanted", "equipped", "attached"):
             t.set("ab", a, K.B_WHAT, -3)
         elif what is not None:
-            if ev in ("put_into_graveyard", "day_night"):
+            if ev == "day_night":
                 self.fail(f"when: {ev} is about this card itself (what: self)")
             f = dict(FILTER_WORDS[what]) if isinstance(what, str) and what in FILTER_WORDS else what
+            if ev == "put_into_graveyard" and isinstance(f, dict):  # any card (The Dark Barony)
+                f = {**f, "zone": "graveyard"}
             if ev == "cast" and isinstance(f, dict):
                 f = dict(f)
                 f.setdefault("zone", "stack")
+            if ev == "draws" and isinstance(f, dict):  # the card drawn (Sea of Sand)
+                f = dict(f)
+                f.setdefault("zone", "hand")
             t.set("ab", a, K.B_WHAT, self.filter(f))
         elif ev == "put_into_graveyard":
-            self.fail("when: put_into_graveyard needs what: self")
+            self.fail("when: put_into_graveyard needs what: self or a card filter")
         who = when.get("who", when.get("whose", when.get("by", when.get("defender"))))
         if who is not None:
             if who not in REL:
@@ -1153,6 +1158,11 @@ class Compiler:
             if arg != "players":
                 self.fail("skip_untap_steps: players")
             row[K.A_KIND] = K.ST_SKIP_UNTAP
+            return
+        if kind == "reveal_draws":  # Sea of Sand: the cards drawn are shown (information)
+            if arg != "players":
+                self.fail("reveal_draws: players")
+            row[K.A_KIND] = K.ST_REVEAL_DRAWS
             return
         if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
             row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"

@@ -508,7 +508,7 @@ def step(st, cd, r):
         return _redistribute(st, cd, r, you, src, item)
     if op == OP_RESTART:
         return _restart(st, cd, r, you, src, item)
-    if op == OP_LOSE_LIFE:
+    if op == OP_LOSE_LIFE or op == OP_TO_LIBRARY:  # ("the life lost / cards put this way")
         s[S_LAST] = 0
     if op == OP_REVEAL_PLANES:
         return _reveal_planes(st, cd, r, you, src, item)
@@ -711,6 +711,8 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_TO_LIBRARY:
             where = ep[r, E_A]
             zones.to_library(st, cd, x, where == 0)
+            if z != LIBRARY and o[x, F_ZONE] == LIBRARY:
+                s[S_LAST] += 1  # (Pools of Becoming: "then draw that many")
             if where == 2:
                 zones.shuffle(st, o[x, F_OWNER])
         elif op == OP_RETURN:

@@ -30,11 +30,9 @@ from components.cards import (
 from components.decisions import T_SHUFFLE
 from components.game import (
     ERR_FULL,
-    NEED_SELF_TRIGGERS,
     S_N,
     S_NBF,
     S_NCZ,
-    S_NEEDS,
     S_NSTK,
     S_TOKENS,
 )
@@ -321,7 +319,7 @@ def move_one(st, cd, i, zone, controller):
                 o[j, F_ATT] = -1
             if o[j, F_BLOCKING] == i:
                 o[j, F_BLOCKING] = -1
-    if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS:  # "... from anywhere"
+    if zone == GRAVEYARD:  # "... is put into a graveyard from anywhere"
         triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
     variants.moved(st, i, zone)
 
@@ -411,9 +409,10 @@ def draw(st, cd, p, count):
             pl[p, P_DREW_EMPTY] = 1
             touch(st)
             continue
-        move(st, cd, st.lib[p, n - 1], HAND, -1)
+        i = st.lib[p, n - 1]
+        move(st, cd, i, HAND, -1)
         pl[p, P_DRAWS] += 1
-        triggers.event(st, cd, EV_DRAWS, -1, p, pl[p, P_DRAWS], p)
+        triggers.event(st, cd, EV_DRAWS, i, p, pl[p, P_DRAWS], p)  # (the card drawn)
 
 
 @kernel

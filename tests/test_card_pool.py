@@ -52,6 +52,18 @@ REFUSED = {
     "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
+    # Planechase (901): planes of Planechase (2009) waiting for a word
+    "Agyrem": "cant_attack_player",  # creatures can't attack you until a player planeswalks
+    "Cliffside Market": "shares_type_with",  # two targets sharing a card type; exchange_control
+    "Eloren Wilds": "cant_cast",  # target player can't cast spells until a player planeswalks
+    "Glimmervoid Basin": "copy_for_each_other_target",
+    "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
+    "Immersturm": "chosen_by",  # targets chosen by the entering creature's controller
+    "Isle of Vesuva": "same_name_as",  # every creature with the target's name
+    "Izzet Steam Maze": "for",  # the copy is the caster's, not the planar controller's
+    "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
+    "Skybreen": "library_tops_revealed",
+    "Sokenzan": "attacked_this_turn",  # and an additional combat phase after this main phase
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
