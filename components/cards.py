@@ -385,6 +385,10 @@ REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 # ----------------------------------------------------------------- Planechase (2009) planes
 # (numbers kept apart from the other vocabularies growing at the same time)
 ST_REVEAL_DRAWS = 120  # "players reveal each card they draw" (Sea of Sand): information only
+C_NAME_ID = CARDS.field("name_id", "a number per name in the compiled batch (201.2: same name)")
+L_SAME_NAME = FILTERS.field(
+    "same_name_as", "1 + R_* reference: has the name of the object it names (Isle of Vesuva); 0"
+)
 
 CARD_LAYOUT = Layout(
     "CardTables",

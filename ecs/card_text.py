@@ -402,6 +402,10 @@ def _filter(f: Any, plural: bool = False) -> str:
                          "eq": f"with {word} {n}"}.get(op, f"with {word} {op} {n}"))  # fmt: skip
     if "name" in f:
         post.append(f"named {f['name']}")
+    if "same_name_as" in f:
+        v = f["same_name_as"]
+        post.append("with the same name as " + ("that creature" if str(v).startswith("target")
+                                                else _ref_text(v)))  # fmt: skip
     if f.get("commander"):
         post.append("that is a commander")
     if f.get("named") is True:
@@ -733,7 +737,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "merge":
         return f"{ctx.name} merges with {ref('what', 'target')}."
     if verb == "copy_token":
-        return f"Create a token that's a copy of {ref('what', 'target')}."
+        of = ref("of", "target") if "of" in args else ref("what", "target")
+        return f"{_verb(ref('for', 'you'), 'create')} a token that's a copy of {of}."
     if verb == "draw":
         n, note = _n(ctx, args.get("amount", 1), "card")
         return f"{_verb(ref('who', 'you'), 'draw')} {n}{note}."

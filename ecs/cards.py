@@ -115,6 +115,7 @@ FILTER_KEYS = {
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
+    "same_name_as",  # Planechase (2009): Isle of Vesuva
 }  # fmt: skip
 
 
@@ -260,6 +261,7 @@ class Compiler:
         self.busy = False
         self.n_specs = 0
         self.token_names: dict[int, str] = {}  # rows of tokens described inline
+        self.name_ids: dict[str, int] = {}  # C_NAME_ID: one number per name (201.2)
         self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
 
     # --------------------------------------------------------- errors
@@ -322,6 +324,7 @@ class Compiler:
         if len(subs) > K.NSUB:
             self.fail(f"subtypes: at most {K.NSUB}")
         row = t.rows["ct"][r]
+        row[K.C_NAME_ID] = self.name_ids.setdefault(name, len(self.name_ids))  # (201.2)
         row[K.C_TYPES] = types
         row[K.C_SUPER] = sup
         row[K.C_COLORS] = colors
@@ -1338,6 +1341,8 @@ class Compiler:
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
         self._conspiracy_filter(spec, v)
         v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
+        if "same_name_as" in spec:  # "each creature with the same name as that creature"
+            v[K.L_SAME_NAME] = 1 + self.simple(spec["same_name_as"], "filter: same_name_as")
         sg = spec.get("subgame")  # 726: players who won (didn't win) the last subgame
         if sg not in (None, "won", "not_won"):
             self.fail("filter: subgame is won or not_won")

@@ -232,6 +232,7 @@ from components.objects import (
     F_ICTL,
     F_IKIND,
     F_KICKED,
+    F_LEFT_WITH,
     F_MODES,
     F_NOREGEN,
     F_NT,
@@ -746,7 +747,11 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
         elif op == OP_COPY_TOKEN:  # 707.2, 727.2a: a merged permanent's copy has its merge
-            if z == BATTLEFIELD:
+            # 608.2h: a card that left the battlefield is copied as it last existed
+            # there (its card: the pool has no copy effects on permanents but tokens')
+            if z == BATTLEFIELD or (
+                z != GONE and z != STACK and o[x, F_TOKEN] == 0 and o[x, F_LEFT_WITH] == 0
+            ):
                 y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
                 t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
                 if t >= 0:

@@ -35,8 +35,10 @@ from components.cards import (
     AM_TOUGHNESS,
     AM_X,
     B_TG0,
+    C_BACK,
     C_MUTATE,
     C_MV,
+    C_NAME_ID,
     C_SUB,
     C_SUPER,
     C_XS,
@@ -84,6 +86,7 @@ from components.cards import (
     L_OWNER_REF,
     L_PLAYER,
     L_POW,
+    L_SAME_NAME,
     L_SUB,
     L_SUBGAME,
     L_SUPER,
@@ -191,6 +194,7 @@ from components.objects import (
     F_TOKEN,
     F_TOP,
     F_TOU,
+    F_TRANSFORMED,
     F_TSPEC,
     F_TYPES,
     F_X,
@@ -419,7 +423,31 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_MUTATE] == 1 and cd.ct[c, C_MUTATE] < 0:  # "a card with mutate"
         return False
+    if fl[f, L_SAME_NAME] > 0:  # "with the same name as that creature" (201.2)
+        y = simple_ref(st, cd, fl[f, L_SAME_NAME] - 1, you, src, item)
+        if y == NO_TARGET or y < 0 or not same_name(st, cd, x, y):
+            return False
     return True
+
+
+@kernel
+def _name_face(st, cd, i):
+    """The card row whose name object i has (its back face when transformed; a merged
+    permanent's topmost component's)."""
+    t = st.o[i, F_TOP]
+    if t > 0:
+        i = t - 1
+    c = st.o[i, F_CARD]
+    if c >= 0 and st.o[i, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
+        return cd.ct[c, C_BACK]
+    return c
+
+
+@kernel
+def same_name(st, cd, i, j):
+    """201.2: do objects i and j have the same name?"""
+    ci, cj = _name_face(st, cd, i), _name_face(st, cd, j)
+    return ci >= 0 and cj >= 0 and cd.ct[ci, C_NAME_ID] == cd.ct[cj, C_NAME_ID]
 
 
 @kernel(inline="always")

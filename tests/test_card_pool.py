@@ -59,7 +59,6 @@ REFUSED = {
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Immersturm": "chosen_by",  # targets chosen by the entering creature's controller
-    "Isle of Vesuva": "same_name_as",  # every creature with the target's name
     "Izzet Steam Maze": "for",  # the copy is the caster's, not the planar controller's
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     "Skybreen": "library_tops_revealed",
