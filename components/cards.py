@@ -386,6 +386,7 @@ REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 # (numbers kept apart from the other vocabularies growing at the same time)
 ST_REVEAL_DRAWS = 120  # "players reveal each card they draw" (Sea of Sand): information only
 C_NAME_ID = CARDS.field("name_id", "a number per name in the compiled batch (201.2: same name)")
+CHOOSER_EVENT_CONTROLLER = 3  # B_CHOOSER: the trigger's event object's controller (Immersturm)
 L_SAME_NAME = FILTERS.field(
     "same_name_as", "1 + R_* reference: has the name of the object it names (Isle of Vesuva); 0"
 )

@@ -266,6 +266,8 @@ def _target_names(targets: list) -> list[str]:
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
                 extra = " of an opponent's choice"
+            elif spec.get("chosen_by") == "event.controller":
+                extra = " of their choice"
             if spec.get("different"):
                 extra += " (another one)"
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
@@ -941,6 +943,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 cost = ""
             if cost:
                 return f"{_cap(who)} may {cost}{_low(inner)}"
+            m = re.match(r"^(That creature|It) deals ", inner)
+            if m:  # "its controller may have it deal ..." (Immersturm)
+                return f"{_cap(who)} may have it deal {inner[m.end() :]}"
             if who != "you" and _low(inner).startswith(_low(who) + " "):
                 # "that player may draw a card", not "that player may that player draws"
                 verb_, _, rest = inner[len(who) + 1 :].partition(" ")

@@ -262,6 +262,7 @@ class Compiler:
         self.n_specs = 0
         self.token_names: dict[int, str] = {}  # rows of tokens described inline
         self.name_ids: dict[str, int] = {}  # C_NAME_ID: one number per name (201.2)
+        self.chosen_by_event = False  # a target spec chosen by the event's controller
         self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
 
     # --------------------------------------------------------- errors
@@ -659,7 +660,12 @@ class Compiler:
         if specs:
             t.set("ab", a, K.B_TG0, specs[0])
             t.set("ab", a, K.B_NTG, len(specs))
-            if (
+            if self.chosen_by_event:  # Immersturm: "any target of their choice"
+                self.chosen_by_event = False
+                if t.rows["ab"][a][K.B_KIND] != K.AB_TRIGGERED:
+                    self.fail("chosen_by: event.controller is for triggered abilities")
+                t.set("ab", a, K.B_CHOOSER, K.CHOOSER_EVENT_CONTROLLER)
+            elif (
                 any(t.rows["tg"][s][K.G_CHOSEN_BY] for s in specs)
                 and not t.rows["ab"][a][K.B_CHOOSER]
             ):
@@ -710,9 +716,11 @@ class Compiler:
         t.set("tg", s, K.G_COUNT, count)
         t.set("tg", s, K.G_UP_TO, 1 if extra.get("up_to") else 0)
         cb = extra.get("chosen_by")
-        if cb not in (None, "you", "opponent"):
-            self.fail(f"targets[{k}]: chosen_by is 'opponent'")
-        t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
+        if cb not in (None, "you", "opponent", "event.controller"):
+            self.fail(f"targets[{k}]: chosen_by is 'opponent' or 'event.controller'")
+        t.set("tg", s, K.G_CHOSEN_BY, 1 if cb in ("opponent", "event.controller") else 0)
+        if cb == "event.controller":  # (a trigger's: the event object's controller, unasked)
+            self.chosen_by_event = True
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
         if "total_power" in extra:  # Nethroi: targets with total power N or less
             t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))

@@ -61,6 +61,7 @@ from components.cards import (
     C_SELF_COST,
     C_SPELL,
     C_XS,
+    CHOOSER_EVENT_CONTROLLER,
     COST_W,
     EV_BECOMES_TARGET,
     EV_CAST,
@@ -121,6 +122,7 @@ from components.objects import (
     F_CHOOSER,
     F_CTL,
     F_CTR,
+    F_EVC,
     F_EVO,
     F_FACE_DOWN,
     F_FROM,
@@ -144,7 +146,7 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CREATURE_SPELLS, P_HANDN, P_SPELLS
+from components.players import P_ALIVE, P_CREATURE_SPELLS, P_HANDN, P_SPELLS
 from components.rules import (
     BATTLEFIELD,
     CTR_LOYALTY,
@@ -487,7 +489,10 @@ def advance(st, cd):
         stage = s[S_CAST_STAGE]
         if stage == CAST_CHOOSER:
             s[S_CAST_STAGE] = CAST_MODES
-            if a >= 0 and ab[a, B_CHOOSER] > 0:
+            if a >= 0 and ab[a, B_CHOOSER] == CHOOSER_EVENT_CONTROLLER:
+                q = o[it, F_EVC]  # "of their choice": the event object's controller chooses
+                o[it, F_CHOOSER] = q if q >= 0 and st.pl[q, P_ALIVE] else -1
+            elif a >= 0 and ab[a, B_CHOOSER] > 0:
                 if _ask_chooser(st, cd, it, p):
                     return
         elif stage == CAST_MODES:

@@ -58,7 +58,6 @@ REFUSED = {
     "Eloren Wilds": "cant_cast",  # target player can't cast spells until a player planeswalks
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
-    "Immersturm": "chosen_by",  # targets chosen by the entering creature's controller
     "Izzet Steam Maze": "for",  # the copy is the caster's, not the planar controller's
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     "Skybreen": "library_tops_revealed",
