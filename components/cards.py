@@ -387,6 +387,13 @@ REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 ST_REVEAL_DRAWS = 120  # "players reveal each card they draw" (Sea of Sand): information only
 C_NAME_ID = CARDS.field("name_id", "a number per name in the compiled batch (201.2: same name)")
 CHOOSER_EVENT_CONTROLLER = 3  # B_CHOOSER: the trigger's event object's controller (Immersturm)
+L_SHARES_TYPE = FILTERS.field(
+    "shares_type_with",
+    "1 + N: shares a card type with the ability's target.N (Cliffside Market); 0",
+)
+OP_EXCHANGE_CONTROL = len(OP_NAMES)  # 701.10: two permanents' controllers swap
+OP_NAMES = OP_NAMES + ("exchange_control",)
+OP["exchange_control"] = OP_EXCHANGE_CONTROL
 L_SAME_NAME = FILTERS.field(
     "same_name_as", "1 + R_* reference: has the name of the object it names (Isle of Vesuva); 0"
 )

@@ -272,6 +272,8 @@ def _target_names(targets: list) -> list[str]:
                 extra += " (another one)"
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
                 "count", "up_to", "chosen_by", "different")})  # fmt: skip
+            if spec == {}:
+                spec = "permanent"
         if spec in ("any", "any_target"):
             names.append(("any target" if count == 1 else f"{'up to ' if up_to else ''}"
                           f"{_num(count)} targets") + extra)  # fmt: skip
@@ -404,6 +406,8 @@ def _filter(f: Any, plural: bool = False) -> str:
                          "eq": f"with {word} {n}"}.get(op, f"with {word} {op} {n}"))  # fmt: skip
     if "name" in f:
         post.append(f"named {f['name']}")
+    if "shares_type_with" in f:
+        post.append("that shares a card type with the first")
     if "same_name_as" in f:
         v = f["same_name_as"]
         post.append("with the same name as " + ("that creature" if str(v).startswith("target")
@@ -832,7 +836,11 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         )
         return f"Counter {ref('what', 'target')}{unless}."
     if verb == "copy_spell":
-        return f"Copy {ref('what', 'target')}."
+        who = ref("for", "you")
+        new = (f" {'You' if who == 'you' else 'That player'} may choose new targets for the copy."
+               if args.get("new_targets") else "")  # fmt: skip
+        head = "Copy" if who == "you" else f"{_cap(who)} copies"
+        return f"{head} {ref('what', 'target')}.{new}"
     if verb == "create_token":
         tok = args.get("token")
         tname = _token(tok)
@@ -911,7 +919,12 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             return "Each opponent's life total becomes the lowest life total among your opponents."
         return "Each player's life total becomes the lowest life total among all players."
     if verb == "exchange_life":
-        return f"{_cap(ref('who', 'target.0'))} and {ref('with', 'target.1')} exchange life totals."
+        who = ref("who", "target.0")
+        if who == "you":
+            return f"Exchange life totals with {ref('with', 'target.1')}."
+        return f"{_cap(who)} and {ref('with', 'target.1')} exchange life totals."
+    if verb == "exchange_control":
+        return f"Exchange control of {ref('what', 'target.0')} and {ref('with', 'target.1')}."
     if verb == "redistribute_life":
         return "Redistribute any number of players' life totals. (Each of those players gets one life total back.)"
     if verb == "redirect":

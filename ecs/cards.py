@@ -115,7 +115,7 @@ FILTER_KEYS = {
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
-    "same_name_as",  # Planechase (2009): Isle of Vesuva
+    "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
 }  # fmt: skip
 
 
@@ -656,6 +656,7 @@ class Compiler:
         t = self.t
         specs = []
         for k, spec in enumerate(_list(body.get("targets"))):
+            self.n_specs = k  # (a spec may name the targets before it: target.0)
             specs.append(self.target_spec(spec, k))
         if specs:
             t.set("ab", a, K.B_TG0, specs[0])
@@ -1351,6 +1352,13 @@ class Compiler:
         v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
         if "same_name_as" in spec:  # "each creature with the same name as that creature"
             v[K.L_SAME_NAME] = 1 + self.simple(spec["same_name_as"], "filter: same_name_as")
+        if "shares_type_with" in spec:  # "two target permanents that share a card type"
+            tk = spec["shares_type_with"]
+            if not (isinstance(tk, str) and re.fullmatch(r"target\.\d", tk)):
+                self.fail("filter: shares_type_with is target.N (an earlier target of the ability)")
+            if int(tk[-1]) >= self.n_specs:
+                self.fail(f"filter: shares_type_with {tk}: only an earlier target")
+            v[K.L_SHARES_TYPE] = 1 + int(tk[-1])
         sg = spec.get("subgame")  # 726: players who won (didn't win) the last subgame
         if sg not in (None, "won", "not_won"):
             self.fail("filter: subgame is won or not_won")
@@ -1838,9 +1846,10 @@ class Compiler:
             a = self._args(verb, arg, "who", {"filter", "amount"})
             self._row(op, d=self.filter(a.get("filter", "creature")), amt=self.amount(a.get("amount", 1)),
                       **self._subject(a, "who", "you", verb))  # fmt: skip
-        elif verb in ("fight", "attach", "redirect", "exchange_life"):
+        elif verb in ("fight", "attach", "redirect", "exchange_life", "exchange_control"):
             keys = {"fight": ("what", "with"), "attach": ("what", "to"),
-                    "redirect": ("from", "to"), "exchange_life": ("who", "with")}[verb]  # fmt: skip
+                    "redirect": ("from", "to"), "exchange_life": ("who", "with"),
+                    "exchange_control": ("what", "with")}[verb]  # fmt: skip
             if not isinstance(arg, dict):
                 self.fail(f"{verb}: a mapping with {keys[0]} and {keys[1]}")
             for k in arg:
@@ -1849,7 +1858,8 @@ class Compiler:
             first = self.simple(arg.get(keys[0], "self" if verb == "attach" else "target"), keys[0])
             second = self.simple(arg[keys[1]], keys[1])
             amt = self.amount(arg["amount"]) if "amount" in arg else -1
-            self._row(op, ref=first, ref2=second, amt=amt)
+            until = UNTIL_FOREVER if verb == "exchange_control" else 0  # (701.10: for good)
+            self._row(op, ref=first, ref2=second, amt=amt, until=until)
         elif verb == "prevent":
             a = self._args(verb, arg, "amount", {"to", "combat"})
             n = a["amount"]
@@ -1865,8 +1875,11 @@ class Compiler:
             a = self._args(verb, arg, "return_exiled", set()) if arg else {}
             self._row(op, a=1 if a.get("return_exiled") else 0)
         elif verb == "copy_spell":  # 707.10: a copy of a spell on the stack, same choices
-            a = self._args(verb, arg, "what", {"new_targets"})
-            self._row(op, a=1 if a.get("new_targets") else 0,
+            a = self._args(verb, arg, "what", {"new_targets", "for"})
+            who = (
+                self.simple(a["for"], "for") if "for" in a else K.R_NONE
+            )  # "that player copies it"
+            self._row(op, a=1 if a.get("new_targets") else 0, ref2=who,
                       **self._subject(a, "what", "event.object", verb))  # fmt: skip
         elif verb == "basics_from_outside":  # this turn, basic lands from outside the game
             a = self._args(verb, arg, "who", set())

@@ -64,6 +64,7 @@ from components.cards import (
     OP_DRAW,
     OP_DRAW_GAME,
     OP_EMBLEM,
+    OP_EXCHANGE_CONTROL,
     OP_EXCHANGE_LIFE,
     OP_EXILE,
     OP_EXILE_FROM_HAND,
@@ -807,6 +808,19 @@ def _simple(st, cd, r, you, src, item):
         day_night.become(st, cd, ep[r, E_A])
     elif op == OP_LIFE_LOWEST:
         _life_becomes_lowest(st, cd, you, cd.ep[r, E_A] == 1)
+    elif op == OP_EXCHANGE_CONTROL:  # 701.10: both or neither (same controller: nothing)
+        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        if m < 1 or buf[0] < 0 or y == NONE or y < 0:
+            return
+        a, b = buf[0], y
+        if o[a, F_ZONE] != BATTLEFIELD or o[b, F_ZONE] != BATTLEFIELD or a == b:
+            return
+        pa, pb = o[a, F_CTL], o[b, F_CTL]
+        if pa != pb:
+            ts = stamp(st)
+            _effect(st, cd, r, X_CONTROL, a, you, src, ts, pb, 0, 0)
+            _effect(st, cd, r, X_CONTROL, b, you, src, ts, pa, 0, 0)
+            touch(st)
     elif op == OP_EXCHANGE_LIFE:
         y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
         if m < 1 or buf[0] >= 0 or y == NONE or y >= 0:
@@ -831,6 +845,11 @@ def _copy(st, cd, r, you, src, item):
     the one it has (the first option) or another legal one for the same spec. The
     copy's id is kept in S_RES_AUX, the slot being chosen in S_RES_SUB - 1."""
     s, o, ep = st.s, st.o, cd.ep
+    if ep[r, E_REF2] != R_NONE:  # "that player copies it" (Izzet Steam Maze): theirs
+        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        if y == NONE or y >= 0 or not st.pl[-1 - y, P_ALIVE]:
+            return NEXT
+        you = -1 - y
     if s[S_RES_SUB] == 0:
         buf = _buf(st)
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)

@@ -87,6 +87,7 @@ from components.cards import (
     L_PLAYER,
     L_POW,
     L_SAME_NAME,
+    L_SHARES_TYPE,
     L_SUB,
     L_SUBGAME,
     L_SUPER,
@@ -175,6 +176,7 @@ from components.objects import (
     F_EVC,
     F_EVO,
     F_EVP,
+    F_IAB,
     F_ICTL,
     F_KICKED,
     F_KW,
@@ -423,11 +425,29 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_MUTATE] == 1 and cd.ct[c, C_MUTATE] < 0:  # "a card with mutate"
         return False
+    if fl[f, L_SHARES_TYPE] > 0:  # "that share a card type" (with an earlier target)
+        y = _earlier_target(st, cd, item, fl[f, L_SHARES_TYPE] - 1)
+        if y == NO_TARGET or y < 0 or (o[x, F_TYPES] & o[y, F_TYPES]) == 0:
+            return False
     if fl[f, L_SAME_NAME] > 0:  # "with the same name as that creature" (201.2)
         y = simple_ref(st, cd, fl[f, L_SAME_NAME] - 1, you, src, item)
         if y == NO_TARGET or y < 0 or not same_name(st, cd, x, y):
             return False
     return True
+
+
+@kernel
+def _earlier_target(st, cd, item, k):
+    """The target chosen for target spec k of the spell or ability ``item`` (being put on
+    the stack or resolving); NO_TARGET if none."""
+    o = st.o
+    if item < 0 or o[item, F_IAB] < 0:
+        return NO_TARGET
+    spec = cd.ab[o[item, F_IAB], B_TG0] + k
+    for j in range(o[item, F_NT]):
+        if o[item, F_TSPEC + j] == spec:
+            return o[item, F_T0 + j]
+    return NO_TARGET
 
 
 @kernel

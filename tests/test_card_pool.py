@@ -54,11 +54,10 @@ REFUSED = {
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
     # Planechase (901): planes of Planechase (2009) waiting for a word
     "Agyrem": "cant_attack_player",  # creatures can't attack you until a player planeswalks
-    "Cliffside Market": "shares_type_with",  # two targets sharing a card type; exchange_control
     "Eloren Wilds": "cant_cast",  # target player can't cast spells until a player planeswalks
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
-    "Izzet Steam Maze": "for",  # the copy is the caster's, not the planar controller's
+    "Izzet Steam Maze": "lasting",  # its chaos: a cost change until end of turn
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     "Skybreen": "library_tops_revealed",
     "Sokenzan": "attacked_this_turn",  # and an additional combat phase after this main phase
