@@ -392,8 +392,11 @@ L_SHARES_TYPE = FILTERS.field(
     "1 + N: shares a card type with the ability's target.N (Cliffside Market); 0",
 )
 OP_EXCHANGE_CONTROL = len(OP_NAMES)  # 701.10: two permanents' controllers swap
-OP_NAMES = OP_NAMES + ("exchange_control",)
+OP_ADDITIONAL_COMBAT = OP_EXCHANGE_CONTROL + 1  # 500.8: a combat and a main phase after this one
+OP_NAMES = OP_NAMES + ("exchange_control", "additional_combat")
 OP["exchange_control"] = OP_EXCHANGE_CONTROL
+OP["additional_combat"] = OP_ADDITIONAL_COMBAT
+L_ATTACKED = FILTERS.field("attacked_this_turn", "1: it was declared as an attacker this turn; 0")
 L_SAME_NAME = FILTERS.field(
     "same_name_as", "1 + R_* reference: has the name of the object it names (Isle of Vesuva); 0"
 )

@@ -113,6 +113,8 @@ F_NUMBER = F("chosen_number", "a number chosen for it before the game (Emissary'
 # the casual variants (issue 14)
 F_MARKER = F("plane_marker", "Grand Melee Planechase: number of the turn marker whose holder "
              "controls this face-up plane (901.14); 0 none")  # fmt: skip
+# Planechase (2009) planes
+F_ATTACKED = F("attacked_turn", "the turn it was last declared as an attacker (508.1); 0 never")
 
 # F_RESTRICT bits
 CANT_ATTACK, CANT_BLOCK = 1, 2

@@ -406,6 +406,8 @@ def _filter(f: Any, plural: bool = False) -> str:
                          "eq": f"with {word} {n}"}.get(op, f"with {word} {op} {n}"))  # fmt: skip
     if "name" in f:
         post.append(f"named {f['name']}")
+    if f.get("attacked_this_turn"):
+        post.append("that attacked this turn")
     if "shares_type_with" in f:
         post.append("that shares a card type with the first")
     if "same_name_as" in f:
@@ -923,6 +925,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if who == "you":
             return f"Exchange life totals with {ref('with', 'target.1')}."
         return f"{_cap(who)} and {ref('with', 'target.1')} exchange life totals."
+    if verb == "additional_combat":  # 500.8 (Sokenzan)
+        return ("After this main phase, there is an additional combat phase followed by an "
+                "additional main phase.")  # fmt: skip
     if verb == "exchange_control":
         return f"Exchange control of {ref('what', 'target.0')} and {ref('with', 'target.1')}."
     if verb == "redistribute_life":

@@ -116,6 +116,7 @@ FILTER_KEYS = {
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
     "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
+    "attacked_this_turn",  # Planechase (2009): Sokenzan
 }  # fmt: skip
 
 
@@ -1352,6 +1353,8 @@ class Compiler:
         v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
         if "same_name_as" in spec:  # "each creature with the same name as that creature"
             v[K.L_SAME_NAME] = 1 + self.simple(spec["same_name_as"], "filter: same_name_as")
+        if spec.get("attacked_this_turn"):  # "creatures that attacked this turn" (508.1)
+            v[K.L_ATTACKED] = 1
         if "shares_type_with" in spec:  # "two target permanents that share a card type"
             tk = spec["shares_type_with"]
             if not (isinstance(tk, str) and re.fullmatch(r"target\.\d", tk)):
@@ -1975,7 +1978,8 @@ class Compiler:
             a = self._args(verb, {} if arg in (None, True) else arg, "who", set())
             self._row(op, **self._subject(a, "who", "you", verb))
         elif verb in ("abandon_this_scheme", "chaotic_aether", "reverse_turn_order",
-                      "no_schemes_this_turn", "reshuffle_permanents"):  # fmt: skip
+                      "no_schemes_this_turn", "reshuffle_permanents",
+                      "additional_combat"):  # fmt: skip
             if arg not in (None, True, {}):
                 self.fail(f"{verb} takes no arguments")
             self._row(op)

@@ -44,12 +44,14 @@ from components.game import (
     S_PEND,
     S_PPLAYER,
     S_TEAM_TURNS,
+    S_TURN,
 )
 from components.objects import (
     CANT_ATTACK,
     CANT_BLOCK,
     F_ATKO,
     F_ATKP,
+    F_ATTACKED,
     F_BLOCKED,
     F_BLOCKING,
     F_BSEQ,
@@ -247,6 +249,7 @@ def finish_attacks(st, cd):
             o[i, F_ATKP] = _defending_for(st, d)
         if not (o[i, F_KW] & KW_VIGILANCE):
             o[i, F_TAPPED] = 1
+        o[i, F_ATTACKED] = s[S_TURN]  # ("creatures that attacked this turn")
         o[i, F_DECL] = NO_TARGET
         o[i, F_DSEQ] = 0
     s[S_DECLARED] = 1 if m > 0 else 0

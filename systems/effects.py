@@ -40,6 +40,7 @@ from components.cards import (
     NHYB,
     OP_ABANDON,
     OP_ADD_MANA,
+    OP_ADDITIONAL_COMBAT,
     OP_ANIMATE,
     OP_ATTACH,
     OP_BASICS_FROM_OUTSIDE,
@@ -209,8 +210,10 @@ from components.game import (
     S_RES_SUB,
     S_RESTARTED,
     S_STARTING,
+    S_STEP,
     S_SUBGAME,
     S_TURN,
+    S_XCOMBATS,
     SUB_DONE,
     SUB_NONE,
     SUB_REQUESTED,
@@ -278,6 +281,8 @@ from components.rules import (
     GRAVEYARD,
     HAND,
     LIBRARY,
+    MAIN1,
+    MAIN2,
     N_COUNTERS,
     N_MANA,
     NO_TARGET,
@@ -808,6 +813,9 @@ def _simple(st, cd, r, you, src, item):
         day_night.become(st, cd, ep[r, E_A])
     elif op == OP_LIFE_LOWEST:
         _life_becomes_lowest(st, cd, you, cd.ep[r, E_A] == 1)
+    elif op == OP_ADDITIONAL_COMBAT:  # 500.8: "after this main phase" (none now: nothing)
+        if s[S_STEP] == MAIN1 or s[S_STEP] == MAIN2:
+            s[S_XCOMBATS] += 1
     elif op == OP_EXCHANGE_CONTROL:  # 701.10: both or neither (same controller: nothing)
         y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
         if m < 1 or buf[0] < 0 or y == NONE or y < 0:

@@ -64,6 +64,7 @@ from components.cards import (
     CO_SELF_UNTAPPED,
     CO_WHOLE_POOL,
     L_ANOTHER,
+    L_ATTACKED,
     L_ATTACKING,
     L_COLOR,
     L_COLORLESS,
@@ -166,6 +167,7 @@ from components.objects import (
     F_ATKO,
     F_ATKP,
     F_ATT,
+    F_ATTACKED,
     F_BLOCKING,
     F_CARD,
     F_COLORS,
@@ -424,6 +426,8 @@ def _matches(st, cd, f, x, you, src, item):
     if fl[f, L_NOTED] and not _noted(st, cd, fl[f, L_NOTED] - 1, fl[f, L_NOTED_CARD], x, you):
         return False
     if fl[f, L_MUTATE] == 1 and cd.ct[c, C_MUTATE] < 0:  # "a card with mutate"
+        return False
+    if fl[f, L_ATTACKED] == 1 and o[x, F_ATTACKED] != st.s[S_TURN]:  # "attacked this turn"
         return False
     if fl[f, L_SHARES_TYPE] > 0:  # "that share a card type" (with an earlier target)
         y = _earlier_target(st, cd, item, fl[f, L_SHARES_TYPE] - 1)

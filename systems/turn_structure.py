@@ -62,6 +62,8 @@ from components.game import (
     S_TEAM_TURNS,
     S_TODO,
     S_TURN,
+    S_XCOMBATS,
+    S_XRESUME,
     TODO_BEGIN,
     TODO_END,
     TODO_PRIORITY,
@@ -99,6 +101,7 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    BEGIN_COMBAT,
     CLEANUP,
     COMBAT_DAMAGE,
     DECLARE_ATTACKERS,
@@ -203,6 +206,8 @@ def begin_turn(st, cd, p):
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
+    s[S_XCOMBATS] = 0
+    s[S_XRESUME] = 0
     _end_effects(st, UNTIL_YOUR_NEXT_TURN, p)
 
 
@@ -409,7 +414,17 @@ def end_step(st, cd):
         nxt = END_COMBAT
     elif step == END_COMBAT:
         combat.end_combat(st)
-        nxt = MAIN2
+        nxt = MAIN2  # (an additional combat's additional main phase is postcombat, 505.1a)
+    elif (step == MAIN1 or step == MAIN2) and s[S_XCOMBATS] > 0:
+        # 500.8: "after this main phase, an additional combat phase followed by an
+        # additional main phase" (Sokenzan); then the turn goes on where it was
+        s[S_XCOMBATS] -= 1
+        if s[S_XRESUME] == 0:
+            s[S_XRESUME] = 1 + step + 1
+        nxt = BEGIN_COMBAT
+    elif step == MAIN2 and s[S_XRESUME] > 0:  # the additional main phase ends
+        nxt = s[S_XRESUME] - 1
+        s[S_XRESUME] = 0
     else:
         nxt = step + 1
     s[S_STEP] = nxt

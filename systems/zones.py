@@ -42,6 +42,7 @@ from components.objects import (
     F_ATKO,
     F_ATKP,
     F_ATT,
+    F_ATTACKED,
     F_BCTL,
     F_BLOCKED,
     F_BLOCKING,
@@ -297,6 +298,7 @@ def move_one(st, cd, i, zone, controller):
     o[i, F_TRANSFORMED] = 0
     o[i, F_FACE_DOWN] = 0
     o[i, F_NOREGEN] = 0
+    o[i, F_ATTACKED] = 0  # (a new object, 400.7)
     if old != STACK:  # X is the spell's (107.3m: it enters with X counters from the stack)
         o[i, F_X] = 0
     reset_combat(o, i)

@@ -60,7 +60,6 @@ REFUSED = {
     "Izzet Steam Maze": "lasting",  # its chaos: a cost change until end of turn
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     "Skybreen": "library_tops_revealed",
-    "Sokenzan": "attacked_this_turn",  # and an additional combat phase after this main phase
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
