@@ -53,8 +53,9 @@ REFUSED = {
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
     # Planechase (901): planes of Planechase (2009) waiting for a word
-    "Agyrem": "cant_attack_player",  # creatures can't attack you until a player planeswalks
-    "Eloren Wilds": "cant_cast",  # target player can't cast spells until a player planeswalks
+    "Agyrem": "lasting",  # its chaos: creatures can't attack you until a player planeswalks
+    "Eloren Wilds": "lasting",  # its chaos: target player can't cast spells until a player
+    # planeswalks; and extra_mana_from_permanents (any permanent tapped for mana, any player)
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Izzet Steam Maze": "lasting",  # its chaos: a cost change until end of turn
