@@ -321,7 +321,8 @@ def move_one(st, cd, i, zone, controller):
                 o[j, F_ATT] = -1
             if o[j, F_BLOCKING] == i:
                 o[j, F_BLOCKING] = -1
-    if zone == GRAVEYARD:  # "... is put into a graveyard from anywhere"
+    if zone == GRAVEYARD and o[i, F_TOKEN] != 2:  # "... put into a graveyard from anywhere"
+        # (a copy of a spell isn't a card, 707.10: it only passes through, 704.5e)
         triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
     variants.moved(st, i, zone)
 
