@@ -385,6 +385,10 @@ REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 # ----------------------------------------------------------------- Planechase (2009) planes
 # (numbers kept apart from the other vocabularies growing at the same time)
 ST_REVEAL_DRAWS = 120  # "players reveal each card they draw" (Sea of Sand): information only
+ST_LIBRARY_TOPS_REVEALED = 121  # "players play with the top card of their libraries revealed"
+ST_CANT_CAST_LIBRARY_TOP_TYPES = (
+    122  # spells sharing a card type with a library's top card (Skybreen)
+)
 C_NAME_ID = CARDS.field("name_id", "a number per name in the compiled batch (201.2: same name)")
 CHOOSER_EVENT_CONTROLLER = 3  # B_CHOOSER: the trigger's event object's controller (Immersturm)
 L_SHARES_TYPE = FILTERS.field(

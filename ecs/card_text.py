@@ -1394,6 +1394,8 @@ def _static(ctx: Ctx, body: dict) -> str:
         "loyalty_abilities_at_instant_speed": "You may activate loyalty abilities of planeswalkers you control on any player's turn any time you could cast an instant.",
         "cant_be_countered": f"{ctx.name} can't be countered.",
         "reveal_draws": "Players reveal each card they draw.",
+        "library_tops_revealed": "Players play with the top card of their libraries revealed.",
+        "cant_cast_sharing_type_with_library_tops": "Spells that share a card type with the top card of a library can't be cast.",
     }  # fmt: skip
     text = fixed.get(k)
     if k == "mana_doesnt_empty":

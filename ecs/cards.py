@@ -1172,10 +1172,16 @@ class Compiler:
                 self.fail("skip_untap_steps: players")
             row[K.A_KIND] = K.ST_SKIP_UNTAP
             return
-        if kind == "reveal_draws":  # Sea of Sand: the cards drawn are shown (information)
+        if kind in ("reveal_draws", "library_tops_revealed"):  # (information only)
             if arg != "players":
-                self.fail("reveal_draws: players")
-            row[K.A_KIND] = K.ST_REVEAL_DRAWS
+                self.fail(f"{kind}: players")
+            row[K.A_KIND] = (K.ST_REVEAL_DRAWS if kind == "reveal_draws"
+                             else K.ST_LIBRARY_TOPS_REVEALED)  # fmt: skip
+            return
+        if kind == "cant_cast_sharing_type_with_library_tops":  # Skybreen (every player)
+            if arg is not True:
+                self.fail(f"{kind}: true")
+            row[K.A_KIND] = K.ST_CANT_CAST_LIBRARY_TOP_TYPES
             return
         if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
             row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"

@@ -60,7 +60,6 @@ REFUSED = {
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Izzet Steam Maze": "lasting",  # its chaos: a cost change until end of turn
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
-    "Skybreen": "library_tops_revealed",
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
