@@ -389,6 +389,28 @@ X_NO_MAX_HAND = 16  # effects table kind: "you have no maximum hand size" (until
 AB_FROM_END_EXALTED = 2
 # reveal_planes (E_A): what happens to the planes revealed
 REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
+# ----------------------------------------------------------------- Planechase (2009) planes
+# (numbers kept apart from the other vocabularies growing at the same time)
+ST_REVEAL_DRAWS = 120  # "players reveal each card they draw" (Sea of Sand): information only
+ST_LIBRARY_TOPS_REVEALED = 121  # "players play with the top card of their libraries revealed"
+ST_CANT_CAST_LIBRARY_TOP_TYPES = (
+    122  # spells sharing a card type with a library's top card (Skybreen)
+)
+C_NAME_ID = CARDS.field("name_id", "a number per name in the compiled batch (201.2: same name)")
+CHOOSER_EVENT_CONTROLLER = 3  # B_CHOOSER: the trigger's event object's controller (Immersturm)
+L_SHARES_TYPE = FILTERS.field(
+    "shares_type_with",
+    "1 + N: shares a card type with the ability's target.N (Cliffside Market); 0",
+)
+OP_EXCHANGE_CONTROL = len(OP_NAMES)  # 701.10: two permanents' controllers swap
+OP_ADDITIONAL_COMBAT = OP_EXCHANGE_CONTROL + 1  # 500.8: a combat and a main phase after this one
+OP_NAMES = OP_NAMES + ("exchange_control", "additional_combat")
+OP["exchange_control"] = OP_EXCHANGE_CONTROL
+OP["additional_combat"] = OP_ADDITIONAL_COMBAT
+L_ATTACKED = FILTERS.field("attacked_this_turn", "1: it was declared as an attacker this turn; 0")
+L_SAME_NAME = FILTERS.field(
+    "same_name_as", "1 + R_* reference: has the name of the object it names (Isle of Vesuva); 0"
+)
 
 # ----------------------------------------------------------------- the schemes' words (904)
 # (Archenemy (2010); documented in VOCABULARY.md)
@@ -412,10 +434,10 @@ OP_NAMES = OP_NAMES + ("lasting",)
 OP.update({name: k for k, name in enumerate(OP_NAMES)})
 MAY_PAY_X = 3  # E_A of a `may` step: "you may pay {X}" (X chosen as it resolves, 107.3)
 MUST_ATTACK_OWNER = 1  # E_A of must_attack: each one attacks its own owner if able
-EACH_PLAYER_STATIC = 1
+EACH_PLAYER_STATIC = 1  # A_ARG of a player static counted by command_static: every player's
 AM_OPP_SPELLS_SINCE = 90  # M_ARG: a player; spells their opponents cast since their turn ended
 AM_GRAVEYARD_TURN = 91  # M_ARG: a player; cards put into their graveyard this turn
-ST_UNTAP_IN_OPP_UNTAP = 90  # "untap all permanents you control during each opponent's untap step"  # A_ARG of a player static counted by command_static: every player's
+ST_UNTAP_IN_OPP_UNTAP = 100  # "untap all permanents you control during each opponent's untap step"
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -130,6 +130,10 @@ S_SC_TIMES = F("shortcut_times", "repetitions proposed (729.2a)")
 S_SC_STOP = F("shortcut_stop", "repetitions after the answers so far: the earliest ending (729.2b)")
 S_NLOOPKEY = F("n_loop_keys", "rows of `lk`: states the loop detector recorded (729.3, 729.4)")
 S_LOOP_STEP = F("loop_step", "turn * 16 + step the fragmented-loop records belong to (729.3)")
+# Planechase (2009) planes: additional combat phases (500.8; Sokenzan)
+S_XCOMBATS = F("additional_combats", "additional combat phases, each with a main phase after it, "
+               "to come after this main phase (500.8)")  # fmt: skip
+S_XRESUME = F("resume_step", "1 + the step the turn goes on with after the additional phases; 0")
 
 # S_SUBGAME
 SUB_NONE, SUB_REQUESTED, SUB_PLAYING, SUB_DONE = range(4)

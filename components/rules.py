@@ -75,6 +75,9 @@ KW["exalted"] = KW_EXALTED = 1 << 27
 # Vanguard's (issue 14: Lyna): shadow (702.28)
 KEYWORD_NAMES = KEYWORD_NAMES + ("shadow",)
 KW["shadow"] = KW_SHADOW = 1 << 28
+# wither (702.80: Raven's Run grants it)
+KEYWORD_NAMES = KEYWORD_NAMES + ("wither",)
+KW["wither"] = KW_WITHER = 1 << 29
 KW_LANDWALKS = 0b11111 << KW_LANDWALK0
 
 # ----------------------------------------------------------------- counters (122)

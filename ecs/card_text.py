@@ -123,6 +123,7 @@ class Ctx:
         self.name = name
         self.targets: list[str] = []
         self.mentioned: set[int] = set()
+        self.event_object = "that creature"  # what a trigger's event.object is called
 
 
 def _header(name: str, rec: dict) -> str:
@@ -185,6 +186,8 @@ def _ability(ctx: Ctx, kind: str, body: Any) -> str:
         return f'{_cap(str(body["granted_to"]))} creature has "{inner}"'
     if kind == "mana":
         return f"{_cost(ctx, body.get('cost'))}: Add {_add(body.get('add'))}."
+    if kind == "triggered" and isinstance(body.get("when"), dict):
+        ctx.event_object = _event_object(body["when"])
     text = _body(ctx, body)
     if kind == "spell":
         return text
@@ -265,6 +268,8 @@ def _target_names(targets: list) -> list[str]:
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
                 extra = " of an opponent's choice"
+            elif spec.get("chosen_by") == "event.controller":
+                extra = " of their choice"
             if spec.get("different"):
                 extra += " (another one)"
             if spec.get("one_per_player"):  # "for each opponent, up to one target ..."
@@ -277,6 +282,8 @@ def _target_names(targets: list) -> list[str]:
                 continue
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
                 "count", "up_to", "chosen_by", "different")})  # fmt: skip
+            if spec == {}:
+                spec = "permanent"
         if spec in ("any", "any_target"):
             names.append(("any target" if count == 1 else f"{'up to ' if up_to else ''}"
                           f"{_num(count)} targets") + extra)  # fmt: skip
@@ -418,6 +425,14 @@ def _filter(f: Any, plural: bool = False) -> str:
                          "eq": f"with {word} {n}"}.get(op, f"with {word} {op} {n}"))  # fmt: skip
     if "name" in f:
         post.append(f"named {f['name']}")
+    if f.get("attacked_this_turn"):
+        post.append("that attacked this turn")
+    if "shares_type_with" in f:
+        post.append("that shares a card type with the first")
+    if "same_name_as" in f:
+        v = f["same_name_as"]
+        post.append("with the same name as " + ("that creature" if str(v).startswith("target")
+                                                else _ref_text(v)))  # fmt: skip
     if f.get("commander"):
         post.append("that is a commander")
     if f.get("named") is True:
@@ -510,8 +525,24 @@ SIMPLE_REFS = {
 }  # fmt: skip
 
 
+def _event_object(when: dict) -> str:
+    """What a trigger's event.object is called: the card put into a graveyard or drawn,
+    the spell cast, else the creature (or permanent) the event is about."""
+    ev, what = when.get("event"), when.get("what")
+    if ev in ("put_into_graveyard", "draws"):
+        return "that card"
+    if ev in ("cast", "becomes_target"):
+        return "that spell" if ev == "cast" else "that creature"
+    types = what.get("type") if isinstance(what, dict) else None
+    if what in ("creature", None, "self") or types == "Creature" or types == ["Creature"]:
+        return "that creature"
+    return "that permanent"
+
+
 def _ref_text(v: Any, ctx: Ctx | None = None) -> str:
     if isinstance(v, str):
+        if v == "event.object" and ctx is not None:
+            return ctx.event_object
         if v == "target" or re.fullmatch(r"target\.\d", v):
             k = 0 if v == "target" else int(v[-1])
             if ctx is not None and k < len(ctx.targets):
@@ -757,7 +788,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "merge":
         return f"{ctx.name} merges with {ref('what', 'target')}."
     if verb == "copy_token":
-        return f"Create a token that's a copy of {ref('what', 'target')}."
+        of = ref("of", "target") if "of" in args else ref("what", "target")
+        return f"{_verb(ref('for', 'you'), 'create')} a token that's a copy of {of}."
     if verb == "draw":
         n, note = _n(ctx, args.get("amount", 1), "card")
         return f"{_verb(ref('who', 'you'), 'draw')} {n}{note}."
@@ -861,7 +893,11 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         )
         return f"Counter {ref('what', 'target')}{unless}."
     if verb == "copy_spell":
-        return f"Copy {ref('what', 'target')}."
+        who = ref("for", "you")
+        new = (f" {'You' if who == 'you' else 'That player'} may choose new targets for the copy."
+               if args.get("new_targets") else "")  # fmt: skip
+        head = "Copy" if who == "you" else f"{_cap(who)} copies"
+        return f"{head} {ref('what', 'target')}.{new}"
     if verb == "create_token":
         tok = args.get("token")
         tname = _token(tok)
@@ -946,7 +982,15 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             return "Each opponent's life total becomes the lowest life total among your opponents."
         return "Each player's life total becomes the lowest life total among all players."
     if verb == "exchange_life":
-        return f"{_cap(ref('who', 'target.0'))} and {ref('with', 'target.1')} exchange life totals."
+        who = ref("who", "target.0")
+        if who == "you":
+            return f"Exchange life totals with {ref('with', 'target.1')}."
+        return f"{_cap(who)} and {ref('with', 'target.1')} exchange life totals."
+    if verb == "additional_combat":  # 500.8 (Sokenzan)
+        return ("After this main phase, there is an additional combat phase followed by an "
+                "additional main phase.")  # fmt: skip
+    if verb == "exchange_control":
+        return f"Exchange control of {ref('what', 'target.0')} and {ref('with', 'target.1')}."
     if verb == "redistribute_life":
         return "Redistribute any number of players' life totals. (Each of those players gets one life total back.)"
     if verb == "redirect":
@@ -980,6 +1024,14 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 cost = ""
             if cost:
                 return f"{_cap(who)} may {cost}{_low(inner)}"
+            m = re.match(r"^(That creature|It) deals ", inner)
+            if m:  # "its controller may have it deal ..." (Immersturm)
+                return f"{_cap(who)} may have it deal {inner[m.end() :]}"
+            if who != "you" and _low(inner).startswith(_low(who) + " "):
+                # "that player may draw a card", not "that player may that player draws"
+                verb_, _, rest = inner[len(who) + 1 :].partition(" ")
+                base = verb_[:-2] if verb_.endswith(("ches", "shes")) else verb_.removesuffix("s")
+                return f"{_cap(who)} may {base} {rest}".rstrip()
             return f"{_cap(who)} may {_low(inner)}"
         who = ref("who", "target")
         pay = args.get("pays", args.get("pay"))
@@ -1002,7 +1054,10 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if verb == "choose":
             n = args.get("amount", 1)
             fl = _filter(args.get("filter", "card"), plural=n != 1)
-            return f"{_verb(who, 'choose')} {_article(fl) if n == 1 else _num(n) + ' ' + fl}."
+            what = _article(fl) if n == 1 else _num(n) + " " + fl
+            if args.get("up_to"):
+                return f"{_cap(who)} may choose {'up to ' + what if n != 1 else what}."
+            return f"{_verb(who, 'choose')} {what}."
         if verb == "exile_from_hand":
             return f"{_verb(who, 'exile')} a card from {'your' if who == 'you' else 'their'} hand."
         card = f if "card" in f else f + " card"
@@ -1376,6 +1431,11 @@ def _when(ctx: Ctx, w: dict) -> str:
     if ev == "draws":
         nth = w.get("nth", 0)
         which = f"your {ORDINAL.get(nth, str(nth))} card each turn" if nth else "a card"
+        if isinstance(what, dict):  # the card drawn (Sea of Sand)
+            card = _filter({k: v for k, v in what.items() if k != "zone"}).replace(
+                "permanent", "card"
+            )
+            which = _article(card if "card" in card else card + " card")
         if player != "you" and nth:
             which = f"their {ORDINAL.get(nth, str(nth))} card each turn"
         return f"Whenever {player} {'draw' if player == 'you' else 'draws'} {which}"
@@ -1392,6 +1452,13 @@ def _when(ctx: Ctx, w: dict) -> str:
         by = {"opponent": " an opponent controls", None: "", "you": " you control"}.get(who, "")
         return f"Whenever {subject} becomes the target of a spell or ability{by}"
     if ev == "put_into_graveyard":
+        if what not in (None, "self"):  # any card (The Dark Barony)
+            card = _filter({k: v for k, v in what.items() if k != "zone"}).replace(
+                "permanent", "card"
+            )
+            if "card" not in card:
+                card += " card"
+            return f"Whenever {_article(card)} is put into a graveyard from anywhere"
         return f"When {ctx.name} is put into a graveyard from anywhere"
     if ev == "day_night":
         b = w.get("becomes")
@@ -1439,6 +1506,9 @@ def _static(ctx: Ctx, body: dict) -> str:
         "control": "You control enchanted creature.",
         "loyalty_abilities_at_instant_speed": "You may activate loyalty abilities of planeswalkers you control on any player's turn any time you could cast an instant.",
         "cant_be_countered": f"{ctx.name} can't be countered.",
+        "reveal_draws": "Players reveal each card they draw.",
+        "library_tops_revealed": "Players play with the top card of their libraries revealed.",
+        "cant_cast_sharing_type_with_library_tops": "Spells that share a card type with the top card of a library can't be cast.",
     }  # fmt: skip
     text = fixed.get(k)
     if k == "mana_doesnt_empty":

@@ -116,6 +116,8 @@ FILTER_KEYS = {
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
     "not_keyword", "not_controller", "not_player", "put_onto_battlefield_by",  # schemes (904)
+    "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
+    "attacked_this_turn",  # Planechase (2009): Sokenzan
 }  # fmt: skip
 
 
@@ -261,6 +263,8 @@ class Compiler:
         self.busy = False
         self.n_specs = 0
         self.token_names: dict[int, str] = {}  # rows of tokens described inline
+        self.name_ids: dict[str, int] = {}  # C_NAME_ID: one number per name (201.2)
+        self.chosen_by_event = False  # a target spec chosen by the event's controller
         self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
 
     # --------------------------------------------------------- errors
@@ -323,6 +327,7 @@ class Compiler:
         if len(subs) > K.NSUB:
             self.fail(f"subtypes: at most {K.NSUB}")
         row = t.rows["ct"][r]
+        row[K.C_NAME_ID] = self.name_ids.setdefault(name, len(self.name_ids))  # (201.2)
         row[K.C_TYPES] = types
         row[K.C_SUPER] = sup
         row[K.C_COLORS] = colors
@@ -653,11 +658,17 @@ class Compiler:
         t = self.t
         specs = []
         for k, spec in enumerate(_list(body.get("targets"))):
+            self.n_specs = k  # (a spec may name the targets before it: target.0)
             specs.append(self.target_spec(spec, k))
         if specs:
             t.set("ab", a, K.B_TG0, specs[0])
             t.set("ab", a, K.B_NTG, len(specs))
-            if (
+            if self.chosen_by_event:  # Immersturm: "any target of their choice"
+                self.chosen_by_event = False
+                if t.rows["ab"][a][K.B_KIND] != K.AB_TRIGGERED:
+                    self.fail("chosen_by: event.controller is for triggered abilities")
+                t.set("ab", a, K.B_CHOOSER, K.CHOOSER_EVENT_CONTROLLER)
+            elif (
                 any(t.rows["tg"][s][K.G_CHOSEN_BY] for s in specs)
                 and not t.rows["ab"][a][K.B_CHOOSER]
             ):
@@ -709,9 +720,11 @@ class Compiler:
         t.set("tg", s, K.G_COUNT, count)
         t.set("tg", s, K.G_UP_TO, 1 if extra.get("up_to") else 0)
         cb = extra.get("chosen_by")
-        if cb not in (None, "you", "opponent"):
-            self.fail(f"targets[{k}]: chosen_by is 'opponent'")
-        t.set("tg", s, K.G_CHOSEN_BY, 1 if cb == "opponent" else 0)
+        if cb not in (None, "you", "opponent", "event.controller"):
+            self.fail(f"targets[{k}]: chosen_by is 'opponent' or 'event.controller'")
+        t.set("tg", s, K.G_CHOSEN_BY, 1 if cb in ("opponent", "event.controller") else 0)
+        if cb == "event.controller":  # (a trigger's: the event object's controller, unasked)
+            self.chosen_by_event = True
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
         if extra.get("one_per_player"):  # "for each opponent, up to one target ... of theirs"
             if not extra.get("up_to") or "count" in extra:
@@ -957,7 +970,7 @@ class Compiler:
         "attacks_unblocked": {"what", "defender"},
         "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
         "dealt_damage": {"what", "by"}, "cast": {"what", "who", "by", "targets"},
-        "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth"},
+        "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth", "what"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
         "life_at_least": {"amount"}, "last_counter_removed": {"what", "kind"},
         "becomes_target": {"what", "by"}, "planeswalk_to": {"what"},
@@ -984,15 +997,20 @@ class Compiler:
         elif what in ("enchanted", "equipped", "attached"):
             t.set("ab", a, K.B_WHAT, -3)
         elif what is not None:
-            if ev in ("put_into_graveyard", "day_night"):
+            if ev == "day_night":
                 self.fail(f"when: {ev} is about this card itself (what: self)")
             f = dict(FILTER_WORDS[what]) if isinstance(what, str) and what in FILTER_WORDS else what
+            if ev == "put_into_graveyard" and isinstance(f, dict):  # any card (The Dark Barony)
+                f = {**f, "zone": "graveyard"}
             if ev == "cast" and isinstance(f, dict):
                 f = dict(f)
                 f.setdefault("zone", "stack")
+            if ev == "draws" and isinstance(f, dict):  # the card drawn (Sea of Sand)
+                f = dict(f)
+                f.setdefault("zone", "hand")
             t.set("ab", a, K.B_WHAT, self.filter(f))
         elif ev == "put_into_graveyard":
-            self.fail("when: put_into_graveyard needs what: self")
+            self.fail("when: put_into_graveyard needs what: self or a card filter")
         by = when.get("by") if ev != "dealt_damage" else None  # (dealt_damage: a filter)
         who = when.get("who", when.get("whose", by if by is not None else when.get("defender")))
         if who is not None:
@@ -1171,6 +1189,17 @@ class Compiler:
             if arg != "players":
                 self.fail("skip_untap_steps: players")
             row[K.A_KIND] = K.ST_SKIP_UNTAP
+            return
+        if kind in ("reveal_draws", "library_tops_revealed"):  # (information only)
+            if arg != "players":
+                self.fail(f"{kind}: players")
+            row[K.A_KIND] = (K.ST_REVEAL_DRAWS if kind == "reveal_draws"
+                             else K.ST_LIBRARY_TOPS_REVEALED)  # fmt: skip
+            return
+        if kind == "cant_cast_sharing_type_with_library_tops":  # Skybreen (every player)
+            if arg is not True:
+                self.fail(f"{kind}: true")
+            row[K.A_KIND] = K.ST_CANT_CAST_LIBRARY_TOP_TYPES
             return
         if kind in ("extra_mana_from_lands", "opponents_play_with_hands_revealed"):
             row[K.A_KIND] = (K.ST_LAND_MANA_PLUS if kind == "extra_mana_from_lands"
@@ -1378,6 +1407,17 @@ class Compiler:
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
         self._conspiracy_filter(spec, v)
         v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
+        if "same_name_as" in spec:  # "each creature with the same name as that creature"
+            v[K.L_SAME_NAME] = 1 + self.simple(spec["same_name_as"], "filter: same_name_as")
+        if spec.get("attacked_this_turn"):  # "creatures that attacked this turn" (508.1)
+            v[K.L_ATTACKED] = 1
+        if "shares_type_with" in spec:  # "two target permanents that share a card type"
+            tk = spec["shares_type_with"]
+            if not (isinstance(tk, str) and re.fullmatch(r"target\.\d", tk)):
+                self.fail("filter: shares_type_with is target.N (an earlier target of the ability)")
+            if int(tk[-1]) >= self.n_specs:
+                self.fail(f"filter: shares_type_with {tk}: only an earlier target")
+            v[K.L_SHARES_TYPE] = 1 + int(tk[-1])
         sg = spec.get("subgame")  # 726: players who won (didn't win) the last subgame
         if sg not in (None, "won", "not_won"):
             self.fail("filter: subgame is won or not_won")
@@ -1902,9 +1942,10 @@ class Compiler:
             a = self._args(verb, arg, "who", {"filter", "amount"})
             self._row(op, d=self.filter(a.get("filter", "creature")), amt=self.amount(a.get("amount", 1)),
                       **self._subject(a, "who", "you", verb))  # fmt: skip
-        elif verb in ("fight", "attach", "redirect", "exchange_life"):
+        elif verb in ("fight", "attach", "redirect", "exchange_life", "exchange_control"):
             keys = {"fight": ("what", "with"), "attach": ("what", "to"),
-                    "redirect": ("from", "to"), "exchange_life": ("who", "with")}[verb]  # fmt: skip
+                    "redirect": ("from", "to"), "exchange_life": ("who", "with"),
+                    "exchange_control": ("what", "with")}[verb]  # fmt: skip
             if not isinstance(arg, dict):
                 self.fail(f"{verb}: a mapping with {keys[0]} and {keys[1]}")
             for k in arg:
@@ -1913,7 +1954,8 @@ class Compiler:
             first = self.simple(arg.get(keys[0], "self" if verb == "attach" else "target"), keys[0])
             second = self.simple(arg[keys[1]], keys[1])
             amt = self.amount(arg["amount"]) if "amount" in arg else -1
-            self._row(op, ref=first, ref2=second, amt=amt)
+            until = UNTIL_FOREVER if verb == "exchange_control" else 0  # (701.10: for good)
+            self._row(op, ref=first, ref2=second, amt=amt, until=until)
         elif verb == "prevent":
             a = self._args(verb, arg, "amount", {"to", "combat"})
             n = a["amount"]
@@ -1929,8 +1971,11 @@ class Compiler:
             a = self._args(verb, arg, "return_exiled", set()) if arg else {}
             self._row(op, a=1 if a.get("return_exiled") else 0)
         elif verb == "copy_spell":  # 707.10: a copy of a spell on the stack, same choices
-            a = self._args(verb, arg, "what", {"new_targets"})
-            self._row(op, a=1 if a.get("new_targets") else 0,
+            a = self._args(verb, arg, "what", {"new_targets", "for"})
+            who = (
+                self.simple(a["for"], "for") if "for" in a else K.R_NONE
+            )  # "that player copies it"
+            self._row(op, a=1 if a.get("new_targets") else 0, ref2=who,
                       **self._subject(a, "what", "event.object", verb))  # fmt: skip
         elif verb == "basics_from_outside":  # this turn, basic lands from outside the game
             a = self._args(verb, arg, "who", set())
@@ -2053,7 +2098,8 @@ class Compiler:
             a = self._args(verb, {} if arg in (None, True) else arg, "who", set())
             self._row(op, **self._subject(a, "who", "you", verb))
         elif verb in ("abandon_this_scheme", "chaotic_aether", "reverse_turn_order",
-                      "no_schemes_this_turn", "reshuffle_permanents"):  # fmt: skip
+                      "no_schemes_this_turn", "reshuffle_permanents",
+                      "additional_combat"):  # fmt: skip
             if arg not in (None, True, {}):
                 self.fail(f"{verb} takes no arguments")
             self._row(op)

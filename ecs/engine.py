@@ -382,8 +382,10 @@ def _pool_needs(compiled: Compiled) -> int:
     for row in rows["ab"]:
         if row[K.B_ZONE] == HAND and row[K.B_KIND] == K.AB_ACTIVATED:
             bits |= G.NEED_HAND_ABILITIES
-        if row[K.B_KIND] == K.AB_TRIGGERED and row[K.B_ZONE] not in (BATTLEFIELD, COMMAND):
-            bits |= G.NEED_SELF_TRIGGERS
+        if row[K.B_KIND] == K.AB_TRIGGERED and (
+            row[K.B_ZONE] not in (BATTLEFIELD, COMMAND) or row[K.B_WHEN] == K.EV_PUT_INTO_GRAVEYARD
+        ):
+            bits |= G.NEED_SELF_TRIGGERS  # (and "whenever a card is put into a graveyard")
         if row[K.B_KIND] == K.AB_MANA:
             cost = any(row[K.B_COST + k] for k in range(7))
             colors = sum(1 for k in range(6) if row[K.B_MANA_A + k])

@@ -61,15 +61,18 @@ from components.cards import (
     C_SELF_COST,
     C_SPELL,
     C_XS,
+    CHOOSER_EVENT_CONTROLLER,
     COST_W,
     EV_BECOMES_TARGET,
     EV_CAST,
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
+    G_FILTER,
     G_ONE_PER_PLAYER,
     G_TOTAL_POWER,
     G_UP_TO,
+    L_SHARES_TYPE,
     L_ZONE,
     MANA_FIXED,
     NHYB,
@@ -124,6 +127,7 @@ from components.objects import (
     F_CHOOSER,
     F_CTL,
     F_CTR,
+    F_EVC,
     F_EVO,
     F_FACE_DOWN,
     F_FROM,
@@ -148,7 +152,13 @@ from components.objects import (
     F_ZONE,
     MAX_TARGETS,
 )
-from components.players import P_CREATURE_SPELLS, P_HANDN, P_OPP_SPELLS_SINCE, P_SPELLS
+from components.players import (
+    P_ALIVE,
+    P_CREATURE_SPELLS,
+    P_HANDN,
+    P_OPP_SPELLS_SINCE,
+    P_SPELLS,
+)
 from components.rules import (
     BATTLEFIELD,
     CTR_LOYALTY,
@@ -524,7 +534,10 @@ def advance(st, cd):
         stage = s[S_CAST_STAGE]
         if stage == CAST_CHOOSER:
             s[S_CAST_STAGE] = CAST_MODES
-            if a >= 0 and ab[a, B_CHOOSER] > 0:
+            if a >= 0 and ab[a, B_CHOOSER] == CHOOSER_EVENT_CONTROLLER:
+                q = o[it, F_EVC]  # "of their choice": the event object's controller chooses
+                o[it, F_CHOOSER] = q if q >= 0 and st.pl[q, P_ALIVE] else -1
+            elif a >= 0 and ab[a, B_CHOOSER] > 0:
                 if _ask_chooser(st, cd, it, p):
                     return
         elif stage == CAST_MODES:
@@ -810,6 +823,7 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
     diff = cd.tg[spec, G_DIFFERENT]
     one_each = cd.tg[spec, G_ONE_PER_PLAYER]  # no two with the same owner
     most = cd.tg[spec, G_TOTAL_POWER]  # Nethroi: their total power at most this
+    partner = _partner_spec(st, cd, it, spec)
     power = 0
     if most > 0:
         for t in range(o[it, F_NT]):
@@ -827,10 +841,54 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
                     taken = True
         if most > 0 and x >= 0 and power + o[x, F_POW] > most:
             taken = True
+        if (
+            not taken
+            and partner >= 0
+            and not _has_partner(st, cd, it, spec, partner, x, decider, src)
+        ):
+            taken = True  # (no target left for the spec that must share a type with it)
         if not taken and m < limit:
             out[m] = x
             m += 1
     return m
+
+
+@kernel
+def _partner_spec(st, cd, it, spec):
+    """The target spec right after spec when its targets must share a card type with
+    spec's (Cliffside Market); -1 if none."""
+    a = st.o[it, F_IAB]
+    if a < 0:
+        return -1
+    k = spec - cd.ab[a, B_TG0]
+    nxt = spec + 1
+    if k < 0 or k + 1 >= cd.ab[a, B_NTG]:
+        return -1
+    return nxt if cd.fl[cd.tg[nxt, G_FILTER], L_SHARES_TYPE] == 1 + k else -1
+
+
+@kernel
+def _has_partner(st, cd, it, spec, nxt, x, decider, src):
+    """Would choosing x for spec leave a legal target for spec nxt (601.2c: a choice
+    that leaves none can't be made)? x is tried as the chosen target, then taken back."""
+    o = st.o
+    n = o[it, F_NT]
+    if n >= MAX_TARGETS:
+        return True
+    t0, ts0 = o[it, F_T0 + n], o[it, F_TSPEC + n]
+    o[it, F_T0 + n] = x
+    o[it, F_TSPEC + n] = spec
+    o[it, F_NT] = n + 1
+    buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
+    k = targets.candidates(st, cd, nxt, o[it, F_ICTL], decider, src, it, buf, buf.shape[0])
+    ok = False
+    for j in range(k):
+        if buf[j] != x:
+            ok = True
+    o[it, F_NT] = n
+    o[it, F_T0 + n] = t0
+    o[it, F_TSPEC + n] = ts0
+    return ok
 
 
 @kernel

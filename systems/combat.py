@@ -45,6 +45,7 @@ from components.game import (
     S_PEND,
     S_PPLAYER,
     S_TEAM_TURNS,
+    S_TURN,
 )
 from components.objects import (
     CANT_ATTACK,
@@ -248,9 +249,9 @@ def finish_attacks(st, cd):
         else:
             o[i, F_ATKO] = d
             o[i, F_ATKP] = _defending_for(st, d)
-        o[i, F_ATTACKED] = 1  # "attacked this turn" (508.1; not one put onto it attacking, 508.4)
         if not (o[i, F_KW] & KW_VIGILANCE):
             o[i, F_TAPPED] = 1
+        o[i, F_ATTACKED] = s[S_TURN]  # "attacked this turn" (508.1; not 508.4)
         o[i, F_DECL] = NO_TARGET
         o[i, F_DSEQ] = 0
     s[S_DECLARED] = 1 if m > 0 else 0

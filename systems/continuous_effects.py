@@ -379,7 +379,8 @@ def _statics_of(st, cd, src, c, kind):
             continue
         ref = sa[r, A_REF]
         if kind == ST_COAT_OF_ARMS:
-            _coat_of_arms(st, cd, you)
+            planar = o[src, F_ZONE] == COMMAND and (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON))
+            _coat_of_arms(st, cd, you, planar != 0)  # (Velis Vel: every creature, 901.13)
         elif ref == R_EACH:
             planar = o[src, F_ZONE] == COMMAND and (o[src, F_TYPES] & (T_PLANE | T_PHENOMENON))
             for i in st.bf[: st.s[S_NBF]]:
@@ -427,15 +428,16 @@ def _apply(st, cd, r, kind, i, you, src):
 
 
 @kernel
-def _coat_of_arms(st, cd, you):
+def _coat_of_arms(st, cd, you, planar):
     """Each creature in range gets +1/+1 for each other creature there that shares a
-    creature type with it (801.11: the creatures within the controller's range)."""
+    creature type with it (801.11: the creatures within the controller's range; a
+    plane's, every creature: 901.13)."""
     o = st.o
     bf = st.bf[: st.s[S_NBF]]
     seen = np.empty(bf.shape[0], np.int64)
     k = 0
     for i in bf:
-        if o[i, F_TYPES] & T_CREATURE and players.in_range(st, you, o[i, F_CTL]):
+        if o[i, F_TYPES] & T_CREATURE and (planar or players.in_range(st, you, o[i, F_CTL])):
             seen[k] = i
             k += 1
     for x in range(k):
@@ -448,26 +450,37 @@ def _coat_of_arms(st, cd, you):
 
 
 @kernel
+def _creature_type(st, cd, c, i, a):
+    """The a-th creature type of i (its card's subtypes, then one an effect gave it,
+    layer 4); -1 where that one is none or not a creature type."""
+    x = cd.ct[c, C_SUB + a] if a < NSUB else st.o[i, F_XSUB]
+    return x if 0 <= x < SUBTYPE_NONCREATURE else -1
+
+
+@kernel
 def shares_creature_type(st, cd, i, j):
-    o, ct = st.o, cd.ct
+    """Do i and j have a creature type in common (a changeling has all of them,
+    702.73a)?"""
+    o = st.o
     ci, cj = face(st, cd, i), face(st, cd, j)
     if ci < 0 or cj < 0:
         return False
     ai = o[i, F_KW] & KW_CHANGELING
     aj = o[j, F_KW] & KW_CHANGELING
-    for a in range(NSUB):
-        x = ct[ci, C_SUB + a]
-        if x < 0 or x >= SUBTYPE_NONCREATURE:
+    if ai and aj:
+        return True
+    ni, nj = False, False
+    for a in range(NSUB + 1):
+        ni = ni or _creature_type(st, cd, ci, i, a) >= 0
+        nj = nj or _creature_type(st, cd, cj, j, a) >= 0
+    if ai or aj:
+        return nj if ai else ni
+    for a in range(NSUB + 1):
+        x = _creature_type(st, cd, ci, i, a)
+        if x < 0:
             continue
-        if aj:
-            return True
-        for b in range(NSUB):
-            if ct[cj, C_SUB + b] == x:
-                return True
-    if ai:
-        for b in range(NSUB):
-            y = ct[cj, C_SUB + b]
-            if y >= 0 and y < SUBTYPE_NONCREATURE:
+        for b in range(NSUB + 1):
+            if _creature_type(st, cd, cj, j, b) == x:
                 return True
     return False
 

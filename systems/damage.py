@@ -49,6 +49,7 @@ from components.rules import (
     KW_DEATHTOUCH,
     KW_INFECT,
     KW_LIFELINK,
+    KW_WITHER,
     NO_TARGET,
     T_BATTLE,
     T_CREATURE,
@@ -277,7 +278,7 @@ def _results(st, cd, source, src_ctl, t, a, combat):
     else:
         types = o[t, F_TYPES]
         if types & T_CREATURE:
-            if kw & KW_INFECT:  # 702.90c
+            if kw & (KW_INFECT | KW_WITHER):  # 702.90c, 702.80a
                 zones.add_counters(st, cd, t, CTR_M1M1, a)
             else:
                 o[t, F_DMG] += a

@@ -43,6 +43,7 @@ from components.cards import (
     NHYB,
     OP_ABANDON,
     OP_ADD_MANA,
+    OP_ADDITIONAL_COMBAT,
     OP_ANIMATE,
     OP_ATTACH,
     OP_BASICS_FROM_OUTSIDE,
@@ -67,6 +68,7 @@ from components.cards import (
     OP_DRAW,
     OP_DRAW_GAME,
     OP_EMBLEM,
+    OP_EXCHANGE_CONTROL,
     OP_EXCHANGE_LIFE,
     OP_EXILE,
     OP_EXILE_FROM_HAND,
@@ -215,8 +217,10 @@ from components.game import (
     S_RES_SUB,
     S_RESTARTED,
     S_STARTING,
+    S_STEP,
     S_SUBGAME,
     S_TURN,
+    S_XCOMBATS,
     SUB_DONE,
     SUB_NONE,
     SUB_REQUESTED,
@@ -240,6 +244,7 @@ from components.objects import (
     F_IKIND,
     F_KICKED,
     F_LASTING_PLAYER,
+    F_LEFT_WITH,
     F_MODES,
     F_NOREGEN,
     F_NT,
@@ -286,6 +291,8 @@ from components.rules import (
     GRAVEYARD,
     HAND,
     LIBRARY,
+    MAIN1,
+    MAIN2,
     N_COUNTERS,
     N_MANA,
     NO_TARGET,
@@ -520,7 +527,7 @@ def step(st, cd, r):
         return _redistribute(st, cd, r, you, src, item)
     if op == OP_RESTART:
         return _restart(st, cd, r, you, src, item)
-    if op == OP_LOSE_LIFE:
+    if op == OP_LOSE_LIFE or op == OP_TO_LIBRARY:  # ("the life lost / cards put this way")
         s[S_LAST] = 0
     if op == OP_REVEAL_PLANES:
         return _reveal_planes(st, cd, r, you, src, item)
@@ -737,6 +744,8 @@ def _simple(st, cd, r, you, src, item):
                     continue
             where = ep[r, E_A]
             zones.to_library(st, cd, x, where == 0)
+            if z != LIBRARY and o[x, F_ZONE] == LIBRARY:
+                s[S_LAST] += 1  # (Pools of Becoming: "then draw that many")
             if where == 2:
                 zones.shuffle(st, o[x, F_OWNER])
         elif op == OP_RETURN:
@@ -773,7 +782,11 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_DELAYED:
             delayed.create(st, ep[r, E_A], ep[r, E_B], you, src, x)
         elif op == OP_COPY_TOKEN:  # 707.2, 727.2a: a merged permanent's copy has its merge
-            if z == BATTLEFIELD:
+            # 608.2h: a card that left the battlefield is copied as it last existed
+            # there (its card: the pool has no copy effects on permanents but tokens')
+            if z == BATTLEFIELD or (
+                z != GONE and z != STACK and o[x, F_TOKEN] == 0 and o[x, F_LEFT_WITH] == 0
+            ):
                 y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
                 t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
                 if t >= 0:
@@ -836,6 +849,22 @@ def _simple(st, cd, r, you, src, item):
         day_night.become(st, cd, ep[r, E_A])
     elif op == OP_LIFE_LOWEST:
         _life_becomes_lowest(st, cd, you, cd.ep[r, E_A] == 1)
+    elif op == OP_ADDITIONAL_COMBAT:  # 500.8: "after this main phase" (none now: nothing)
+        if s[S_STEP] == MAIN1 or s[S_STEP] == MAIN2:
+            s[S_XCOMBATS] += 1
+    elif op == OP_EXCHANGE_CONTROL:  # 701.10: both or neither (same controller: nothing)
+        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        if m < 1 or buf[0] < 0 or y == NONE or y < 0:
+            return
+        a, b = buf[0], y
+        if o[a, F_ZONE] != BATTLEFIELD or o[b, F_ZONE] != BATTLEFIELD or a == b:
+            return
+        pa, pb = o[a, F_CTL], o[b, F_CTL]
+        if pa != pb:
+            ts = stamp(st)
+            _effect(st, cd, r, X_CONTROL, a, you, src, ts, pb, 0, 0)
+            _effect(st, cd, r, X_CONTROL, b, you, src, ts, pa, 0, 0)
+            touch(st)
     elif op == OP_EXCHANGE_LIFE:
         y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
         if m < 1 or buf[0] >= 0 or y == NONE or y >= 0:
@@ -860,6 +889,11 @@ def _copy(st, cd, r, you, src, item):
     the one it has (the first option) or another legal one for the same spec. The
     copy's id is kept in S_RES_AUX, the slot being chosen in S_RES_SUB - 1."""
     s, o, ep = st.s, st.o, cd.ep
+    if ep[r, E_REF2] != R_NONE:  # "that player copies it" (Izzet Steam Maze): theirs
+        y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+        if y == NONE or y >= 0 or not st.pl[-1 - y, P_ALIVE]:
+            return NEXT
+        you = -1 - y
     if s[S_RES_SUB] == 0:
         buf = _buf(st)
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)

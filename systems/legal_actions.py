@@ -166,6 +166,7 @@ from systems import (
     mana,
     merging,
     mulligan,
+    planechase,
     players,
     priority,
     selectors,
@@ -266,8 +267,10 @@ def priority_actions(st, cd, p, acts, first_only):
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
                     c = o[i, F_CARD]
-                    if cd.ct[c, C_FLAGS] & CF_MUTATE_FROM_GRAVEYARD and (
-                        sorc or o[i, F_KW] & KW_FLASH or casting.as_though_flash(st, cd, q, i)
+                    if (
+                        cd.ct[c, C_FLAGS] & CF_MUTATE_FROM_GRAVEYARD
+                        and (sorc or o[i, F_KW] & KW_FLASH or casting.as_though_flash(st, cd, q, i))
+                        and not planechase.cant_cast_by_library_tops(st, cd, i)
                     ):
                         if casting.castable(st, cd, q, i, casting.CAST_MUTATE):
                             m0 = m
@@ -349,6 +352,8 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
         if not casting.as_though_flash(st, cd, q, i):  # (Tawnos, 902.7)
             return m
     if conspiracy.cant_cast(st, cd, q, i):  # (Hymn of the Wilds)
+        return m
+    if planechase.cant_cast_by_library_tops(st, cd, i):  # (Skybreen)
         return m
     if casting.castable(st, cd, q, i, casting.CAST_NORMAL):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_NORMAL, 0)

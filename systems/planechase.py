@@ -20,15 +20,20 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    A_KIND,
+    A_ZONE,
     AB_TRIGGERED,
     B_KIND,
     B_WHEN,
     C_AB0,
     C_NAB,
+    C_NSA,
+    C_SA0,
     EV_CHAOS,
     EV_PLANESWALK_FROM,
     EV_PLANESWALK_TO,
     EV_ROLLS_DIE,
+    ST_CANT_CAST_LIBRARY_TOP_TYPES,
 )
 from components.decisions import A_SPECIAL, SP_ROLL_PLANAR_DIE
 from components.effects import UNTIL_PLANESWALK, X_UNTIL
@@ -746,6 +751,34 @@ def chaos_of_top(st, cd, p, n):
     for x in range(m):
         _put_bottom(st, cards[x])
     touch(st)
+
+
+# ----------------------------------------------------------------- Skybreen
+@kernel
+def cant_cast_by_library_tops(st, cd, i):
+    """Skybreen: can card i not be cast as a spell now, sharing a card type with the top
+    card of a library (any player's in the game)?"""
+    if not on(st):
+        return False
+    o, ct, sa = st.o, cd.ct, cd.sa
+    found = False
+    for k in range(st.s[S_NCZ]):
+        src = st.cz[k]
+        c = o[src, F_CARD]
+        if c < 0 or o[src, F_FACE_DOWN]:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] == ST_CANT_CAST_LIBRARY_TOP_TYPES and sa[r, A_ZONE] == COMMAND:
+                found = True
+    if not found:
+        return False
+    tops = 0
+    for p in range(st.pl.shape[0]):
+        if st.pl[p, P_ALIVE]:
+            t = zones.library_top(st, p, 0)
+            if t >= 0:
+                tops |= o[t, F_TYPES]
+    return (o[i, F_TYPES] & tops) != 0
 
 
 # ----------------------------------------------------------------- Morphic Tide

@@ -40,6 +40,7 @@ from components.cards import (
     C_BACK,
     C_MUTATE,
     C_MV,
+    C_NAME_ID,
     C_SUB,
     C_SUPER,
     C_XS,
@@ -66,6 +67,7 @@ from components.cards import (
     CO_SELF_UNTAPPED,
     CO_WHOLE_POOL,
     L_ANOTHER,
+    L_ATTACKED,
     L_ATTACKING,
     L_COLOR,
     L_COLORLESS,
@@ -91,6 +93,8 @@ from components.cards import (
     L_PLAYER,
     L_POW,
     L_PUT_BY,
+    L_SAME_NAME,
+    L_SHARES_TYPE,
     L_SUB,
     L_SUBGAME,
     L_SUPER,
@@ -180,6 +184,7 @@ from components.objects import (
     F_EVC,
     F_EVO,
     F_EVP,
+    F_IAB,
     F_ICTL,
     F_KICKED,
     F_KW,
@@ -450,7 +455,51 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_MUTATE] == 1 and cd.ct[c, C_MUTATE] < 0:  # "a card with mutate"
         return False
+    if fl[f, L_ATTACKED] == 1 and o[x, F_ATTACKED] != st.s[S_TURN]:  # "attacked this turn"
+        return False
+    if fl[f, L_SHARES_TYPE] > 0:  # "that share a card type" (with an earlier target)
+        y = _earlier_target(st, cd, item, fl[f, L_SHARES_TYPE] - 1)
+        if y == NO_TARGET or y < 0 or (o[x, F_TYPES] & o[y, F_TYPES]) == 0:
+            return False
+    if fl[f, L_SAME_NAME] > 0:  # "with the same name as that creature" (201.2)
+        y = simple_ref(st, cd, fl[f, L_SAME_NAME] - 1, you, src, item)
+        if y == NO_TARGET or y < 0 or not same_name(st, cd, x, y):
+            return False
     return True
+
+
+@kernel
+def _earlier_target(st, cd, item, k):
+    """The target chosen for target spec k of the spell or ability ``item`` (being put on
+    the stack or resolving); NO_TARGET if none."""
+    o = st.o
+    if item < 0 or o[item, F_IAB] < 0:
+        return NO_TARGET
+    spec = cd.ab[o[item, F_IAB], B_TG0] + k
+    for j in range(o[item, F_NT]):
+        if o[item, F_TSPEC + j] == spec:
+            return o[item, F_T0 + j]
+    return NO_TARGET
+
+
+@kernel
+def _name_face(st, cd, i):
+    """The card row whose name object i has (its back face when transformed; a merged
+    permanent's topmost component's)."""
+    t = st.o[i, F_TOP]
+    if t > 0:
+        i = t - 1
+    c = st.o[i, F_CARD]
+    if c >= 0 and st.o[i, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
+        return cd.ct[c, C_BACK]
+    return c
+
+
+@kernel
+def same_name(st, cd, i, j):
+    """201.2: do objects i and j have the same name?"""
+    ci, cj = _name_face(st, cd, i), _name_face(st, cd, j)
+    return ci >= 0 and cj >= 0 and cd.ct[ci, C_NAME_ID] == cd.ct[cj, C_NAME_ID]
 
 
 @kernel(inline="always")
@@ -795,7 +844,7 @@ def _leaf(st, cd, c, you, src, item):
     if k == CO_SELF_IN_ZONE:
         return src >= 0 and o[src, F_ZONE] == a
     if k == CO_SELF_ATTACKED:  # "if ~ attacked this turn" (Homicidal Brute: "didn't")
-        return src >= 0 and o[src, F_ATTACKED] == 1
+        return src >= 0 and o[src, F_ATTACKED] == st.s[S_TURN]
     if k == CO_DAY:
         return st.s[S_DAY_NIGHT] == 1
     if k == CO_NIGHT:

@@ -130,9 +130,15 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     if not (st.s[S_TRIGMASK] >> ev) & 1:
         return  # no card of this game waits for this kind of event
     continuous_effects.recompute(st, cd)
-    if ev == EV_PUT_INTO_GRAVEYARD:  # only the card itself waits for this (in its graveyard)
-        if obj >= 0 and st.o[obj, F_ZONE] == GRAVEYARD:
+    if ev == EV_PUT_INTO_GRAVEYARD:  # the card itself (in its graveyard), and permanents
+        if obj >= 0 and st.o[obj, F_ZONE] == GRAVEYARD:  # and planes that watch every card
             _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
+        for src in st.bf[: st.s[S_NBF]]:
+            _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
+        for k in range(st.s[S_NCZ]):
+            src = st.cz[k]
+            if st.o[src, F_FACE_DOWN] == 0:
+                _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
         return
     for src in st.bf[: st.s[S_NBF]]:
         _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)

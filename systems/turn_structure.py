@@ -66,13 +66,14 @@ from components.game import (
     S_TEAM_TURNS,
     S_TODO,
     S_TURN,
+    S_XCOMBATS,
+    S_XRESUME,
     TODO_BEGIN,
     TODO_END,
     TODO_PRIORITY,
 )
 from components.objects import (
     F_ACTUSED,
-    F_ATTACKED,
     F_CTL,
     F_DMG,
     F_DTHIT,
@@ -106,6 +107,7 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    BEGIN_COMBAT,
     CLEANUP,
     COMBAT_DAMAGE,
     DECLARE_ATTACKERS,
@@ -207,7 +209,6 @@ def begin_turn(st, cd, p):
     for i in zones.permanents(st):
         o[i, F_LOYUSED] = 0
         o[i, F_ACTUSED] = 0
-        o[i, F_ATTACKED] = 0
     ring = np.empty(st.pl.shape[0], np.int64)
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)
@@ -215,6 +216,8 @@ def begin_turn(st, cd, p):
     s[S_STEP] = UNTAP
     s[S_TODO] = TODO_BEGIN
     s[S_PASSES] = 0
+    s[S_XCOMBATS] = 0
+    s[S_XRESUME] = 0
     _end_effects(st, cd, UNTIL_YOUR_NEXT_TURN, p)
 
 
@@ -438,7 +441,17 @@ def end_step(st, cd):
         nxt = END_COMBAT
     elif step == END_COMBAT:
         combat.end_combat(st)
-        nxt = MAIN2
+        nxt = MAIN2  # (an additional combat's additional main phase is postcombat, 505.1a)
+    elif (step == MAIN1 or step == MAIN2) and s[S_XCOMBATS] > 0:
+        # 500.8: "after this main phase, an additional combat phase followed by an
+        # additional main phase" (Sokenzan); then the turn goes on where it was
+        s[S_XCOMBATS] -= 1
+        if s[S_XRESUME] == 0:
+            s[S_XRESUME] = 1 + step + 1
+        nxt = BEGIN_COMBAT
+    elif step == MAIN2 and s[S_XRESUME] > 0:  # the additional main phase ends
+        nxt = s[S_XRESUME] - 1
+        s[S_XRESUME] = 0
     else:
         nxt = step + 1
     s[S_STEP] = nxt

@@ -304,7 +304,7 @@ def move_one(st, cd, i, zone, controller):
     o[i, F_TRANSFORMED] = 0
     o[i, F_FACE_DOWN] = 0
     o[i, F_NOREGEN] = 0
-    o[i, F_ATTACKED] = 0  # (a new object hasn't attacked this turn)
+    o[i, F_ATTACKED] = 0  # (a new object hasn't attacked, 400.7)
     if old != STACK:  # X is the spell's (107.3m: it enters with X counters from the stack)
         o[i, F_X] = 0
     reset_combat(o, i)
@@ -329,7 +329,9 @@ def move_one(st, cd, i, zone, controller):
                 o[j, F_BLOCKING] = -1
     if zone == GRAVEYARD and o[i, F_TOKEN] == 0 and o[i, F_CARD] >= 0:  # (a card, 904)
         st.pl[owner, P_GRAVEYARD_TURN] += 1
-    if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS:  # "... from anywhere"
+    # "... put into a graveyard from anywhere" (a copy of a spell isn't a card, 707.10:
+    # it only passes through, 704.5e)
+    if zone == GRAVEYARD and s[S_NEEDS] & NEED_SELF_TRIGGERS and o[i, F_TOKEN] != 2:
         triggers.event(st, cd, EV_PUT_INTO_GRAVEYARD, i, -1, old, owner)
     variants.moved(st, i, zone)
 
@@ -419,9 +421,10 @@ def draw(st, cd, p, count):
             pl[p, P_DREW_EMPTY] = 1
             touch(st)
             continue
-        move(st, cd, st.lib[p, n - 1], HAND, -1)
+        i = st.lib[p, n - 1]
+        move(st, cd, i, HAND, -1)
         pl[p, P_DRAWS] += 1
-        triggers.event(st, cd, EV_DRAWS, -1, p, pl[p, P_DRAWS], p)
+        triggers.event(st, cd, EV_DRAWS, i, p, pl[p, P_DRAWS], p)  # (the card drawn)
 
 
 @kernel

@@ -37,6 +37,14 @@ REFUSED = {
     "My Wish Is Your Command": "cast_without_paying",
     # Commander (903): the 903.5c-d example's commander, for deck rules
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
+    # Planechase (901): planes of Planechase (2009) waiting for a word
+    "Agyrem": "lasting",  # its chaos: creatures can't attack you until a player planeswalks
+    "Eloren Wilds": "lasting",  # its chaos: target player can't cast spells until a player
+    # planeswalks; and extra_mana_from_permanents (any permanent tapped for mana, any player)
+    "Glimmervoid Basin": "copy_for_each_other_target",
+    "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
+    "Izzet Steam Maze": "lasting",  # its chaos: a cost change until end of turn
+    "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
