@@ -1047,6 +1047,12 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return out
     if verb == "for_each":
         inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        where = args.get("in") if isinstance(args.get("in"), str) else None
+        who = {"each_player": "Each player", "each_opponent": "Each opponent"}.get(where)
+        if who and inner.startswith("It ") and "Return the chosen one" in inner:
+            # "Each player may choose a blue card in their graveyard. Return ..." (Minamo)
+            return (who + inner[2:].replace(" its graveyard", " their graveyard").replace(
+                "Return the chosen one", "They return the chosen card"))  # fmt: skip
         return f"For each of {_ref_text(args.get('in'), ctx)}: {_low(inner)}"
     if verb in ("choose", "put_land", "put_onto_battlefield", "exile_from_hand"):
         who = ref("who", "you")
