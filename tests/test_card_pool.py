@@ -43,7 +43,6 @@ REFUSED = {
     # planeswalks; and extra_mana_from_permanents (any permanent tapped for mana, any player)
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
-    "Izzet Steam Maze": "lasting",  # its chaos: a cost change until end of turn
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
 }  # fmt: skip
 
