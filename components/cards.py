@@ -383,6 +383,16 @@ AB_FROM_END_EXALTED = 2
 # reveal_planes (E_A): what happens to the planes revealed
 REVEAL_PLANES_TOP, REVEAL_PLANES_PLANESWALK = 0, 1
 
+# ----------------------------------------------------------------- Planechase 2012's planes
+# (issue 14; documented in VOCABULARY.md)
+F = FILTERS.field
+L_NOT_KW = F("not_keywords", "keyword bits: has none of them (The Zephyr Maze)")
+L_NO_COUNTER = F("without_counter", "1 + a counter kind it has none of; 0 any (Norn's Dominion)")
+EV_COUNTERS_AT_LEAST = len(EV_NAMES)  # a state trigger: "when ~ has N or more K counters"
+EV_NAMES = EV_NAMES + ("counters_at_least",)
+EV["counters_at_least"] = EV_COUNTERS_AT_LEAST
+COUNTERS_AT_LEAST_SHIFT = 8  # its B_ARG: amount << 8 | counter kind
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

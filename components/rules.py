@@ -72,6 +72,9 @@ KW_NIGHTBOUND, KW_HIDDEN_AGENDA = 1 << 25, 1 << 26
 # the casual variants' keywords (issue 14: Bant)
 KEYWORD_NAMES = KEYWORD_NAMES + ("exalted",)
 KW["exalted"] = KW_EXALTED = 1 << 27
+# Planechase 2012's planes (issue 14: Orochi Colony)
+KEYWORD_NAMES = KEYWORD_NAMES + ("can't be blocked",)
+KW["can't be blocked"] = KW_UNBLOCKABLE = 1 << 28
 KW_LANDWALKS = 0b11111 << KW_LANDWALK0
 
 # ----------------------------------------------------------------- counters (122)

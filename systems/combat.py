@@ -85,6 +85,7 @@ from components.rules import (
     KW_MENACE,
     KW_REACH,
     KW_TRAMPLE,
+    KW_UNBLOCKABLE,
     KW_VIGILANCE,
     NO_TARGET,
     T_BATTLE,
@@ -350,6 +351,8 @@ def _blockable(st, cd, b, a):
     if attacked != q and not (st.s[S_TEAM_TURNS] and players.teammates(st, attacked, q)):
         return False
     akw = o[a, F_KW]
+    if akw & KW_UNBLOCKABLE:  # "can't be blocked" (Orochi Colony)
+        return False
     if akw & KW_FLYING and not (o[b, F_KW] & (KW_FLYING | KW_REACH)):
         return False
     if o[a, F_PROT] & o[b, F_COLORS]:

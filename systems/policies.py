@@ -75,7 +75,7 @@ from components.objects import (
     F_TYPES,
 )  # fmt: skip
 from components.players import P_HANDN, P_MULLIGANS, P_POLICY
-from components.rules import KW_FLYING, KW_MENACE, KW_REACH, T_CREATURE, T_LAND
+from components.rules import KW_FLYING, KW_MENACE, KW_REACH, KW_UNBLOCKABLE, T_CREATURE, T_LAND
 from systems import continuous_effects, players, zones
 from systems.jit import kernel
 from systems.state import agent_rand_below
@@ -213,7 +213,7 @@ def _can_block(st, blocker, attacker):
         return False
     if o[attacker, F_KW] & KW_FLYING and not o[blocker, F_KW] & (KW_FLYING | KW_REACH):
         return False
-    return True
+    return not o[attacker, F_KW] & KW_UNBLOCKABLE
 
 
 @kernel

@@ -73,7 +73,9 @@ from components.cards import (
     L_MV,
     L_NAME,
     L_NAMED,
+    L_NO_COUNTER,
     L_NOT_COLOR,
+    L_NOT_KW,
     L_NOT_SUB,
     L_NOT_SUPER,
     L_NOT_TYPE,
@@ -369,6 +371,10 @@ def _matches(st, cd, f, x, you, src, item):
             return False
     if fl[f, L_KW] and (o[x, F_KW] & fl[f, L_KW]) != fl[f, L_KW]:
         return False
+    if o[x, F_KW] & fl[f, L_NOT_KW]:  # "without flying"
+        return False
+    if fl[f, L_NO_COUNTER] > 0 and o[x, F_CTR + fl[f, L_NO_COUNTER] - 1] > 0:
+        return False  # "without a fate counter on it"
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
         return False

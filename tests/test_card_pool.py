@@ -45,13 +45,32 @@ REFUSED = {
     "Which of You Burns Brightest?": "pay_x",
     "I Bask in Your Silent Awe": "opponents_cast_since_your_last_turn",
     "I Know All, I See All": "cards_put_into_your_graveyard_this_turn",
-    "Into the Earthen Maw": "not_keyword",  # "a creature without flying"
     "My Crushing Masterstroke": "unknown argument 'defender'",  # attacks its owner
     "The Dead Shall Serve": "one_per_opponent",  # a target in each opponent's graveyard
     "Rotted Ones, Lay Siege": "attacks_each_combat",  # a token that attacks that player
     "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
+    # Planechase 2012 (901): planes waiting for a word
+    "Akoum": "enchanted",  # "a creature that isn't enchanted"; enchantments_have_flash
+    "Astral Arena": "max_attackers",  # one attacker and one blocker each combat
+    "Edge of Malacol": "untap_becomes_two_p1p1_counters",  # a replacement of untapping
+    "Furnace Layer": "at_random",  # a target player chosen at random
+    "Glen Elendra": "dealt_combat_damage_to_player",  # and exchanging control
+    "Grand Ossuary": "distribute_counters",
+    "Jund": "devour",  # granted to a creature spell
+    "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
+    "Kilnspire District": "pay_x",
+    "Mount Keralia": "prevent_for_the_game",
+    "Nephalia": "return_at_random",
+    "Orzhova": "one_per_opponent",
+    "Prahv": "cant_attack_after_casting",
+    "Quicksilver Sea": "cast_without_paying",
+    "Selesnya Loft Gardens": "lasting",  # and doubling tokens and counters
+    "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
+    "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
+    "Trail of the Mage-Rings": "rebound",
+    "Windriddle Palace": "play_from_library_top",
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
