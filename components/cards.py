@@ -392,6 +392,8 @@ EV_COUNTERS_AT_LEAST = len(EV_NAMES)  # a state trigger: "when ~ has N or more K
 EV_NAMES = EV_NAMES + ("counters_at_least",)
 EV["counters_at_least"] = EV_COUNTERS_AT_LEAST
 COUNTERS_AT_LEAST_SHIFT = 8  # its B_ARG: amount << 8 | counter kind
+ST_ONE_ATTACKER = 90  # "no more than one creature can attack each combat" (Astral Arena)
+ST_ONE_BLOCKER = 91  # "no more than one creature can block each combat"
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -1350,6 +1350,8 @@ def _static(ctx: Ctx, body: dict) -> str:
         "control": "You control enchanted creature.",
         "loyalty_abilities_at_instant_speed": "You may activate loyalty abilities of planeswalkers you control on any player's turn any time you could cast an instant.",
         "cant_be_countered": f"{ctx.name} can't be countered.",
+        "max_attackers": "No more than one creature can attack each combat.",
+        "max_blockers": "No more than one creature can block each combat.",
     }  # fmt: skip
     text = fixed.get(k)
     if k == "mana_doesnt_empty":

@@ -1165,6 +1165,11 @@ class Compiler:
             row[K.A_ARG] = self._colors(arg["color"], "set_color: color")
             self._static_what(r, arg.get("what"))
             return
+        if kind in ("max_attackers", "max_blockers"):  # Astral Arena (508.1c, 509.1c)
+            if arg != 1:
+                self.fail(f"{kind}: 1 (no more than one creature each combat)")
+            row[K.A_KIND] = K.ST_ONE_ATTACKER if kind == "max_attackers" else K.ST_ONE_BLOCKER
+            return
         if kind == "skip_untap_steps":  # The Eon Fog
             if arg != "players":
                 self.fail("skip_untap_steps: players")

@@ -53,7 +53,6 @@ REFUSED = {
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
     # Planechase 2012 (901): planes waiting for a word
     "Akoum": "enchanted",  # "a creature that isn't enchanted"; enchantments_have_flash
-    "Astral Arena": "max_attackers",  # one attacker and one blocker each combat
     "Edge of Malacol": "untap_becomes_two_p1p1_counters",  # a replacement of untapping
     "Furnace Layer": "at_random",  # a target player chosen at random
     "Glen Elendra": "dealt_combat_damage_to_player",  # and exchanging control
