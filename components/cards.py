@@ -439,6 +439,17 @@ AM_OPP_SPELLS_SINCE = 90  # M_ARG: a player; spells their opponents cast since t
 AM_GRAVEYARD_TURN = 91  # M_ARG: a player; cards put into their graveyard this turn
 ST_UNTAP_IN_OPP_UNTAP = 100  # "untap all permanents you control during each opponent's untap step"
 
+# ----------------------------------------------------------------- Planechase 2012's planes
+# (issue 14; documented in VOCABULARY.md)
+F = FILTERS.field
+L_NO_COUNTER = F("without_counter", "1 + a counter kind it has none of; 0 any (Norn's Dominion)")
+EV_COUNTERS_AT_LEAST = len(EV_NAMES)  # a state trigger: "when ~ has N or more K counters"
+EV_NAMES = EV_NAMES + ("counters_at_least",)
+EV["counters_at_least"] = EV_COUNTERS_AT_LEAST
+COUNTERS_AT_LEAST_SHIFT = 8  # its B_ARG: amount << 8 | counter kind
+ST_ONE_ATTACKER = 130  # "no more than one creature can attack each combat" (Astral Arena)
+ST_ONE_BLOCKER = 131  # "no more than one creature can block each combat"
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

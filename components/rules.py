@@ -78,6 +78,9 @@ KW["shadow"] = KW_SHADOW = 1 << 28
 # wither (702.80: Raven's Run grants it)
 KEYWORD_NAMES = KEYWORD_NAMES + ("wither",)
 KW["wither"] = KW_WITHER = 1 << 29
+# Planechase 2012's planes (issue 14: Orochi Colony); the last free bit of F_KW (int32)
+KEYWORD_NAMES = KEYWORD_NAMES + ("can't be blocked",)
+KW["can't be blocked"] = KW_UNBLOCKABLE = 1 << 30
 KW_LANDWALKS = 0b11111 << KW_LANDWALK0
 
 # ----------------------------------------------------------------- counters (122)

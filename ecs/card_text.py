@@ -417,6 +417,10 @@ def _filter(f: Any, plural: bool = False) -> str:
     nkws = [k for k in _list(f.get("not_keyword")) if isinstance(k, str)]
     if nkws:
         post.append("without " + _join(nkws, "or"))
+    if "without_counter" in f:
+        post.append(
+            f"without {_article(str(f['without_counter']))} counter on {'them' if plural else 'it'}"
+        )
     for key, word in (("power", "power"), ("toughness", "toughness"), ("mv", "mana value")):
         if isinstance(f.get(key), dict) and len(f[key]) == 1:
             ((op, n),) = f[key].items()
@@ -941,6 +945,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 return f"Put {words} on {what}."
             words = _article(f"{kind} counter") if n == -1 else f"{_num(-n)} {kind} counters"
             return f"Remove {words} from {what}."
+        if isinstance(n, dict) and n.get("counters") == kind and n.get("times") == -1:
+            return f"Remove all {kind} counters from {what}."  # (as many as it has)
         words, note = _n(ctx, n, f"{kind} counter")
         return f"Put {words} on {what}{note}."
     if verb == "proliferate":
@@ -967,6 +973,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_cap(ref('what', 'target'))} fights {ref('with', 'target')}."
     if verb == "attach":
         return f"Attach {ref('what', 'self')} to {ref('to', 'target')}."
+    if verb == "planeswalk":  # 701.24
+        who = ref("who", "you")
+        return "Planeswalk." if who == "you" else f"{_cap(who)} planeswalks."
     if verb == "extra_turn":
         return f"{_verb(ref('who', 'you'), 'take')} an extra turn after this one."
     if verb in ("win_game", "lose_game", "win", "lose"):
@@ -1046,7 +1055,13 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             out += " Otherwise, " + _low(" ".join(_step(ctx, s) for s in _list(args["else"])))
         return out
     if verb == "for_each":
-        inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        steps = _list(args.get("effects"))
+        one = steps[0] if len(steps) == 1 and isinstance(steps[0], dict) else {}
+        c = one.get("counters") if isinstance(one.get("counters"), dict) else {}
+        amt = c.get("amount")
+        if c.get("what") == "it" and isinstance(amt, dict) and amt.get("times") == -1:
+            return f"Remove all {c.get('kind')} counters from {_ref_text(args.get('in'), ctx)}."
+        inner = " ".join(_step(ctx, s) for s in steps)
         where = args.get("in") if isinstance(args.get("in"), str) else None
         who = {"each_player": "Each player", "each_opponent": "Each opponent"}.get(where)
         if who and inner.startswith("It ") and "Return the chosen one" in inner:
@@ -1156,7 +1171,7 @@ def _look(ctx: Ctx, verb: str, args: dict, a: Any) -> str:
         lead
         or f"{look} the top {'card' if n == '1' else _num(int(n)) + ' cards' if n.isdigit() else n + ' cards'} of {whose} library."
     )
-    pick = args.get("pick", 0)
+    pick = "all" if args.get("all") else args.get("pick", 0)
     f = args.get("filter", "card")
     to = args.get("to", "hand")
     place = {"hand": f"into {'your' if who == 'you' else 'their'} hand",
@@ -1251,6 +1266,10 @@ def _pump(ctx: Ctx, verb: str, args: dict, ref) -> str:
         )
     if verb == "cant_block":
         parts.append("can't block")
+    if verb == "grant" and "can't be blocked" in _list(args.get("keywords")):  # (an ability)
+        kws = _join([_keyword(k) for k in _list(args.get("keywords")) if k != "can't be blocked"])
+        parts.append("can't be blocked")
+        tail = " this turn" if until == "end_of_turn" else tail
     if kws:
         parts.append(f"{'gain' if plural else 'gains'} {kws}")
     if not parts:
@@ -1408,6 +1427,8 @@ def _when(ctx: Ctx, w: dict) -> str:
         return f"When you planeswalk to {ctx.name}"
     if ev == "planeswalk_from":
         return f"When you planeswalk away from {ctx.name}"
+    if ev == "counters_at_least":  # a state trigger (603.8)
+        return f"When {ctx.name} has {_num(w.get('amount'))} or more {w.get('kind')} counters on it"
     if ev == "set_in_motion":  # 701.25
         return "When you set this scheme in motion"
     if ev == "rolls_die":  # 706
@@ -1515,6 +1536,8 @@ def _static(ctx: Ctx, body: dict) -> str:
         "reveal_draws": "Players reveal each card they draw.",
         "library_tops_revealed": "Players play with the top card of their libraries revealed.",
         "cant_cast_sharing_type_with_library_tops": "Spells that share a card type with the top card of a library can't be cast.",
+        "max_attackers": "No more than one creature can attack each combat.",
+        "max_blockers": "No more than one creature can block each combat.",
     }  # fmt: skip
     text = fixed.get(k)
     if k == "mana_doesnt_empty":
@@ -1531,7 +1554,9 @@ def _static(ctx: Ctx, body: dict) -> str:
                 "type that land produced." if arg == "each_player" else "Whenever you tap a land "
                 "for mana, add one more mana of any type that land produced.")  # fmt: skip
     elif k == "prevent_damage_by":
-        text = f"Prevent all damage that would be dealt by {_filter(arg, plural=True)}."
+        combat = isinstance(arg, dict) and arg.get("combat") is True
+        by = _filter(arg["what"] if combat else arg, plural=True)
+        text = f"Prevent all {'combat ' if combat else ''}damage that would be dealt by {by}."
     elif k == "extra_land_drops":
         text = f"You may play {'an additional land' if arg == 1 else _num(arg) + ' additional lands'} on each of your turns."
     elif k == "self_cost" and isinstance(arg, dict):
@@ -1563,9 +1588,9 @@ def _static(ctx: Ctx, body: dict) -> str:
         who = _static_subject(ctx, what)
         parts = []
         if arg.get("power") or arg.get("toughness"):
-            parts.append(
-                f"get{'s' if single else ''} {arg.get('power', 0):+d}/{arg.get('toughness', 0):+d}"
-            )
+            pw, tg = arg.get("power", 0), arg.get("toughness", 0)
+            tt = "-0" if pw < 0 and tg == 0 else f"{tg:+d}"  # (printed "-2/-0")
+            parts.append(f"get{'s' if single else ''} {pw:+d}/{tt}")
         if arg.get("keywords"):
             parts.append(
                 f"{'has' if single else 'have'} {', '.join(_keyword(x) for x in _list(arg['keywords']))}"

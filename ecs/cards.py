@@ -114,6 +114,7 @@ FILTER_KEYS = {
     "not_supertype", "controller", "owner", "color", "not_color", "colorless",
     "multicolored", "token", "tapped", "attacking", "another", "power", "toughness", "mv",
     "zone", "player", "name", "commander", "keyword", "any_of", "mutate", "subgame",
+    "without_counter",  # Planechase 2012's planes
     "named", "noted_name", "noted_type", "noted_color",  # Conspiracy Draft (905)
     "not_keyword", "not_controller", "not_player", "put_onto_battlefield_by",  # schemes (904)
     "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
@@ -524,6 +525,8 @@ class Compiler:
                         ward = cost[0]
                 elif k in ("equip", "kicker", "overload", "unearth", "cycling", "mutate"):
                     pass  # abilities, compiled after the printed ones
+                elif k == "annihilator":  # 702.86: compiled as its triggered ability
+                    self._int(arg, "annihilator")
                 else:
                     self.fail(f"keywords: unknown keyword {k!r}")
             else:
@@ -903,6 +906,12 @@ class Compiler:
                                         "effects": [{"counter": "event.item"}]}}],
             }  # fmt: skip
             return self.ability("triggered", body, card)
+        if kname == "annihilator":  # 702.86a: "whenever this attacks, the defending player
+            # sacrifices N permanents"
+            body = {"when": {"event": "attacks", "what": "self"},
+                    "effects": [{"sacrifice": {"who": "defending_player", "filter": "permanent",
+                                               "amount": self._int(arg, "annihilator")}}]}  # fmt: skip
+            return self.ability("triggered", body, card)
         if kname == "overload":  # 702.96: an alternative cost; "target" becomes "each"
             spell = row[K.C_SPELL]
             rec = self.current_record
@@ -978,6 +987,7 @@ class Compiler:
         "rolls_die": {"who"},
         "day_night": {"becomes"}, "put_into_graveyard": {"what"},
         "mutates": {"what"}, "transforms": {"what", "into"},
+        "counters_at_least": {"kind", "amount"},
     }  # fmt: skip
 
     def _when(self, a: int, when: Any) -> None:
@@ -1064,6 +1074,12 @@ class Compiler:
             t.set("ab", a, K.B_ARG, self._int(when.get("amount"), "amount"))
         elif ev == "last_counter_removed":
             t.set("ab", a, K.B_ARG, self._counter(when.get("kind")))
+        elif ev == "counters_at_least":  # a state trigger on this card's own counters (603.8)
+            n = self._int(when.get("amount"), "amount")
+            if n < 1:
+                self.fail("counters_at_least: amount 1 or more")
+            kind = self._counter(when.get("kind"))
+            t.set("ab", a, K.B_ARG, n << K.COUNTERS_AT_LEAST_SHIFT | kind)
         elif ev == "day_night" and "becomes" in when:  # 728.1a: "day becomes night" only
             if when["becomes"] not in ("day", "night"):
                 self.fail("when: becomes is day or night")
@@ -1185,6 +1201,11 @@ class Compiler:
                 self.fail("untap_during_opponents_untap_steps: you")
             row[K.A_KIND] = K.ST_UNTAP_IN_OPP_UNTAP
             return
+        if kind in ("max_attackers", "max_blockers"):  # Astral Arena (508.1c, 509.1c)
+            if arg != 1:
+                self.fail(f"{kind}: 1 (no more than one creature each combat)")
+            row[K.A_KIND] = K.ST_ONE_ATTACKER if kind == "max_attackers" else K.ST_ONE_BLOCKER
+            return
         if kind == "skip_untap_steps":  # The Eon Fog
             if arg != "players":
                 self.fail("skip_untap_steps: players")
@@ -1234,6 +1255,11 @@ class Compiler:
         if kind == "prevent_damage_by":
             row[K.A_KIND] = K.ST_PREVENT_BY
             row[K.A_REF] = K.R_EACH
+            if isinstance(arg, dict) and "combat" in arg:  # {what: FILTER, combat: true}
+                if set(arg) != {"what", "combat"} or arg["combat"] is not True:
+                    self.fail("prevent_damage_by: FILTER or {what: FILTER, combat: true}")
+                row[K.A_ARG] = 1  # only combat damage (Kessig)
+                arg = arg["what"]
             row[K.A_REFA] = self.filter(arg)
             return
         if kind == "flash_for":  # "you may cast [these] spells as though they had flash"
@@ -1378,6 +1404,8 @@ class Compiler:
             self.fail("filter: not_controller or not_player, not both")
         nref = spec.get("not_controller", spec.get("not_player"))
         v[K.L_NOT_REF] = K.R_NONE if nref is None else self.simple(nref, "filter: not_player")
+        if "without_counter" in spec:  # "without a fate counter on it"
+            v[K.L_NO_COUNTER] = 1 + self._counter(spec["without_counter"])
         v[K.L_OR] = -1
         v[K.L_PLAYER] = self._rel(spec.get("player", "any"))
         v[K.L_COLOR] = self._colors(spec.get("color"), "filter: color") if "color" in spec else 0

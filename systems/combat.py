@@ -23,6 +23,8 @@ from components.cards import (
     EV_BLOCKS,
     EV_UNBLOCKED,
     ST_DAMAGE_BY_TOUGHNESS,
+    ST_ONE_ATTACKER,
+    ST_ONE_BLOCKER,
 )
 from components.decisions import (
     A_ATTACK,
@@ -71,6 +73,7 @@ from components.objects import (
     F_TOU,
     F_TYPES,
     F_ZONE,
+    MUST_ATTACK,
 )
 from components.players import P_ALIVE
 from components.rules import (
@@ -89,6 +92,7 @@ from components.rules import (
     KW_REACH,
     KW_SHADOW,
     KW_TRAMPLE,
+    KW_UNBLOCKABLE,
     KW_VIGILANCE,
     NO_TARGET,
     T_BATTLE,
@@ -142,6 +146,25 @@ def _creature_of(st, i, p):
 
 
 @kernel
+def attack_cap_reached(st, cd):
+    """508.1c: "no more than one creature can attack each combat" (Astral Arena) and a
+    creature is declared already."""
+    if not command_zone.command_static_any(st, cd, ST_ONE_ATTACKER):
+        return False
+    for i in st.bf[: st.s[S_NBF]]:
+        if st.o[i, F_DECL] != NO_TARGET:
+            return True
+    return False
+
+
+@kernel
+def _required_attacker(st, i):
+    """Has creature i a requirement to attack (508.1d: "attacks each combat if able")?"""
+    o = st.o
+    return (o[i, F_RESTRICT] & MUST_ATTACK) != 0 and can_attack(st, i)
+
+
+@kernel
 def attack_options(st, cd, acts, m):
     """The pending attack declaration's options after "done" (rows from m on):
     (creature, defender) for each creature of the attacking player (805.10b: of the
@@ -151,11 +174,23 @@ def attack_options(st, cd, acts, m):
     continuous_effects.recompute(st, cd)
     o, s = st.o, st.s
     a = s[S_ACTIVE]
+    if attack_cap_reached(st, cd):
+        return m
+    # one attacker at most: if a creature must attack, it is the one (508.1d)
+    required_only = False
+    if command_zone.command_static_any(st, cd, ST_ONE_ATTACKER):
+        for p in range(st.pl.shape[0]):
+            if st.pl[p, P_ALIVE] and players.same_side(st, a, p) and players.is_active(st, p):
+                for i in continuous_effects.held_by(st, p):
+                    if _creature_of(st, i, p) and _required_attacker(st, i):
+                        required_only = True
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, a, p) or not players.is_active(st, p):
             continue
         for i in continuous_effects.held_by(st, p):
             if not _creature_of(st, i, p) or not can_attack(st, i) or o[i, F_DECL] != NO_TARGET:
+                continue
+            if required_only and not _required_attacker(st, i):
                 continue
             for q in range(st.pl.shape[0]):
                 if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
@@ -355,6 +390,8 @@ def _blockable(st, cd, b, a):
     if attacked != q and not (st.s[S_TEAM_TURNS] and players.teammates(st, attacked, q)):
         return False
     akw = o[a, F_KW]
+    if akw & KW_UNBLOCKABLE:  # "can't be blocked" (Orochi Colony)
+        return False
     if akw & KW_FLYING and not (o[b, F_KW] & (KW_FLYING | KW_REACH)):
         return False
     if (akw ^ o[b, F_KW]) & KW_SHADOW:  # 702.28b: shadow blocks and is blocked by shadow only
@@ -404,10 +441,25 @@ def blocks_legal(st):
 
 
 @kernel
+def block_cap_reached(st, cd):
+    """509.1c: "no more than one creature can block each combat" (Astral Arena) and a
+    creature blocks already (declared now, or by an earlier defending player)."""
+    if not command_zone.command_static_any(st, cd, ST_ONE_BLOCKER):
+        return False
+    o = st.o
+    for i in st.bf[: st.s[S_NBF]]:
+        if (o[i, F_DSEQ] > 0 and o[i, F_DECL] != NO_TARGET) or blocker_now(st, i):
+            return True
+    return False
+
+
+@kernel
 def block_options(st, cd, q, acts, m):
     """(blocker, attacker) pairs open to defending player q (805.10d: their team),
     blockers by object id, attackers in object-id order (rows from m on)."""
     continuous_effects.recompute(st, cd)
+    if block_cap_reached(st, cd):
+        return m
     atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
     for p in range(st.pl.shape[0]):
@@ -426,6 +478,8 @@ def block_options(st, cd, q, acts, m):
 def has_block_option(st, cd, q):
     """Could defending player q (their team) block anything?"""
     continuous_effects.recompute(st, cd)
+    if block_cap_reached(st, cd):
+        return False
     atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
     for p in range(st.pl.shape[0]):

@@ -270,8 +270,6 @@ def _recompute(st, cd):
     for q in range(m):
         _statics(st, cd, srcs[q], ST_PUMP)
         _statics(st, cd, srcs[q], ST_PT_PER)
-        _statics(st, cd, srcs[q], ST_CANT_ATTACK)
-        _statics(st, cd, srcs[q], ST_CANT_BLOCK)
     for k in range(ne):
         kind = eff[k, X_KIND]
         i = eff[k, X_OBJ]
@@ -292,6 +290,11 @@ def _recompute(st, cd):
     _counters(st, bf)
     for q in range(m):
         _statics(st, cd, srcs[q], ST_COAT_OF_ARMS)
+    # restrictions last: "creatures with power 7 or greater can't attack" reads the final
+    # power (after counters and every modification)
+    for q in range(m):
+        _statics(st, cd, srcs[q], ST_CANT_ATTACK)
+        _statics(st, cd, srcs[q], ST_CANT_BLOCK)
     # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
     for i in bf:
         if o[i, F_CTL] != o[i, F_LCTL]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    A_ARG,
     A_KIND,
     A_REFA,
     A_ZONE,
@@ -28,13 +29,15 @@ from components.cards import (
     ST_PREVENT_BY,
 )
 from components.effects import H_AMT, H_COMBAT, H_CTL, H_HASRECIP, H_RECIP, H_REDIRECT
-from components.game import S_CASUAL, S_NBF, S_NSH
+from components.game import S_CASUAL, S_NBF, S_NCZ, S_NSH
 from components.objects import (
+    F_CARD,
     F_COLORS,
     F_CTL,
     F_CTR,
     F_DMG,
     F_DTHIT,
+    F_FACE_DOWN,
     F_KW,
     F_PROT,
     F_TYPES,
@@ -43,6 +46,7 @@ from components.objects import (
 from components.players import P_ALIVE, P_DAMAGE_TURN, P_OPP_DAMAGED
 from components.rules import (
     BATTLEFIELD,
+    COMMAND,
     CTR_DEFENSE,
     CTR_LOYALTY,
     CTR_M1M1,
@@ -133,9 +137,10 @@ def _recipient_controller(st, x):
 
 
 @kernel
-def _prevented_by_statics(st, cd, source):
+def _prevented_by_statics(st, cd, source, combat):
     """ "Prevent all damage that would be dealt by creatures": it can affect only sources
-    within its controller's range of influence (801.13b)."""
+    within its controller's range of influence (801.13b); a plane's works on every
+    source (901.13). A_ARG 1: only combat damage (Kessig)."""
     o, ct, sa = st.o, cd.ct, cd.sa
     if source < 0 or o[source, F_ZONE] != BATTLEFIELD:
         return False
@@ -146,18 +151,33 @@ def _prevented_by_statics(st, cd, source):
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
             if sa[r, A_KIND] != ST_PREVENT_BY or sa[r, A_ZONE] != BATTLEFIELD:
                 continue
+            if sa[r, A_ARG] == 1 and not combat:
+                continue
             you = o[s, F_CTL]
             if players.in_range(st, you, o[source, F_CTL]) and selectors.matches(
                 st, cd, sa[r, A_REFA], source, you, s, -1
             ):
                 return True
+    if st.s[S_CASUAL]:
+        for k in range(st.s[S_NCZ]):
+            s = st.cz[k]
+            c = o[s, F_CARD]
+            if c < 0 or o[s, F_FACE_DOWN] or ct[c, C_NSA] == 0:
+                continue
+            for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+                if sa[r, A_KIND] != ST_PREVENT_BY or sa[r, A_ZONE] != COMMAND:
+                    continue
+                if sa[r, A_ARG] == 1 and not combat:
+                    continue
+                if selectors.matches(st, cd, sa[r, A_REFA], source, o[s, F_CTL], s, -1):
+                    return True
     return False
 
 
 @kernel
 def prevent(st, cd, source, src_ctl, target, amount, combat):
     """Prevention: returns the damage left (615; 801.13b)."""
-    if _prevented_by_statics(st, cd, source):
+    if _prevented_by_statics(st, cd, source, combat):
         return 0
     sh, s = st.sh, st.s
     k = 0

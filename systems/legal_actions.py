@@ -399,6 +399,8 @@ def _attack_requirement_unmet(st, cd):
     """508.1d: is a creature that "attacks this turn if able" able to attack and not
     declared yet? (Then the declaration can't be finished without it.)"""
     o = st.o
+    if combat.attack_cap_reached(st, cd):  # (one attacker at most: it is declared)
+        return False
     for i in zones.permanents(st):
         if o[i, F_RESTRICT] & MUST_ATTACK and o[i, F_DECL] == NO_TARGET:
             if players.is_active(st, o[i, F_CTL]) and combat.can_attack(st, i):

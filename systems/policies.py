@@ -75,7 +75,15 @@ from components.objects import (
     F_TYPES,
 )  # fmt: skip
 from components.players import P_HANDN, P_MULLIGANS, P_POLICY
-from components.rules import KW_FLYING, KW_MENACE, KW_REACH, KW_SHADOW, T_CREATURE, T_LAND
+from components.rules import (
+    KW_FLYING,
+    KW_MENACE,
+    KW_REACH,
+    KW_SHADOW,
+    KW_UNBLOCKABLE,
+    T_CREATURE,
+    T_LAND,
+)
 from systems import continuous_effects, players, zones
 from systems.jit import kernel
 from systems.state import agent_rand_below
@@ -215,7 +223,7 @@ def _can_block(st, blocker, attacker):
         return False
     if (o[attacker, F_KW] ^ o[blocker, F_KW]) & KW_SHADOW:
         return False
-    return True
+    return not o[attacker, F_KW] & KW_UNBLOCKABLE
 
 
 @kernel

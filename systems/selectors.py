@@ -79,6 +79,7 @@ from components.cards import (
     L_MV,
     L_NAME,
     L_NAMED,
+    L_NO_COUNTER,
     L_NOT_COLOR,
     L_NOT_KW,
     L_NOT_REF,
@@ -396,12 +397,14 @@ def _matches(st, cd, f, x, you, src, item):
             return False
     if fl[f, L_KW] and (o[x, F_KW] & fl[f, L_KW]) != fl[f, L_KW]:
         return False
-    if o[x, F_KW] & fl[f, L_NOT_KW]:
+    if o[x, F_KW] & fl[f, L_NOT_KW]:  # "without flying"
         return False
     if fl[f, L_PUT_BY] and (src < 0 or o[x, F_PUT_BY] != 1 + src):
         return False
     if fl[f, L_NOT_REF] != R_NONE and _player_ref_is(st, cd, fl[f, L_NOT_REF], ctl, you, src, item):
         return False
+    if fl[f, L_NO_COUNTER] > 0 and o[x, F_CTR + fl[f, L_NO_COUNTER] - 1] > 0:
+        return False  # "without a fate counter on it"
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
         return False

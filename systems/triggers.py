@@ -28,10 +28,12 @@ from components.cards import (
     C_AB0,
     C_NAB,
     C_TRIGMASK,
+    COUNTERS_AT_LEAST_SHIFT,
     EV_ATTACKS,
     EV_BECOMES_BLOCKED,
     EV_BEGINNING_OF,
     EV_CAST,
+    EV_COUNTERS_AT_LEAST,
     EV_DAY_NIGHT,
     EV_DEALS_DAMAGE,
     EV_DEALT_DAMAGE,
@@ -68,6 +70,7 @@ from components.objects import (
     F_ATT,
     F_CARD,
     F_CTL,
+    F_CTR,
     F_FACE_DOWN,
     F_IAB,
     F_ICTL,
@@ -364,11 +367,35 @@ def state_triggers(st, cd):
     """603.8: a state trigger ("when you have 20 or more life") triggers once while
     its condition is true and it isn't already on the stack or waiting."""
     s, o, ct, ab = st.s, st.o, cd.ct, cd.ab
-    if not (s[S_TRIGMASK] >> EV_LIFE_AT_LEAST) & 1:
+    life = (s[S_TRIGMASK] >> EV_LIFE_AT_LEAST) & 1
+    ctrs = (s[S_TRIGMASK] >> EV_COUNTERS_AT_LEAST) & 1
+    if not life and not ctrs:
         return
     if s[S_STVER] == s[S_VERSION] and s[S_STCUR] == s[S_CUR]:
         return  # nothing changed since the last look found nothing
     pushed = False
+    if ctrs:  # "when ~ has ten or more scroll counters on it" (a command-zone card's)
+        for k in range(s[S_NCZ]):
+            src = st.cz[k]
+            c = o[src, F_CARD]
+            if c < 0 or o[src, F_FACE_DOWN] or not (ct[c, C_TRIGMASK] >> EV_COUNTERS_AT_LEAST) & 1:
+                continue
+            for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
+                if ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != EV_COUNTERS_AT_LEAST:
+                    continue
+                kind = ab[a, B_ARG] & ((1 << COUNTERS_AT_LEAST_SHIFT) - 1)
+                if o[src, F_CTR + kind] < ab[a, B_ARG] >> COUNTERS_AT_LEAST_SHIFT:
+                    continue
+                if not _pending(st, src, a):
+                    queue(st, src, a, o[src, F_CTL], o[src, F_CTL], 0, -1, -1)
+                    pushed = True
+    if not life:
+        if pushed:
+            touch(st)
+        else:
+            s[S_STVER] = s[S_VERSION]
+            s[S_STCUR] = s[S_CUR]
+        return
     for src in st.bf[: s[S_NBF]]:
         c = continuous_effects.face(st, cd, src)
         if c < 0 or not (ct[c, C_TRIGMASK] >> EV_LIFE_AT_LEAST) & 1:
@@ -379,15 +406,7 @@ def state_triggers(st, cd):
                 continue
             if players.life(st, you) < ab[a, B_ARG]:
                 continue
-            pending = False
-            for q in range(s[S_NTRG]):
-                if st.trg[q, Q_SRC] == src and st.trg[q, Q_AB] == a:
-                    pending = True
-            for q in range(s[S_NSTK]):
-                j = st.stk[q]
-                if o[j, F_IKIND] == I_TRIGGERED and o[j, F_SRC] == src and o[j, F_IAB] == a:
-                    pending = True
-            if not pending:
+            if not _pending(st, src, a):
                 queue(st, src, a, you, you, 0, -1, -1)
                 pushed = True
     if pushed:
@@ -395,6 +414,20 @@ def state_triggers(st, cd):
     else:
         s[S_STVER] = s[S_VERSION]
         s[S_STCUR] = s[S_CUR]
+
+
+@kernel
+def _pending(st, src, a):
+    """Is src's triggered ability a waiting to be put on the stack, or on it (603.8)?"""
+    s, o = st.s, st.o
+    for q in range(s[S_NTRG]):
+        if st.trg[q, Q_SRC] == src and st.trg[q, Q_AB] == a:
+            return True
+    for q in range(s[S_NSTK]):
+        j = st.stk[q]
+        if o[j, F_IKIND] == I_TRIGGERED and o[j, F_SRC] == src and o[j, F_IAB] == a:
+            return True
+    return False
 
 
 @kernel(inline="always")

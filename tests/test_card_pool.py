@@ -44,6 +44,23 @@ REFUSED = {
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
+    # Planechase 2012 (901): planes waiting for a word
+    "Akoum": "enchanted",  # "a creature that isn't enchanted"; enchantments_have_flash
+    "Edge of Malacol": "untap_becomes_two_p1p1_counters",  # a replacement of untapping
+    "Furnace Layer": "at_random",  # a target player chosen at random
+    "Glen Elendra": "dealt_combat_damage_to_player",  # and exchanging control
+    "Grand Ossuary": "distribute_counters",
+    "Jund": "devour",  # granted to a creature spell
+    "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
+    "Mount Keralia": "prevent_for_the_game",
+    "Nephalia": "return_at_random",
+    "Prahv": "cant_attack_after_casting",
+    "Quicksilver Sea": "cast_without_paying",
+    "Selesnya Loft Gardens": "lasting",  # and doubling tokens and counters
+    "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
+    "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
+    "Trail of the Mage-Rings": "rebound",
+    "Windriddle Palace": "play_from_library_top",
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
