@@ -56,7 +56,7 @@ REFUSED = {
     "Nephalia": "return_at_random",
     "Prahv": "cant_attack_after_casting",
     "Quicksilver Sea": "cast_without_paying",
-    "Selesnya Loft Gardens": "lasting",  # and doubling tokens and counters
+    "Selesnya Loft Gardens": "double_tokens",  # and counters; its chaos needs lasting
     "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
     "Trail of the Mage-Rings": "rebound",
