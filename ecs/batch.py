@@ -28,6 +28,10 @@ from ecs.engine import VARIANTS, Options, call, policy_id, seed_rng, template
 
 CHUNK_BYTES = 64 << 20
 """The most memory one call's arenas take (a chunk is cut to fit)."""
+COMMANDER_ROWS = 96
+"""More object rows per player in Commander batches (long games, armies of tokens,
+abilities on the stack). A game that outgrows its tables is played again, the same,
+with twice the room; when more than one game in 20 of a chunk did, the room grows."""
 
 MAX_DECISIONS = 200_000
 """A safety cap besides the turn cap: a game whose agents keep deciding without the
@@ -97,8 +101,10 @@ class BatchPlayer:
             from ecs.casual import casual_cards
 
             zone = max(casual_cards(st) for st in self.setups)
-        self.room = (sum(sizes[k % len(sizes)] for k in range(self.n)) + most * self.n + zone,
-                     sizes[0])  # fmt: skip
+        cards = sum(sizes[k % len(sizes)] for k in range(self.n)) + most * self.n + zone
+        if {"commander", "brawl"} & set(self.casual):  # long games, armies of tokens
+            cards += COMMANDER_ROWS * self.n
+        self.room = (cards, sizes[0])
         self._templates: dict[tuple[int, int, int], np.ndarray] = {}
         self._buf: np.ndarray | None = None
 
@@ -167,10 +173,15 @@ class BatchPlayer:
                 call(entry.PLAY, a, cards, -1)
                 arenas[j] = a
                 scale *= 2
+        grown = sum(a.size != A[0].size for a in arenas)
         rows = [self._row(first + j, seeds[j], arenas[j], per_game) for j in range(m)]
         if self.cfg.get("replays"):
             for j in range(m):
                 self._save_replay(first + j, seeds[j], arenas[j])
+        if grown * 20 > m and m >= 8:  # many outgrew their tables: more room from now on
+            self.room = (self.room[0] + self.room[0] // 4, self.room[1])
+            self._templates.clear()
+            self._buf = None
         return rows
 
     def _row(self, index: int, seed: int, a: np.ndarray, seconds: float) -> dict[str, Any]:

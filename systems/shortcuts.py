@@ -94,7 +94,7 @@ from components.players import (
     P_POISON,
     P_REACH,
 )
-from components.rules import BATTLEFIELD, GONE, N_COUNTERS, N_MANA, STACK
+from components.rules import BATTLEFIELD, GONE, LIBRARY, N_COUNTERS, N_MANA, STACK
 from components.shortcuts import LK_ARG, LK_KEY, LK_KIND, LK_OBJ, LK_PLAYER, WARMUP
 from systems import leaving_game, players
 from systems.jit import kernel
@@ -112,12 +112,15 @@ def _mix(h1, h2, x):
 
 @kernel
 def state_key(st, cd):
-    """A key of the game's visible state (two 31-bit hashes)."""
+    """A key of the game's visible state (two 31-bit hashes). Cards in libraries are
+    left out: which they are follows from where every other object is (objects are
+    hashed in id order, with their zones) and the libraries' sizes; their order isn't
+    in the key either way."""
     o, s = st.o, st.s
-    h1, h2 = 17, 29
+    h1, h2 = _mix(17, 29, s[S_N])
     for i in range(s[S_N]):
         z = o[i, F_ZONE]
-        if z == GONE or z == STACK or o[i, F_CARD] < 0:
+        if z == GONE or z == STACK or z == LIBRARY or o[i, F_CARD] < 0:
             continue
         h1, h2 = _mix(h1, h2, o[i, F_CARD])
         h1, h2 = _mix(h1, h2, z)
@@ -134,8 +137,10 @@ def state_key(st, cd):
             h1, h2 = _mix(h1, h2, o[i, F_ATT])
             h1, h2 = _mix(h1, h2, o[i, F_ATKP])
             h1, h2 = _mix(h1, h2, o[i, F_BLOCKING])
-            for k in range(N_COUNTERS):
-                h1, h2 = _mix(h1, h2, o[i, F_CTR + k])
+            for k in range(N_COUNTERS):  # (the kinds it has: most have none)
+                if o[i, F_CTR + k]:
+                    h1, h2 = _mix(h1, h2, k)
+                    h1, h2 = _mix(h1, h2, o[i, F_CTR + k])
     for p in range(st.pl.shape[0]):
         pl = st.pl
         h1, h2 = _mix(h1, h2, pl[p, P_ALIVE])
@@ -147,7 +152,9 @@ def state_key(st, cd):
         for c in range(N_MANA):
             h1, h2 = _mix(h1, h2, pl[p, P_MANA + c])
         for k in range(N_COUNTERS):
-            h1, h2 = _mix(h1, h2, pl[p, P_CTR + k])
+            if pl[p, P_CTR + k]:
+                h1, h2 = _mix(h1, h2, k)
+                h1, h2 = _mix(h1, h2, pl[p, P_CTR + k])
     for k in range(s[S_NSTK]):
         i = st.stk[k]
         h1, h2 = _mix(h1, h2, o[i, F_CARD])
@@ -219,21 +226,33 @@ def forbid(st, cd, p, acts, m):
     n = s[S_NLOOPKEY]
     if n == 0 or _designated(st) != p:
         return m
+    seen = False  # (the state's key is computed only if some option was taken before)
+    for j in range(m):
+        seen = seen or _taken(lk, n, acts, j, 0, 0, False)
+    if not seen:
+        return m
     h1, h2 = state_key(st, cd)
     k = 0
     for j in range(m):
-        keep = True
-        if acts[j, AC_KIND] == A_ACTIVATE:
-            for r in range(n):
-                if (lk[r, LK_KIND] == A_ACTIVATE and lk[r, LK_KEY] == h1
-                        and lk[r, LK_KEY + 1] == h2 and lk[r, LK_PLAYER] == acts[j, AC_PLAYER]
-                        and lk[r, LK_OBJ] == acts[j, AC_OBJ] and lk[r, LK_ARG] == acts[j, AC_ARG]):  # fmt: skip
-                    keep = False
+        keep = not _taken(lk, n, acts, j, h1, h2, True)
         if keep:
             if k != j:
                 acts[k, :] = acts[j, :]
             k += 1
     return k
+
+
+@kernel(inline="always")
+def _taken(lk, n, acts, j, h1, h2, keyed):
+    """Was activation acts[j] recorded (from the state keyed h1, h2, if ``keyed``)?"""
+    if acts[j, AC_KIND] != A_ACTIVATE:
+        return False
+    for r in range(n):
+        if (lk[r, LK_KIND] == A_ACTIVATE and lk[r, LK_PLAYER] == acts[j, AC_PLAYER]
+                and lk[r, LK_OBJ] == acts[j, AC_OBJ] and lk[r, LK_ARG] == acts[j, AC_ARG]
+                and (not keyed or (lk[r, LK_KEY] == h1 and lk[r, LK_KEY + 1] == h2))):  # fmt: skip
+            return True
+    return False
 
 
 @kernel
