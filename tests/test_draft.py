@@ -1,11 +1,10 @@
-"""The draft engine (ecs/draft.py): draft scenarios (tests/drafts), determinism, speed,
+"""The draft engine (ecs/draft.py): draft scenarios (tests/drafts), determinism,
 what drafters see (905.1c), deck building (905.1d), the command line pieces, and a
 draft's decks played to the end on the engine."""
 
 from __future__ import annotations
 
 import json
-import time
 from argparse import ArgumentParser
 from pathlib import Path
 
@@ -55,12 +54,9 @@ def test_same_seed_same_draft_other_seed_other_draft(db) -> None:
     assert r1.pools == r2.pools
 
 
-def test_an_eight_player_draft_takes_well_under_a_second(db) -> None:
-    cset = D.load_set("conspiracy")
-    D.Draft(cset, 8, 0, db=db).run()  # (card facts cached)
-    t = time.perf_counter()
-    r = D.Draft(cset, 8, 1, db=db).run()
-    assert time.perf_counter() - t < 0.5
+def test_an_eight_player_draft_drafts_every_pack(db) -> None:
+    """(Its speed is measured in bench/bench_draft.py.)"""
+    r = D.Draft(D.load_set("conspiracy"), 8, 1, db=db).run()
     assert sum(len(p) for p in r.pools) + sum(len(x) for x in r.removed) >= 8 * 3 * 15 - 8
 
 
