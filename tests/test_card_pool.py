@@ -52,6 +52,9 @@ REFUSED = {
     "My Undead Horde Awakens": "put_onto_battlefield_by",  # what this scheme put there
     "My Wish Is Your Command": "cast_without_paying",
     "Nature Shields Its Own": "attacks_unblocked",  # and a token put onto it blocking
+    # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
+    # random agents fill the tables; it waits for activating it N times as one shortcut
+    "Eladamri": "shortcut_repeat",
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;
