@@ -61,6 +61,9 @@ REFUSED = {
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
     "Trail of the Mage-Rings": "rebound",
     "Windriddle Palace": "play_from_library_top",
+    # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
+    # random agents fill the tables; it waits for activating it N times as one shortcut
+    "Eladamri": "shortcut_repeat",
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;

@@ -14,7 +14,10 @@ FILES = sorted(ROOT.rglob("*.yaml"))
 
 # Cards of the previous engine's pool that the card vocabulary can't express yet
 # (README: Missing). Strict: a scenario that starts passing must leave this list.
-NOT_YET: set[str] = set()
+NOT_YET: set[str] = {
+    # Eladamri is refused (tests/test_card_pool.py REFUSED: shortcut_repeat)
+    "902-vanguard/902.7-eladamri-next-damage-to-his-creature-goes-to-him.yaml",
+}
 
 
 @pytest.fixture(scope="module")
