@@ -26,7 +26,6 @@ from components.cards import (
     A_REFA,
     A_T,
     A_ZONE,
-    C_BACK,
     C_COLORS,
     C_KW,
     C_MV,
@@ -111,7 +110,6 @@ from components.objects import (
     F_SICK,
     F_TOP,
     F_TOU,
-    F_TRANSFORMED,
     F_TS,
     F_TYPES,
     F_XSUB,
@@ -132,6 +130,7 @@ from components.rules import (
 from components.scratch import SCR_STATIC_SOURCES
 from systems import merging, players, selectors, zones
 from systems.jit import kernel
+from systems.selectors import face  # (continuous_effects.face: where most callers look)
 from systems.state import (
     delete_row,
 )
@@ -143,19 +142,6 @@ def recompute(st, cd):
     most calls find nothing to do)."""
     if st.s[S_LDIRTY]:
         _recompute(st, cd)
-
-
-@kernel(inline="always")
-def face(st, cd, i):
-    """The card row whose characteristics object i has (its back face when
-    transformed; a merged permanent's topmost component's, 727.2a)."""
-    t = st.o[i, F_TOP]
-    if t > 0:
-        i = t - 1
-    c = st.o[i, F_CARD]
-    if c >= 0 and st.o[i, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
-        return cd.ct[c, C_BACK]
-    return c
 
 
 @kernel(inline="always")

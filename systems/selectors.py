@@ -485,10 +485,10 @@ def _earlier_target(st, cd, item, k):
     return NO_TARGET
 
 
-@kernel
-def _name_face(st, cd, i):
-    """The card row whose name object i has (its back face when transformed; a merged
-    permanent's topmost component's)."""
+@kernel(inline="always")
+def face(st, cd, i):
+    """The card row whose characteristics object i has (its back face when
+    transformed; a merged permanent's topmost component's, 727.2a)."""
     t = st.o[i, F_TOP]
     if t > 0:
         i = t - 1
@@ -501,7 +501,7 @@ def _name_face(st, cd, i):
 @kernel
 def same_name(st, cd, i, j):
     """201.2: do objects i and j have the same name?"""
-    ci, cj = _name_face(st, cd, i), _name_face(st, cd, j)
+    ci, cj = face(st, cd, i), face(st, cd, j)
     return ci >= 0 and cj >= 0 and cd.ct[ci, C_NAME_ID] == cd.ct[cj, C_NAME_ID]
 
 

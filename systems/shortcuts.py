@@ -117,7 +117,7 @@ def state_key(st, cd):
     hashed in id order, with their zones) and the libraries' sizes; their order isn't
     in the key either way."""
     o, s = st.o, st.s
-    h1, h2 = _mix(17, 29, s[S_N])
+    h1, h2 = 17, 29  # (not the number of objects: each ability put on the stack adds one)
     for i in range(s[S_N]):
         z = o[i, F_ZONE]
         if z == GONE or z == STACK or z == LIBRARY or o[i, F_CARD] < 0:

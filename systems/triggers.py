@@ -133,22 +133,17 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     if not (st.s[S_TRIGMASK] >> ev) & 1:
         return  # no card of this game waits for this kind of event
     continuous_effects.recompute(st, cd)
-    if ev == EV_PUT_INTO_GRAVEYARD:  # the card itself (in its graveyard), and permanents
-        if obj >= 0 and st.o[obj, F_ZONE] == GRAVEYARD:  # and planes that watch every card
-            _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
-        for src in st.bf[: st.s[S_NBF]]:
-            _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
-        for k in range(st.s[S_NCZ]):
-            src = st.cz[k]
-            if st.o[src, F_FACE_DOWN] == 0:
-                _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
-        return
+    graveyard = ev == EV_PUT_INTO_GRAVEYARD
+    if graveyard and obj >= 0 and st.o[obj, F_ZONE] == GRAVEYARD:  # the card itself
+        _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
     for src in st.bf[: st.s[S_NBF]]:
         _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
     for k in range(st.s[S_NCZ]):
         src = st.cz[k]
         if st.o[src, F_FACE_DOWN] == 0:
             _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
+    if graveyard:  # (then permanents and planes that watch every card; nothing else)
+        return
     if ev == EV_LEAVES or ev == EV_DIES:
         for k in range(st.s[S_NLEFT]):
             src = st.left[k]
