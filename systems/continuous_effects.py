@@ -130,7 +130,6 @@ from components.rules import (
 from components.scratch import SCR_STATIC_SOURCES
 from systems import merging, players, selectors, zones
 from systems.jit import kernel
-from systems.selectors import face  # (continuous_effects.face: where most callers look)
 from systems.state import (
     delete_row,
 )
@@ -148,6 +147,12 @@ def recompute(st, cd):
 def _applies(o, ts, i):
     """An effect applies to an object that was on the battlefield when it began."""
     return o[i, F_ZONE] == BATTLEFIELD and o[i, F_TS] < ts
+
+
+@kernel(inline="always")
+def face(st, cd, i):
+    """The card row whose characteristics object i has (selectors.face)."""
+    return selectors.face(st, cd, i)
 
 
 @kernel
