@@ -184,6 +184,12 @@ def attack_options(st, cd, acts, m):
                 for i in continuous_effects.held_by(st, p):
                     if _creature_of(st, i, p) and _required_attacker(st, i):
                         required_only = True
+    walls = np.empty(s[S_NBF], np.int64)  # the planeswalkers and battles, found once
+    nw = 0
+    for j in st.bf[: s[S_NBF]]:
+        if _defending_for(st, j) >= 0:
+            walls[nw] = j
+            nw += 1
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, a, p) or not players.is_active(st, p):
             continue
@@ -195,9 +201,10 @@ def attack_options(st, cd, acts, m):
             for q in range(st.pl.shape[0]):
                 if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
                     m = add_action(acts, m, A_ATTACK, p, i, -1 - q)
-            for j in st.bf[: s[S_NBF]]:
+            for k in range(nw):
+                j = walls[k]
                 who = _defending_for(st, j)
-                if who >= 0 and st.rm[1, p, who] and st.pl[who, P_ALIVE]:
+                if st.rm[1, p, who] and st.pl[who, P_ALIVE]:
                     m = add_action(acts, m, A_ATTACK, p, i, j)
     return m
 

@@ -434,13 +434,45 @@ def _coat_of_arms(st, cd, you, planar):
         if o[i, F_TYPES] & T_CREATURE and (planar or players.in_range(st, you, o[i, F_CTL])):
             seen[k] = i
             k += 1
+    # each one's creature types, looked up once (then k * k comparisons of short lists)
+    types = np.empty((k, NSUB + 1), np.int64)
+    n = np.zeros(k, np.int64)  # how many (-1: no card, shares nothing)
+    every = np.zeros(k, np.bool_)  # a changeling has every creature type (702.73a)
+    for x in range(k):
+        i = seen[x]
+        c = face(st, cd, i)
+        if c < 0:
+            n[x] = -1
+            continue
+        every[x] = o[i, F_KW] & KW_CHANGELING != 0
+        for a in range(NSUB + 1):
+            t = _creature_type(st, cd, c, i, a)
+            if t >= 0:
+                types[x, n[x]] = t
+                n[x] += 1
     for x in range(k):
         m = 0
         for y in range(k):
-            if y != x and shares_creature_type(st, cd, seen[x], seen[y]):
+            if y != x and _share(types, n, every, x, y):
                 m += 1
         o[seen[x], F_POW] += m
         o[seen[x], F_TOU] += m
+
+
+@kernel(inline="always")
+def _share(types, n, every, x, y):
+    """shares_creature_type for two creatures of _coat_of_arms's lists."""
+    if n[x] < 0 or n[y] < 0:
+        return False
+    if every[x] and every[y]:
+        return True
+    if every[x] or every[y]:
+        return n[y] > 0 if every[x] else n[x] > 0
+    for a in range(n[x]):
+        for b in range(n[y]):
+            if types[x, a] == types[y, b]:
+                return True
+    return False
 
 
 @kernel
