@@ -44,11 +44,13 @@ def test_every_casual_card_compiles():
 
 @pytest.mark.parametrize("card", C.stock_planes(DB) + C.stock_phenomena(DB))
 def test_each_plane_and_phenomenon_plays(card):
-    """The card first in a planar deck of each player, Naya under it (a phenomenon is
-    encountered when someone planeswalks to it; random agents roll the die)."""
+    """The card first in a ten-card planar deck of each player (901.4's least; a
+    phenomenon is encountered when someone planeswalks to it; random agents roll the
+    die). (With three-card decks, Pools of Becoming revealing the other player's Pools
+    of Becoming again and again is a loop no state repeats in.)"""
     planes = [c for c in C.stock_planes(DB) if c != card]
     setup = C.CasualSetup(
-        ("planechase",), planar_decks=[[card, planes[k], planes[k + 1]] for k in range(2)]
+        ("planechase",), planar_decks=[[card, *planes[9 * k : 9 * k + 9]] for k in range(2)]
     )
     g, _ = _play([DECK, DECK], setup, "two-player")
     assert int(GAME_LAYOUT.views(g.arena).s[G.S_TURN]) >= 1
