@@ -287,6 +287,18 @@ class Compiler:
         self._later(r, card.name, card.record, card)
         return r
 
+    def _unseen_card(self, kind: str, label: str, abilities: list) -> int:
+        """A card row for abilities a resolving effect leaves in the command zone (an
+        emblem, a lasting effect): not a real card, named after the card making it."""
+        owner = self.current_name
+        rec = {"types": [], "abilities": abilities}
+        key = f"{kind}:{owner}:{len(self.row_of)}"
+        r = self.t.new("ct")
+        self.row_of[key] = r
+        self.token_names[r] = f"{label} ({owner})"
+        self._later(r, f"{label} ({owner})", rec, Card(key, rec, real=False, token=True))
+        return r
+
     def _later(self, r: int, name: str, rec: dict, card: Card) -> None:
         self.queue.append((r, name, rec, card))
         if self.busy:
@@ -2091,14 +2103,7 @@ class Compiler:
                 if kind not in ("static", "triggered") or not isinstance(body, dict):
                     self.fail("emblem: static and triggered abilities only")
                 abilities.append({kind: {"zone": "command", **body}})
-            owner = self.current_name
-            rec = {"types": [], "abilities": abilities}
-            key = f"emblem:{owner}:{len(self.row_of)}"
-            r = self.t.new("ct")
-            self.row_of[key] = r
-            self.token_names[r] = f"Emblem ({owner})"
-            self._later(r, f"Emblem ({owner})", rec, Card(key, rec, real=False, token=True))
-            self._row(op, a=r, ref=K.R_YOU)
+            self._row(op, a=self._unseen_card("emblem", "Emblem", abilities), ref=K.R_YOU)
         elif verb == "lasting":  # 611.2a: statics of this resolved ability until a time
             a = self._args(verb, arg, "statics", {"until"})
             until = a.get("until", "end_of_turn")
@@ -2109,13 +2114,7 @@ class Compiler:
                 if not isinstance(body, dict) or "zone" in body or "if" in body:
                     self.fail("lasting: statics is a list of static abilities (no zone, no if)")
                 statics.append({"static": {"zone": "command", **body}})
-            owner = self.current_name
-            rec = {"types": [], "abilities": statics}
-            key = f"lasting:{owner}:{len(self.row_of)}"
-            r = self.t.new("ct")
-            self.row_of[key] = r
-            self.token_names[r] = f"Effect ({owner})"
-            self._later(r, f"Effect ({owner})", rec, Card(key, rec, real=False, token=True))
+            r = self._unseen_card("lasting", "Effect", statics)
             self._row(op, a=r, ref=K.R_YOU, until=UNTIL[until])
         elif verb == "redistribute_life":  # Reverse the Sands (810.9f: one head per team)
             if arg not in (True, None, {}):
