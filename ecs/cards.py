@@ -2391,6 +2391,7 @@ RECORD_KEYS = {
     "can_be_commander", "not_real", "token", "note",
     "draft", "deck",  # Conspiracy Draft: the draft ability and deck rules (ecs/draft.py)
     "mutate_from_graveyard",  # Brokkos (702.140)
+    "commander_color_choice",  # The Prismatic Piper (903.4b, 903.13e)
 }  # fmt: skip
 
 
@@ -2402,7 +2403,7 @@ def check_record_keys(name: str, rec: dict, where: str = "") -> None:
             raise CardError(
                 f"card {name!r}{where}: unknown field {k!r} (expected one of {sorted(RECORD_KEYS)})"
             )
-    for k in ("not_real", "token", "can_be_commander"):
+    for k in ("not_real", "token", "can_be_commander", "commander_color_choice"):
         if k in rec and not isinstance(rec[k], bool):
             raise CardError(f"card {name!r}{where}: {k} is true or false, not {rec[k]!r}")
     if isinstance(rec.get("back"), dict):
