@@ -17,6 +17,16 @@ Formats:
 - ``brawl`` (903.12): the same with 60 cards, and the commander may be a legendary
   planeswalker; with a colourless commander, any number of basic lands of one basic
   land type (903.12e).
+- ``commander-draft`` (903.13e-f): a deck built from a drafted card pool (``pool=``, the
+  names the player drafted): Commander's rules with three exceptions: at least 60 cards
+  counting the commander, no maximum; any number of cards of the same name, each copy
+  drafted; and (``masters=True``, a draft with Commander Masters boosters) a card that
+  can be a commander by itself with a colour identity of at most one colour counts as
+  having partner. Basic lands are added freely, as in every limited format. With
+  ``piper=True`` (a draft with Commander Legends or Commander Masters boosters, 903.13e)
+  up to two cards named The Prismatic Piper may be added, as commanders only; a
+  commander that has its colour chosen (903.4b) takes ``colors`` (one letter per such
+  commander, in order), or else the colour that makes the deck legal.
 
 Every card must be in the pool and be a real card; an unknown name gets "did you
 mean". The messages name the card and the rule."""
@@ -30,7 +40,8 @@ from typing import Any
 
 from ecs.cards import CardDB
 
-FORMATS = ("constructed", "commander", "brawl")
+FORMATS = ("constructed", "commander", "brawl", "commander-draft")
+PIPER = "The Prismatic Piper"  # 903.13e
 COLOR_ORDER = "WUBRG"
 # 305.6: the mana ability each basic land type gives
 BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
@@ -85,10 +96,13 @@ def parse_deck(text: str, db: CardDB, name: str = "") -> ParsedDeck:
     return deck
 
 
-def check_deck(deck: Any, fmt: str, db: CardDB) -> list[str]:
-    """What makes the deck illegal in format ``fmt`` (constructed, commander, brawl);
-    an empty list when it is legal. ``deck`` is a ParsedDeck or anything with ``main``
-    (and ``commander``, ``sideboard``) lists of card names."""
+def check_deck(deck: Any, fmt: str, db: CardDB, pool: Any = None, piper: bool = False,
+               masters: bool = False, colors: Any = None) -> list[str]:  # fmt: skip
+    """What makes the deck illegal in format ``fmt`` (constructed, commander, brawl,
+    commander-draft); an empty list when it is legal. ``deck`` is a ParsedDeck or anything
+    with ``main`` (and ``commander``, ``sideboard``) lists of card names. Commander Draft
+    takes the player's card ``pool`` and the draft's options (``piper``, ``masters``) and
+    the chosen colours of commanders that ask for one (``colors``, 903.4b)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     problems = [
@@ -110,6 +124,10 @@ def check_deck(deck: Any, fmt: str, db: CardDB) -> list[str]:
         return problems
     if fmt == "constructed":
         return _constructed(main, side, db)
+    if fmt == "commander-draft":
+        if pool is None:
+            raise ValueError("commander-draft: the player's card pool is needed (pool=)")
+        return _commander_draft(main, commanders, list(pool), db, piper, masters, colors)
     return _commander(main, commanders, db, brawl=fmt == "brawl")
 
 
@@ -160,6 +178,14 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
     allowed = set()
     for name in commanders:
         allowed |= color_identity(db, name)
+    return problems + _identity_problems(main, allowed, db, brawl)
+
+
+def _identity_problems(main: list[str], allowed: set[str], db: CardDB, brawl: bool = False
+                       ) -> list[str]:  # fmt: skip
+    """903.5c-d (and 903.12e): the main deck's cards against the commanders' colour
+    identity ``allowed``."""
+    problems: list[str] = []
     letters = "".join(c for c in COLOR_ORDER if c in allowed) or "colorless"
     exempt: set[str] = set()
     if brawl and not allowed:  # 903.12e: basic lands of one basic land type
@@ -190,6 +216,110 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
                 f"{name}: colour identity {off} outside the commander's ({letters}) (903.5c)"
             )
     return problems
+
+
+def _commander_draft(main: list[str], commanders: list[str], pool: list[str], db: CardDB,
+                     piper: bool, masters: bool, colors: Any) -> list[str]:  # fmt: skip
+    """903.13e-f (see the module docstring)."""
+    problems = []
+    total = len(main) + len(commanders)
+    if total < 60:
+        problems.append(f"the deck has {total} cards counting the commander: at least 60 "
+                        "(903.13f)")  # fmt: skip
+    if not commanders:
+        problems.append("no commander (903.3)")
+    elif len(commanders) > 2:
+        problems.append(f"{len(commanders)} commanders: one, or two with partner (903.3c)")
+    for name in commanders:
+        if not can_be_commander(db, name):
+            problems.append(f"{name}: can't be a commander (903.3: a legendary creature, or a "
+                            "card that says so)")  # fmt: skip
+    if len(commanders) == 2:
+        partners = [_has_partner(db, c) or (masters and _masters_partner(db, c))
+                    for c in commanders]  # fmt: skip
+        if not all(partners):
+            why = ("; with Commander Masters boosters, commanders of one colour or none "
+                   "count as partners, 903.13f" if masters else "")  # fmt: skip
+            problems.append(f"{' and '.join(commanders)}: two commanders need partner "
+                            f"(702.124{why})")  # fmt: skip
+    have: dict[str, int] = {}
+    for name in pool:
+        name = db.get(name).name if name in db else name
+        have[name] = have.get(name, 0) + 1
+    want: dict[str, int] = {}
+    for name in main + commanders:
+        if not is_basic(db, name):
+            want[name] = want.get(name, 0) + 1
+    for name, k in sorted(want.items()):
+        n = have.get(name, 0)
+        if name == PIPER and piper:  # 903.13e: up to two added, as commanders only
+            if main.count(PIPER) > n:
+                problems.append(f"{PIPER}: {main.count(PIPER)} in the main deck, {n} in the "
+                                "card pool (903.13e adds it as a commander only)")  # fmt: skip
+        elif k > n:
+            if name in commanders and not n and name != PIPER:
+                problems.append(f"{name}: the commander is not in the card pool (903.13e-f: "
+                                "a deck, its commander included, comes from the pool)")  # fmt: skip
+            elif name == PIPER and not n:
+                problems.append(
+                    f"{PIPER}: not in the card pool (903.13e adds it only in a "
+                    "draft with Commander Legends or Commander Masters boosters)"
+                )
+            else:
+                problems.append(f"{name}: {k} in the deck, {n} in the card pool (903.13e-f: "
+                                "only cards the player drafted, and basic lands)")  # fmt: skip
+    choosers = [c for c in commanders if _chooses_color(db, c)]
+    fixed: set[str] = set()
+    for name in commanders:
+        if name not in choosers:
+            fixed |= color_identity(db, name)
+    if colors is not None:
+        chosen = [str(c).upper() for c in (colors if isinstance(colors, (list, tuple))
+                                             else [colors])]  # fmt: skip
+        bad = [c for c in chosen if c not in COLOR_ORDER]
+        if bad or len(chosen) != len(choosers):
+            problems.append(
+                f"colors {''.join(chosen) or '-'}: one colour letter (WUBRG) for "
+                f"each commander whose colour is chosen ({len(choosers)}) (903.4b)"
+            )
+            return problems
+        return problems + _identity_problems(main, fixed | set(chosen), db)
+    if not choosers:
+        return problems + _identity_problems(main, fixed, db)
+    # 903.4b: no colour given: the choice that makes the deck legal, if one does
+    best: list[str] | None = None
+    for combo in _color_choices(len(choosers)):
+        found = _identity_problems(main, fixed | set(combo), db)
+        if best is None or len(found) < len(best):
+            best = found
+    return problems + (best or [])
+
+
+def _color_choices(n: int) -> list[tuple[str, ...]]:
+    if n == 0:
+        return [()]
+    return [(c,) + rest for c in COLOR_ORDER for rest in _color_choices(n - 1)]
+
+
+def can_be_commander(db: CardDB, name: str) -> bool:
+    """903.3: a legendary creature, or a card that says it can be your commander."""
+    rec = db.get(name).record
+    legendary = "Legendary" in (rec.get("supertypes") or [])
+    return (legendary and "Creature" in (rec.get("types") or [])) or bool(
+        rec.get("can_be_commander")
+    )
+
+
+def _chooses_color(db: CardDB, name: str) -> bool:
+    """903.4b: a commander whose colour its player chooses before the game (The Prismatic
+    Piper): that choice is its colour identity."""
+    return bool(db.get(name).record.get("commander_color_choice"))
+
+
+def _masters_partner(db: CardDB, name: str) -> bool:
+    """903.13f(3): with Commander Masters boosters, a card that can be a commander by
+    itself with a colour identity of one colour or none counts as having partner."""
+    return can_be_commander(db, name) and len(color_identity(db, name)) <= 1
 
 
 def _basic_types(db: CardDB, name: str) -> list[str]:

@@ -266,3 +266,134 @@ def test_903_12c_planeswalker_commander_only_in_brawl_unless_it_says_so(db) -> N
 def test_unknown_format(db) -> None:
     with pytest.raises(ValueError, match="unknown format"):
         check_deck(_constructed(), "vintage", db)
+
+
+# ------------------------------------------------------------ Commander Draft (903.13e-f)
+POOL = ["Siani, Eye of the Storm", "Preordain", "Preordain", "Strategic Planning",
+        "Horizon Scholar", "Murder", "Kamahl, Heart of Krosa", "Rograkh, Son of Rohgahh",
+        "Falthis, Shadowcat Familiar"]  # fmt: skip
+
+
+def _draft_deck(commander: list[str], main: dict[str, int]) -> ParsedDeck:
+    return ParsedDeck(main=[n for n, k in main.items() for _ in range(k)], commander=commander)
+
+
+def _draft_check(deck: ParsedDeck, db, **kw) -> list[str]:
+    return check_deck(deck, "commander-draft", db, pool=POOL, **kw)
+
+
+def test_commander_draft_deck_is_legal(db) -> None:
+    """903.13f: 60 cards counting the commander, both drafted Preordains, basics freely."""
+    deck = _draft_deck(["Siani, Eye of the Storm"],
+                       {"Preordain": 2, "Strategic Planning": 1, "Island": 56})  # fmt: skip
+    assert _draft_check(deck, db) == []
+    deck.main += ["Island"] * 40  # no maximum
+    assert _draft_check(deck, db) == []
+
+
+def test_commander_draft_too_few_cards(db) -> None:
+    deck = _draft_deck(["Siani, Eye of the Storm"], {"Preordain": 2, "Island": 56})
+    assert _draft_check(deck, db) == [
+        "the deck has 59 cards counting the commander: at least 60 (903.13f)"
+    ]
+
+
+def test_commander_draft_card_not_in_pool(db) -> None:
+    deck = _draft_deck(["Siani, Eye of the Storm"], {"Preordain": 3, "Counterspell": 1,
+                                                     "Island": 56})  # fmt: skip
+    assert _draft_check(deck, db) == [
+        "Counterspell: 1 in the deck, 0 in the card pool (903.13e-f: only cards the player "
+        "drafted, and basic lands)",
+        "Preordain: 3 in the deck, 2 in the card pool (903.13e-f: only cards the player "
+        "drafted, and basic lands)",
+    ]
+
+
+def test_commander_draft_commander_outside_pool(db) -> None:
+    deck = _draft_deck(["Talrand, Sky Summoner"], {"Preordain": 2, "Island": 57})
+    assert _draft_check(deck, db) == [
+        "Talrand, Sky Summoner: the commander is not in the card pool (903.13e-f: a deck, its "
+        "commander included, comes from the pool)"
+    ]
+
+
+def test_commander_draft_colour_identity(db) -> None:
+    deck = _draft_deck(["Siani, Eye of the Storm"], {"Preordain": 2, "Murder": 1, "Swamp": 1,
+                                                     "Island": 55})  # fmt: skip
+    assert _draft_check(deck, db) == [
+        "Murder: colour identity B outside the commander's (U) (903.5c)",
+        "Swamp: a card with the basic land type Swamp makes B, outside the commander's colour "
+        "identity (U) (903.5d)",
+    ]
+
+
+def test_commander_draft_commander_must_be_legendary_creature(db) -> None:
+    deck = _draft_deck(["Horizon Scholar"], {"Preordain": 2, "Island": 57})
+    assert _draft_check(deck, db) == [
+        "Horizon Scholar: can't be a commander (903.3: a legendary creature, or a card that "
+        "says so)"
+    ]
+
+
+def test_commander_draft_partners(db) -> None:
+    """702.124: Kamahl and Rograkh both have partner; Siani does too, but Falthis +
+    Kamahl + Rograkh are three."""
+    deck = _draft_deck(["Kamahl, Heart of Krosa", "Rograkh, Son of Rohgahh"],
+                       {"Mountain": 29, "Forest": 29})  # fmt: skip
+    assert _draft_check(deck, db) == []
+    deck.commander.append("Falthis, Shadowcat Familiar")
+    assert "3 commanders: one, or two with partner (903.3c)" in _draft_check(deck, db)
+
+
+def test_prismatic_piper_allowed_as_commander(db) -> None:
+    """903.13e: with Commander Legends boosters the Piper is added as a commander; its
+    chosen colour is its colour identity (903.4b), given or found."""
+    deck = _draft_deck(["The Prismatic Piper"], {"Preordain": 2, "Horizon Scholar": 1,
+                                                 "Island": 56})  # fmt: skip
+    assert _draft_check(deck, db, piper=True, colors=["U"]) == []
+    assert _draft_check(deck, db, piper=True) == []  # (blue: the colour that fits)
+    assert _draft_check(deck, db, piper=True, colors=["G"]) == [
+        "Horizon Scholar: colour identity U outside the commander's (G) (903.5c)",
+        "Island: a card with the basic land type Island makes U, outside the commander's "
+        "colour identity (G) (903.5d)",
+        "Preordain: colour identity U outside the commander's (G) (903.5c)",
+    ]
+    assert _draft_check(deck, db) == [
+        "The Prismatic Piper: not in the card pool (903.13e adds it only in a draft with "
+        "Commander Legends or Commander Masters boosters)"
+    ]
+    deck.main.append("The Prismatic Piper")  # only as a commander
+    assert _draft_check(deck, db, piper=True) == [
+        "The Prismatic Piper: 1 in the main deck, 0 in the card pool (903.13e adds it as a "
+        "commander only)"
+    ]
+    two = _draft_deck(["The Prismatic Piper", "The Prismatic Piper"], {"Preordain": 2,
+                      "Murder": 1, "Island": 28, "Swamp": 28})  # fmt: skip
+    assert _draft_check(two, db, piper=True, colors=["U", "B"]) == []  # (partner)
+    with_siani = _draft_deck(["Siani, Eye of the Storm", "The Prismatic Piper"],
+                             {"Murder": 1, "Island": 29, "Swamp": 29})  # fmt: skip
+    assert _draft_check(with_siani, db, piper=True) == []
+
+
+def test_commander_masters_partner_clause(db) -> None:
+    """903.13f(3): with Commander Masters boosters, commanders of one colour or none
+    count as having partner; Kwain (white and blue) does not."""
+    pool = ["Krenko, Mob Boss", "Talrand, Sky Summoner", "Kwain, Itinerant Meddler"]
+    deck = _draft_deck(["Krenko, Mob Boss", "Talrand, Sky Summoner"],
+                       {"Island": 29, "Mountain": 29})  # fmt: skip
+    assert check_deck(deck, "commander-draft", db, pool=pool, masters=True) == []
+    assert check_deck(deck, "commander-draft", db, pool=pool) == [
+        "Krenko, Mob Boss and Talrand, Sky Summoner: two commanders need partner (702.124)"
+    ]
+    deck.commander = ["Krenko, Mob Boss", "Kwain, Itinerant Meddler"]
+    deck.main = ["Plains"] * 20 + ["Island"] * 19 + ["Mountain"] * 19
+    assert check_deck(deck, "commander-draft", db, pool=pool, masters=True) == [
+        "Krenko, Mob Boss and Kwain, Itinerant Meddler: two commanders need partner (702.124; "
+        "with Commander Masters boosters, commanders of one colour or none count as partners, "
+        "903.13f)"
+    ]
+
+
+def test_commander_draft_needs_the_pool(db) -> None:
+    with pytest.raises(ValueError, match="pool"):
+        check_deck(_draft_deck(["Siani, Eye of the Storm"], {"Island": 59}), "commander-draft", db)
