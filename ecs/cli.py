@@ -8,7 +8,7 @@ melee compare CONFIG...    configurations side by side, same seeds
 melee replay FILE          replay a recorded game to its final state
 melee scenario PATH...     run rules scenarios (YAML)
 melee cards NAME...        the rules text the engine plays for each card (--all: every card)
-melee draft [FLAGS]        a Conspiracy draft: pools, notes, decks; --play plays them
+melee draft [FLAGS]        a Conspiracy or Commander draft: pools, decks; --play plays them
 
 A refused flag or input file is one line on stderr naming it and what was
 expected, and exit status 2.
@@ -88,9 +88,12 @@ def build_parser() -> Parser:
     cards.add_argument("names", nargs="*", metavar="NAME", help="card names (any case)")
     cards.add_argument("--all", action="store_true", help="every real card of the pool")
     dr = sub.add_parser(
-        "draft", help="a Conspiracy draft (905): pools, notes, decks; --play plays them",
-        description="Draft boosters of a set (905.1), note what the draft-matters cards "
-        "note (905.2), build decks, write JSON (--out) and play the games (--play).",
+        "draft", help="a Conspiracy draft (905) or a Commander Draft (903.13, --format "
+        "commander): pools, notes, decks; --play plays them",
+        description="Draft boosters of a set (905.1; two cards a pick in Commander Draft, "
+        "903.13b), note what the draft-matters cards note (905.2), build decks (Commander "
+        "Draft: a commander and 60 cards, 903.13e-f), write JSON (--out) and play the games "
+        "(--play).",
     )  # fmt: skip
     draft.add_arguments(dr)
     return ap

@@ -7,6 +7,9 @@ draft is not part of a game, so none of it runs in the compiled rules.
     result.pools[0]            # the cards drafter 0 drafted
     result.notes               # what the draft noted (905.2b), JSON-ready
     decks = result.build_decks()
+    # Commander Draft (903.13): Commander Legends boosters, two cards a pick
+    cd = Draft(load_set("commander-legends"), players=4, seed=1).run()
+    decks = cd.build_decks(fmt="commander")   # a commander and 60 cards (903.13e-f)
 
 How a draft runs (905.1a-b): three rounds; in each, every player opens a booster,
 drafts one card from it (``picks`` cards in Commander Draft: two, 903.13b) and passes
@@ -31,6 +34,13 @@ up, ``reveal: true`` when it is revealed as it is drafted); the 21 cards of Cons
 a draft notes goes into ``DraftResult.notes`` (one JSON-ready mapping per note); the
 game reads it (``game_notes``).
 
+Commander Draft decks (903.13e-f): :func:`build_commander_deck` picks the commander (two
+with partner; The Prismatic Piper in a chosen colour when the set's boosters allow it,
+903.13e, 903.4b) whose colour identity holds the pool's best cards, and fills 60 cards
+with basic lands of that identity; :func:`commander_deck_from_list` checks a player's own
+list; both by ``ecs.deck_rules`` (format ``commander-draft``). Their games (903.13g) are
+Commander games (:func:`play_games`).
+
 Set files (``ecs/data/sets/NAME.yaml``): card names with rarities and a booster layout
 (documented in ``tests/drafts/README.md``). Randomness comes from one seed: the same
 seed, set and drafters give the same draft.
@@ -45,7 +55,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -57,6 +67,8 @@ COLORS = "WUBRG"
 BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 MIN_PLAYERS, MAX_PLAYERS = 2, 16
 DEFAULT_SET = "conspiracy"
+FORMATS = ("conspiracy", "commander")  # 905 Conspiracy Draft, 903.13 Commander Draft
+DEFAULT_SETS = {"conspiracy": DEFAULT_SET, "commander": "commander-legends"}  # 903.13a
 
 
 class DraftError(ValueError):
@@ -89,6 +101,8 @@ class CardSet:
     picks: int = 1
     rounds: int = 3
     path: str = ""
+    prismatic_piper: bool = False  # 903.13e: Commander Legends / Commander Masters boosters
+    masters_partner: bool = False  # 903.13f(3): Commander Masters boosters
 
     def by_rarity(self, rarity: str) -> list[str]:
         """The set's cards of a rarity that aren't on a sheet (sheets have their slots)."""
@@ -130,7 +144,8 @@ def parse_set(data: Any, path: str = "<set>") -> CardSet:
 
     if not isinstance(data, dict):
         raise err("(top level)", "expected a mapping with name, cards, booster")
-    known = {"name", "code", "cards", "sheets", "booster", "picks", "rounds", "description"}
+    known = {"name", "code", "cards", "sheets", "booster", "picks", "rounds", "description",
+             "prismatic_piper", "masters_partner"}  # fmt: skip
     for k in data:
         if k not in known:
             raise err(k, f"unknown field (expected one of {sorted(known)})")
@@ -196,8 +211,14 @@ def parse_set(data: Any, path: str = "<set>") -> CardSet:
     for key, v, hi in (("picks", picks, 10), ("rounds", rounds, 10)):
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
             raise err(key, f"a whole number from 1 to {hi}")
+    flags = {}
+    for key in ("prismatic_piper", "masters_partner"):
+        v = data.get(key, False)
+        if not isinstance(v, bool):
+            raise err(key, f"true or false, not {v!r}")
+        flags[key] = v
     return CardSet(cset.name, cset.code, cset.cards, cset.sheets, tuple(slots), picks,
-                   rounds, path)  # fmt: skip
+                   rounds, path, **flags)  # fmt: skip
 
 
 def open_booster(cset: CardSet, rng: np.random.Generator) -> list[str]:
@@ -584,12 +605,19 @@ class DraftResult:
         return out
 
     def build_decks(self, lists: dict[int, Any] | None = None, playable: set[str] | None = None,
-                    db: Any = None) -> list[Deck]:  # fmt: skip
-        """A deck from each pool: the simple builder's (:func:`build_deck`), or the
-        player's own list (``lists[p]``) checked against their pool (905.1d)."""
+                    db: Any = None, fmt: str = "conspiracy") -> list[Deck]:  # fmt: skip
+        """A deck from each pool: the simple builder's (:func:`build_deck`; Commander
+        Draft: :func:`build_commander_deck`), or the player's own list (``lists[p]``)
+        checked against their pool (905.1d; 903.13e-f)."""
         decks = []
         for p, pool in enumerate(self.pools):
-            if lists and p in lists:
+            if fmt == "commander":
+                if lists and p in lists:
+                    decks.append(commander_deck_from_list(p, pool, lists[p], self.cset, db=db))
+                else:
+                    decks.append(build_commander_deck(p, pool, self.cset, playable=playable,
+                                                      db=db))  # fmt: skip
+            elif lists and p in lists:
                 decks.append(deck_from_list(p, pool, lists[p], db=db))
             else:
                 decks.append(build_deck(p, pool, self.cset, playable=playable, db=db))
@@ -1040,10 +1068,16 @@ class Deck:
     command: list[dict] = field(default_factory=list)
     sideboard: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
+    commander: list[str] = field(default_factory=list)  # Commander Draft (903.13)
+    colors: list[str] = field(default_factory=list)  # chosen colours (903.4b: the Piper)
 
     def to_json(self) -> dict:
-        return {"player": self.player, "main": list(self.main), "command": list(self.command),
-                "sideboard": list(self.sideboard), "left_out": list(self.left_out)}  # fmt: skip
+        out = {"player": self.player, "main": list(self.main), "command": list(self.command),
+               "sideboard": list(self.sideboard), "left_out": list(self.left_out)}  # fmt: skip
+        if self.commander:
+            out["commander"] = list(self.commander)
+            out["colors"] = list(self.colors)
+        return out
 
 
 _PLAYABLE: dict[str, bool] = {}
@@ -1199,6 +1233,169 @@ def deck_from_list(p: int, pool: Sequence[str], spec: Any, db: Any = None) -> De
     return Deck(p, main, command, have, [])
 
 
+# ------------------------------------------------------------ Commander Draft decks
+COMMANDER_DRAFT_SIZE = 60  # 903.13f(1): at least 60 cards, the commander included
+
+
+def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
+                       playable: set[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:  # fmt: skip
+    """Every (commanders, chosen colours) a pool offers (903.13e-f): each card of the pool
+    that can be a commander, pairs of them with partner, and The Prismatic Piper (with
+    each colour, 903.4b) alone or as a partner."""
+    from ecs.deck_rules import PIPER, _has_partner, _masters_partner, can_be_commander
+
+    def partner(c: str) -> bool:
+        return _has_partner(db, c) or (masters and _masters_partner(db, c))
+
+    legends = sorted({c for c in ok if can_be_commander(db, c)})
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((c,), ()) for c in legends]
+    out += [((a, b), ()) for k, a in enumerate(legends) for b in legends[k + 1:]
+            if partner(a) and partner(b)]  # fmt: skip
+    if piper and PIPER in db and PIPER in playable:
+        out += [((PIPER,), (c,)) for c in COLORS]
+        out += [((c, PIPER), (x,)) for c in legends if partner(c) for x in COLORS]
+        out += [((PIPER, PIPER), (x, y)) for k, x in enumerate(COLORS) for y in COLORS[k + 1 :]]
+    return out
+
+
+def build_commander_deck(p: int, pool: Sequence[str], cset: CardSet | None = None,
+                         playable: set[str] | None = None, db: Any = None,
+                         size: int = COMMANDER_DRAFT_SIZE) -> Deck:  # fmt: skip
+    """The Commander Draft builder (903.13e-f): the commander (or two partners) whose
+    colour identity holds the most value of the pool's playable cards, The Prismatic
+    Piper with a chosen colour (903.13e, 903.4b) when the set's boosters allow it and no
+    drafted commander does better; the pool's cards of that identity (every copy: 903.13f
+    allows any number of the same name), its lands of the identity, then basic lands of
+    the identity up to ``size`` cards counting the commander (903.13f: at least 60).
+    The rest of the pool is the sideboard; cards the engine can't play are left out."""
+    from ecs.deck_rules import PIPER, _identity_problems, check_deck, color_identity
+
+    if db is None:
+        from ecs.cards import load_pool
+
+        db = load_pool()
+    rarity = cset.cards if cset else {}
+    piper = bool(cset and cset.prismatic_piper)
+    masters = bool(cset and cset.masters_partner)
+    infos = {c: card_info(c, rarity.get(c, "C"), db) for c in set(pool)}
+    if playable is None:
+        playable = playable_cards(db, set(pool) | ({PIPER} if piper and PIPER in db else set()))
+    ok = [c for c in pool if infos[c].known and c in playable]
+    ident = {c: color_identity(db, c) for c in set(ok)}
+    spells_all = [c for c in ok if not infos[c].land and not infos[c].conspiracy]
+    max_spells = size - 1 - 22  # room for at least 22 lands (a usual limited share)
+
+    def fit(cmds: tuple[str, ...], chosen: tuple[str, ...]) -> tuple[float, list[str], set[str]]:
+        allowed: set[str] = set(chosen)
+        for c in cmds:
+            if c != PIPER:
+                allowed |= ident[c]
+        rest = list(spells_all)
+        for c in cmds:
+            if c in rest:
+                rest.remove(c)
+        on = sorted((c for c in rest if ident[c] <= allowed), key=lambda c: (-infos[c].rating, c))
+        on = on[:max_spells]
+        value = sum(infos[c].rating for c in on)
+        value += sum(1.5 * infos[c].rating for c in cmds if c != PIPER)
+        value -= 2.0 * sum(c == PIPER for c in cmds)  # a drafted commander first
+        return value, on, allowed
+
+    options = _commander_options(db, ok, piper, masters, playable)
+    if not options:
+        raise DraftError(
+            f"player {p}: no card of their pool can be a commander (903.3) and "
+            f"the set's boosters don't give The Prismatic Piper (903.13e)"
+        )
+    scored = []
+    for cmds, chosen in options:
+        value, on, allowed = fit(cmds, chosen)
+        scored.append((-value, cmds, chosen, on, allowed))
+    scored.sort(key=lambda x: (x[0], x[1], x[2]))
+    _, cmds, chosen, main, allowed = scored[0]
+    main = list(main)
+    rest = list(ok)
+    for c in list(cmds) + main:
+        if c in rest:
+            rest.remove(c)
+    lands = [c for c in rest if infos[c].land and not _identity_problems([c], allowed, db)]
+    main += lands[: max(0, size - len(cmds) - len(main))]
+    need = size - len(cmds) - len(main)
+    letters = [c for c in COLORS if c in allowed]
+    weight = {c: sum(color_identity(db, m) >= {c} for m in main) + 1 for c in letters}
+    total = sum(weight.values())
+    basics: list[str] = []
+    for k, c in enumerate(letters):
+        n = round(need * weight[c] / total) if k < len(letters) - 1 else need - len(basics)
+        basics += [BASICS[c]] * max(0, n)
+    main += basics[:need]
+    side = list(pool)
+    for c in list(cmds) + main:
+        if c in side:
+            side.remove(c)
+    deck = Deck(p, main, [], side, [c for c in side if c not in playable or not infos[c].known],
+                list(cmds), list(chosen))  # fmt: skip
+    problems = check_deck(deck, "commander-draft", db, pool=pool, piper=piper, masters=masters,
+                          colors=list(chosen))  # fmt: skip
+    if problems:  # (the builder's own mistake: never a player's)
+        raise DraftError(f"player {p}: the built Commander deck is illegal: {problems[0]}")
+    return deck
+
+
+def commander_deck_from_list(p: int, pool: Sequence[str], spec: Any, cset: CardSet | None = None,
+                             db: Any = None) -> Deck:  # fmt: skip
+    """A player's own Commander Draft deck (903.13e-f): decklist text with a Commander
+    section (``ecs.deck_rules.parse_deck``), or ``{commander: [...], main: [...], colors:
+    [...]}``; checked against their pool by 903.13f (DraftError naming the first problem,
+    and how many more)."""
+    from ecs.deck_rules import ParsedDeck, check_deck, parse_deck
+
+    if db is None:
+        from ecs.cards import load_pool
+
+        db = load_pool()
+    colors = None
+    if isinstance(spec, str):
+        deck = parse_deck(spec, db)
+    elif isinstance(spec, dict) and "main" in spec:
+        deck = ParsedDeck(main=_expand(spec["main"], f"deck of player {p}: main"),
+                          commander=_expand(spec.get("commander") or [],
+                                            f"deck of player {p}: commander"))  # fmt: skip
+        colors = spec.get("colors")
+    else:
+        raise DraftError(f"deck of player {p}: decklist text with a Commander section, or "
+                         "{commander: [...], main: [...]}")  # fmt: skip
+    piper = bool(cset and cset.prismatic_piper)
+    masters = bool(cset and cset.masters_partner)
+    problems = check_deck(deck, "commander-draft", db, pool=pool, piper=piper, masters=masters,
+                          colors=colors)  # fmt: skip
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise DraftError(f"deck of player {p}: {problems[0]}{more}")
+    chosen = list(colors) if colors is not None else _chosen_colors(deck, db)
+    side = list(pool)
+    for c in deck.main + deck.commander:
+        if c in side:
+            side.remove(c)
+    return Deck(p, list(deck.main), [], side, [], list(deck.commander), chosen)
+
+
+def _chosen_colors(deck: Any, db: Any) -> list[str]:
+    """903.4b without a stated choice: the colours that make the deck legal (the first
+    such in WUBRG order), one per commander that asks for one."""
+    from ecs.deck_rules import _chooses_color, _color_choices, _identity_problems, color_identity
+
+    choosers = [c for c in deck.commander if _chooses_color(db, c)]
+    fixed: set[str] = set()
+    for c in deck.commander:
+        if c not in choosers:
+            fixed |= color_identity(db, c)
+    for combo in _color_choices(len(choosers)):
+        if not _identity_problems(deck.main, fixed | set(combo), db):
+            return list(combo)
+    return []
+
+
 def _expand(v: Any, where: str) -> list[str]:
     out: list[str] = []
     if isinstance(v, dict):
@@ -1268,7 +1465,10 @@ def play_games(result: DraftResult, decks: list[Deck], seed: int = 0, policy: st
     """905.3-905.6: each pod (``pods``) plays one free-for-all game (attack multiple
     players, no range limit, life 20, seven cards) on the compiled engine, every player
     driven by the compiled ``policy`` (heuristic or random); conspiracies start in the
-    command zone, the notes of the draft come along. Returns one row per game."""
+    command zone, the notes of the draft come along. Decks with a commander (Commander
+    Draft, 903.13g) play a Commander game instead (903.6-903.11: the commanders in the
+    command zone, life 40, the tax, 21 combat damage from one commander). Returns one
+    row per game."""
     from ecs.engine import Game, Options, call
     from systems import entry, policies
 
@@ -1289,11 +1489,17 @@ def play_games(result: DraftResult, decks: list[Deck], seed: int = 0, policy: st
                     m["passer"] = seat.get(m["passer"])
                 notes.append(m)
         variant = "two-player" if len(pod) == 2 else "free-for-all"
+        commander = any(decks[d].commander for d in pod)
+        extra: dict[str, Any] = (
+            {"casual": ("commander",), "commanders": [list(decks[d].commander) for d in pod]}
+            if commander
+            else {"command": [decks[d].command for d in pod], "notes": notes,
+                  "pool_outside": [len(decks[d].sideboard) for d in pod]}
+        )  # fmt: skip
         game = Game.new(
             [decks[d].main for d in pod], variant=variant, seed=int(seeds[g]),
             options=Options(max_turns=max_turns, max_decisions=20_000), db=db,
-            names=[f"P{d}" for d in pod], command=[decks[d].command for d in pod],
-            notes=notes, pool_outside=[len(decks[d].sideboard) for d in pod],
+            names=[f"P{d}" for d in pod], **extra,
         )  # fmt: skip
         t0 = time.perf_counter()
         call(entry.PLAY, game.arena, game.compiled.arena, pol)
@@ -1303,6 +1509,8 @@ def play_games(result: DraftResult, decks: list[Deck], seed: int = 0, policy: st
             "capped": game.capped, "seconds": round(time.perf_counter() - t0, 3),
             "monarch": game.view()["game"]["monarch"],
         })  # fmt: skip
+        if commander:
+            rows[-1]["commanders"] = {f"P{d}": list(decks[d].commander) for d in pod}
     return rows
 
 
@@ -1313,8 +1521,14 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
     ap.add_argument("--players", type=int_arg(MIN_PLAYERS, MAX_PLAYERS), default=8,
                     help="drafters at the table")  # fmt: skip
-    ap.add_argument("--set", default=DEFAULT_SET, metavar="SET",
-                    help=f"a bundled set ({', '.join(set_names())}) or a set file's path")  # fmt: skip
+    ap.add_argument("--format", choices=FORMATS, default="conspiracy",
+                    help="conspiracy (905: 40-card decks, conspiracies) or commander (903.13 "
+                    "Commander Draft: two cards a pick, a commander and 60 cards from each "
+                    "pool, Commander games)")  # fmt: skip
+    ap.add_argument("--set", default=None, metavar="SET",
+                    help=f"a bundled set ({', '.join(set_names())}) or a set file's path "
+                    f"(default: {DEFAULT_SETS['conspiracy']}; with --format commander "
+                    f"{DEFAULT_SETS['commander']})")  # fmt: skip
     ap.add_argument("--seed", type=int_arg(0, 2**63 - 1), default=0,
                     help="one seed: the same seed, set and drafters give the same draft")  # fmt: skip
     ap.add_argument("--drafters", default="rating", metavar="KIND[,KIND...]",
@@ -1322,9 +1536,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--out", default=None, metavar="FILE",
                     help="write pools, picks, notes and decks as JSON")  # fmt: skip
     ap.add_argument("--deck", action="append", default=[], metavar="SEAT=FILE",
-                    help="seat SEAT plays its own deck list (text or YAML, from its pool)")  # fmt: skip
+                    help="seat SEAT plays its own deck list (text or YAML, from its pool; "
+                    "Commander Draft: a decklist with a Commander section)")  # fmt: skip
     ap.add_argument("--play", action="store_true",
-                    help="play the decks: one free-for-all game per table of 3-5 (905.3)")  # fmt: skip
+                    help="play the decks: one free-for-all game per table of 3-5 (905.3; "
+                    "Commander games with --format commander)")  # fmt: skip
     ap.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
                     help="how the compiled engine plays every seat with --play")  # fmt: skip
     ap.add_argument("--max-turns", type=int_arg(1, 10_000), default=200,
@@ -1367,21 +1583,32 @@ def main(args: argparse.Namespace) -> int:
         except InputError as e:
             return fail(str(e))
         lists[int(seat)] = data
+    fmt = getattr(args, "format", "conspiracy") or "conspiracy"
     try:
-        cset = load_set(args.set)
+        cset = load_set(args.set or DEFAULT_SETS[fmt])
+        if fmt == "commander" and cset.picks != 2:  # 903.13b: two cards at a time
+            cset = replace(cset, picks=2)
         from ecs.cards import load_pool
 
         db = load_pool()
         drafters = kinds * args.players if len(kinds) == 1 else kinds
         result = Draft(cset, args.players, args.seed, drafters, db=db).run()
-        decks = result.build_decks(lists, db=db)
+        decks = result.build_decks(lists, db=db, fmt=fmt)
     except DraftError as e:
         return fail(str(e))
     data = result.to_json(decks)
+    data["format"] = fmt
     print(f"{cset.name}: {args.players} drafters, {cset.rounds} rounds, "
           f"{sum(len(p) for p in result.pools)} cards drafted in {result.seconds * 1000:.0f} ms "
           f"(seed {args.seed}); {len(result.notes)} notes")  # fmt: skip
     for d in decks:
+        if d.commander:
+            out_ = (
+                f"; left out (the engine can't play them): {len(d.left_out)}" if d.left_out else ""
+            )
+            print(f"  P{d.player}: {len(result.pools[d.player])} cards, commander "
+                  f"{commander_label(d)}, deck {len(d.main) + len(d.commander)} (903.13f){out_}")  # fmt: skip
+            continue
         names = ", ".join(e["card"] + (f" [{e['named']}]" if e.get("named") else "")
                           for e in d.command) or "-"  # fmt: skip
         extra = f"; left out (the engine can't play them): {len(d.left_out)}" if d.left_out else ""
@@ -1393,12 +1620,21 @@ def main(args: argparse.Namespace) -> int:
         for r in rows:
             who = ", ".join(r["winners"]) or ("draw (turn cap)" if r["capped"] else "draw")
             mon = f", monarch {r['monarch']}" if r["monarch"] else ""
-            print(f"  game {r['game'] + 1} ({' '.join(r['players'])}): {who} after "
+            kind = "Commander: " if r.get("commanders") else ""  # 903.13g
+            print(f"  game {r['game'] + 1} ({kind}{' '.join(r['players'])}): {who} after "
                   f"{r['turns']} turns{mon}")  # fmt: skip
     if out is not None:
         out.write_text(json.dumps(data, indent=1))
         print(f"wrote {out}")
     return 0
+
+
+def commander_label(d: Deck) -> str:
+    """The deck's commanders, each with its chosen colour (903.4b): "A + The Prismatic
+    Piper (G)"."""
+    colors = iter(d.colors)
+    return " + ".join(f"{c} ({next(colors, '?')})" if c == "The Prismatic Piper" else c
+                      for c in d.commander)  # fmt: skip
 
 
 # ===================================================================== draft scenarios
@@ -1436,7 +1672,8 @@ class ScriptedDrafter:
 
 
 DRAFT_SCENARIO_KEYS = {"name", "rules", "description", "set", "players", "rounds", "picks",
-                       "boosters", "extra_boosters", "drafts", "seed", "random_order", "expect"}  # fmt: skip
+                       "boosters", "extra_boosters", "drafts", "seed", "random_order", "expect",
+                       "decks", "prismatic_piper", "masters_partner"}  # fmt: skip
 
 
 def load_draft_scenario(path: str | Path) -> dict:
@@ -1474,6 +1711,16 @@ def load_draft_scenario(path: str | Path) -> dict:
     drafts = data.get("drafts") or {}
     if not isinstance(drafts, dict) or any(p not in data["players"] for p in drafts):
         raise err("drafts", "a mapping of player name -> list of answers")
+    decks = data.get("decks") or {}
+    if not isinstance(decks, dict) or any(
+        p not in data["players"] or not isinstance(d, dict) or "main" not in d
+        for p, d in decks.items()
+    ):
+        raise err("decks", "a mapping of player name -> {commander: [...], main: [...], "
+                  "colors: [...]} (a Commander Draft deck from that player's pool)")  # fmt: skip
+    for key in ("prismatic_piper", "masters_partner"):
+        if not isinstance(data.get(key, False), bool):
+            raise err(key, "true or false")
     return data
 
 
@@ -1500,7 +1747,9 @@ def run_draft_scenario(data: dict, db: Any = None) -> tuple[list[str], DraftResu
     if base is not None:
         cards = {**base.cards, **cards}
     cset = CardSet(data["name"], "scenario", cards, {}, (Slot(1, "C"),),
-                   int(data.get("picks", 1)), int(rounds))  # fmt: skip
+                   int(data.get("picks", 1)), int(rounds),
+                   prismatic_piper=bool(data.get("prismatic_piper", False)),
+                   masters_partner=bool(data.get("masters_partner", False)))  # fmt: skip
     scripts = [ScriptedDrafter(list((data.get("drafts") or {}).get(p) or []), names)
                for p in names]  # fmt: skip
     try:
@@ -1512,12 +1761,32 @@ def run_draft_scenario(data: dict, db: Any = None) -> tuple[list[str], DraftResu
     left = [f"{names[k]}: {len(s.answers)} answer(s) not used: {list(s.answers)}"
             for k, s in enumerate(scripts) if s.answers]  # fmt: skip
     view = draft_view(result, names)
+    view["decks"] = {}
+    for who, spec in (data.get("decks") or {}).items():
+        view["decks"][who] = commander_deck_view(result.pools[names.index(who)], spec, cset, db)
     fails = list(left)
     for path, want in (data.get("expect") or {}).items():
         msg = check(view, str(path), want)
         if msg:
             fails.append(f"expect: {msg}")
     return fails, result
+
+
+def commander_deck_view(pool: list[str], spec: dict, cset: CardSet, db: Any) -> dict:
+    """A draft scenario's Commander Draft deck checked by 903.13e-f: ``legal``, the
+    ``problems`` (ecs.deck_rules messages) and the ``rules`` they cite."""
+    import re
+
+    from ecs.deck_rules import ParsedDeck, check_deck
+
+    where = "decks"
+    main = _expand(spec.get("main"), f"{where}: main")
+    deck = ParsedDeck(main=main, commander=_expand(spec.get("commander") or [], where))
+    problems = check_deck(deck, "commander-draft", db, pool=pool, piper=cset.prismatic_piper,
+                          masters=cset.masters_partner, colors=spec.get("colors"))  # fmt: skip
+    rules = sorted({r for m in problems for r in re.findall(r"\b\d{3}\.\d+[a-z]?\b", m)})
+    return {"legal": not problems, "problems": problems, "rules": rules, "size": len(main)
+            + len(deck.commander)}  # fmt: skip
 
 
 def draft_view(result: DraftResult, names: list[str]) -> dict:

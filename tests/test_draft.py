@@ -9,6 +9,8 @@ from argparse import ArgumentParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ecs import draft as D
 from ecs.cards import load_pool
@@ -225,3 +227,137 @@ def test_a_draft_played_to_the_end(db) -> None:
     rows = D.play_games(r, decks, seed=1, max_turns=120, db=db)
     assert len(rows) == 1 and rows[0]["players"] == ["P0", "P1", "P2"]
     assert rows[0]["winners"] or rows[0]["capped"]
+
+
+# ------------------------------------------------------------ Commander Draft (903.13)
+def test_commander_legends_set(db) -> None:
+    """903.13a-b: the bundled Commander Legends subset: picks of two, 20-card boosters
+    with two legendary creatures, every card a real Commander Legends card that plays."""
+    cset = D.load_set("commander-legends")
+    assert cset.picks == 2 and cset.prismatic_piper and not cset.masters_partner
+    assert cset.booster_size == 20
+    for c in cset.cards:
+        assert c in db and db.check(c) is None, c
+    legends = cset.sheets["legendary"]
+    assert len(legends) >= 10
+    for c in legends:
+        rec = db.get(c).record
+        assert "Legendary" in rec["supertypes"] and "Creature" in rec["types"], c
+    import numpy as np
+
+    booster = D.open_booster(cset, np.random.default_rng(3))
+    assert len(booster) == 20 and sum(c in legends for c in booster) == 2
+    assert "The Prismatic Piper" in db and "The Prismatic Piper" not in cset.cards
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_commander_deck_builder(seed: int, db) -> None:
+    """903.13e-f: each built deck is legal by ecs.deck_rules (its commander from the pool
+    or The Prismatic Piper with a chosen colour, at least 60 cards, only drafted cards
+    and basic lands)."""
+    from ecs.deck_rules import check_deck
+
+    cset = D.load_set("commander-legends")
+    r = D.Draft(cset, 4, seed, db=db).run()
+    for deck in r.build_decks(db=db, fmt="commander"):
+        pool = r.pools[deck.player]
+        assert 1 <= len(deck.commander) <= 2
+        assert len(deck.main) + len(deck.commander) == 60
+        for c in deck.commander:
+            assert c in pool or c == "The Prismatic Piper"
+        assert len(deck.colors) == deck.commander.count("The Prismatic Piper")
+        assert check_deck(deck, "commander-draft", db, pool=pool, piper=True,
+                          colors=deck.colors) == []  # fmt: skip
+        used = [c for c in deck.main + deck.commander if c in pool]
+        assert sorted(deck.sideboard + used) == sorted(pool)
+
+
+def test_commander_deck_without_a_commander_in_the_pool(db) -> None:
+    """903.13e: no legendary creature drafted: The Prismatic Piper leads the deck, in the
+    colour the pool's cards fit best, or two Pipers (partners) for two colours; without
+    Commander Legends boosters, no deck."""
+    cset = D.load_set("commander-legends")
+    pool = ["Preordain", "Strategic Planning", "Horizon Scholar", "Prying Eyes"]
+    deck = D.build_commander_deck(0, pool, cset, db=db)
+    assert deck.commander == ["The Prismatic Piper"] and deck.colors == ["U"]
+    assert deck.main.count("Island") == 55
+    deck = D.build_commander_deck(0, pool + ["Murder"], cset, db=db)
+    assert deck.commander == ["The Prismatic Piper"] * 2 and deck.colors == ["U", "B"]
+    assert "Murder" in deck.main and deck.main.count("Swamp") >= 1
+    from dataclasses import replace
+
+    with pytest.raises(D.DraftError, match="Prismatic Piper"):
+        D.build_commander_deck(0, pool, replace(cset, prismatic_piper=False), db=db)
+
+
+def test_own_commander_draft_deck(db) -> None:
+    cset = D.load_set("commander-legends")
+    pool = ["Siani, Eye of the Storm", "Preordain", "Preordain", "Murder"]
+    text = "Commander\n1 Siani, Eye of the Storm\n\nDeck\n2 Preordain\n57 Island\n"
+    deck = D.commander_deck_from_list(0, pool, text, cset, db)
+    assert deck.commander == ["Siani, Eye of the Storm"] and len(deck.main) == 59
+    assert deck.sideboard == ["Murder"]
+    with pytest.raises(D.DraftError, match=r"Murder: colour identity B .* \(and 1 more\)"):
+        D.commander_deck_from_list(0, pool, text + "1 Murder\n1 Swamp\n", cset, db)
+    piper = "Commander\nThe Prismatic Piper\nDeck\n2 Preordain\n57 Island\n"
+    assert D.commander_deck_from_list(0, pool, piper, cset, db).colors == ["U"]
+
+
+def test_cli_commander_draft_plays_commander_games(tmp_path: Path, capsys) -> None:
+    """`melee draft --format commander --players 4 --seed 1 --play`: a draft of two cards a
+    pick, four legal Commander Draft decks, one Commander game (life 40, commanders in the
+    command zone)."""
+    from ecs.deck_rules import check_deck
+
+    ap = ArgumentParser(prog="melee draft")
+    D.add_arguments(ap)
+    out = tmp_path / "cd.json"
+    argv = ["--format", "commander", "--players", "4", "--seed", "1", "--play",
+            "--max-turns", "60", "--out", str(out)]  # fmt: skip
+    assert D.main(ap.parse_args(argv)) == 0
+    text = capsys.readouterr().out
+    assert "Commander Legends" in text and "commander" in text
+    data = json.loads(out.read_text())
+    assert data["format"] == "commander" and len(data["decks"]) == 4
+    assert len(data["picks"]) == 4 * 60  # 3 boosters of 20 cards each
+    db = load_pool()
+    for d in data["decks"]:
+        pool = data["pools"][d["player"]]["cards"]
+        deck = D.Deck(d["player"], d["main"], commander=d["commander"], colors=d["colors"])
+        assert check_deck(deck, "commander-draft", db, pool=pool, piper=True,
+                          colors=d["colors"]) == []  # fmt: skip
+    (game,) = data["games"]
+    assert game["players"] == ["P0", "P1", "P2", "P3"]
+    assert game["winners"] or game["capped"]
+    assert set(game["commanders"]) == {"P0", "P1", "P2", "P3"}
+
+
+def test_cli_commander_bad_deck_is_one_line(tmp_path: Path, capsys) -> None:
+    ap = ArgumentParser(prog="melee draft")
+    D.add_arguments(ap)
+    bad = tmp_path / "deck.txt"
+    bad.write_text("Commander\n1 Talrand, Sky Summoner\nDeck\n59 Island\n")
+    argv = ["--format", "commander", "--players", "4", "--seed", "1", "--deck", f"0={bad}"]
+    assert D.main(ap.parse_args(argv)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Talrand, Sky Summoner" in err[0] and "pool" in err[0]
+    with pytest.raises(SystemExit) as e:
+        ap.parse_args(["--format", "chaos"])
+    assert e.value.code == 2
+
+
+_CMR = sorted(D.load_set("commander-legends").cards)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pool=st.lists(st.sampled_from(_CMR), min_size=0, max_size=70))
+def test_any_commander_legends_pool_builds_a_legal_deck(pool: list[str]) -> None:
+    """903.13e-f, for any pool of the set's cards (duplicates, no legendary creature, no
+    spells at all): the builder's deck is legal by ecs.deck_rules, 60 cards."""
+    from ecs.deck_rules import check_deck
+
+    db = load_pool()
+    deck = D.build_commander_deck(0, pool, D.load_set("commander-legends"), db=db)
+    assert len(deck.main) + len(deck.commander) == 60
+    assert check_deck(deck, "commander-draft", db, pool=pool, piper=True,
+                      colors=deck.colors) == []  # fmt: skip
