@@ -343,6 +343,8 @@ def _filter(f: Any, plural: bool = False) -> str:
     what = f.get("what", "players" if "player" in f else "objects")
     if what == "players":
         rel = f.get("player", "any")
+        if rel == "chosen_player":  # (a lasting effect's: the player chosen or targeted)
+            return "that player"
         noun = {"opponent": "opponent", "teammate": "teammate", "you": "you"}.get(rel, "player")
         if "not_player" in f:  # "players other than you and the chosen player"
             but = _player_ref(f["not_player"])
@@ -431,6 +433,10 @@ def _filter(f: Any, plural: bool = False) -> str:
         post.append(f"named {f['name']}")
     if f.get("attacked_this_turn"):
         post.append("that attacked this turn")
+    if f.get("enchanted") is False:
+        post.append("that isn't enchanted" if not plural else "that aren't enchanted")
+    elif f.get("enchanted") is True:
+        post.append("that's enchanted" if not plural else "that are enchanted")
     if "shares_type_with" in f:
         post.append("that shares a card type with the first")
     if "same_name_as" in f:
@@ -1104,9 +1110,12 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return (f"Reveal cards from the top of your library until you reveal {_article(card)}. "
                 f"Put that card {to}, then {rest}.")  # fmt: skip
     if verb == "lasting":  # 611.2a: statics of the resolved ability, until a time
-        until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn"}.get(
+        until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn",
+                 "planeswalk": "Until a player planeswalks"}.get(
             args.get("until", "end_of_turn"), "Until end of turn")  # fmt: skip
         texts = [_static(ctx, b) for b in _list(args.get("statics")) if isinstance(b, dict)]
+        if args.get("until") == "planeswalk" and len(texts) == 1:  # (901.11)
+            return texts[0].rstrip(".") + " until a player planeswalks."
         if len(texts) == 1:
             return f"{until}, {_low(texts[0])}"
         return f"{until}: {' '.join(texts)}"
@@ -1345,6 +1354,8 @@ def _cond(ctx: Ctx, c: Any) -> str:
         "noted_correct": f"you guessed right for a card named {arg}",
         "self_in_zone": f"{ctx.name} is in the {arg} zone",
         "self_attacked_this_turn": f"{ctx.name} attacked this turn",
+        "cast_spell_this_turn": "you've cast a spell this turn",
+        "attacked_with_creatures_this_turn": "you've attacked with creatures this turn",
     }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
 
 
@@ -1542,6 +1553,16 @@ def _static(ctx: Ctx, body: dict) -> str:
     text = fixed.get(k)
     if k == "mana_doesnt_empty":
         text = f"You don't lose unspent {COLORS.get(arg, arg)} mana as steps and phases end."
+    elif k == "cant_attack" and isinstance(arg, dict) and "defender" in arg:  # (Agyrem)
+        text = f"{_cap(_filter(arg.get('what'), plural=True))} can't attack you."
+    elif k in ("double_tokens", "double_counters"):  # 614.1a (Selesnya Loft Gardens)
+        text = ("If an effect would create one or more tokens, it creates twice that many of "
+                "those tokens instead." if k == "double_tokens" else "If an effect would put "
+                "one or more counters on a permanent, it puts twice that many of those "
+                "counters on that permanent instead.")  # fmt: skip
+    elif k == "extra_mana_from_permanents":  # (Eloren Wilds)
+        text = ("Whenever a player taps a permanent for mana, that player adds one additional "
+                "mana of any type that permanent produced.")  # fmt: skip
     elif k in ("cant_attack", "cant_block"):
         text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
     elif k == "untap_during_opponents_untap_steps":
@@ -1625,7 +1646,8 @@ def _static(ctx: Ctx, body: dict) -> str:
         spells = _filter({**sp, "zone": "stack"} if isinstance(sp, dict) else sp, plural=True)
         if "spell" not in spells:
             spells += " spells"
-        text = f"You may cast {spells} as though they had flash."
+        who = "Players" if arg.get("who") == "each_player" else "You"  # (Akoum)
+        text = f"{who} may cast {spells} as though they had flash."
     elif k == "basic_lands_any_color":  # (Mirri)
         text = ("If a basic land you control is tapped for mana, it produces mana of a color "
                 "of your choice instead of any other type.")  # fmt: skip

@@ -38,17 +38,21 @@ from components.cards import (
     AM_X,
     B_TG0,
     C_BACK,
+    C_FLAGS,
     C_MUTATE,
     C_MV,
     C_NAME_ID,
     C_SUB,
     C_SUPER,
     C_XS,
+    CF_AURA,
     CMP_EQ,
     CMP_GE,
     CMP_LE,
     CO_ALL,
     CO_ANY,
+    CO_ATTACKED_THIS_TURN,
+    CO_CAST_THIS_TURN,
     CO_COMPARE,
     CO_COUNT_AT_LEAST,
     CO_DAMAGE_TAKEN,
@@ -74,6 +78,7 @@ from components.cards import (
     L_COMMANDER,
     L_CTL,
     L_CTL_REF,
+    L_ENCHANTED,
     L_KW,
     L_MUTATE,
     L_MV,
@@ -92,6 +97,7 @@ from components.cards import (
     L_OWNER,
     L_OWNER_REF,
     L_PLAYER,
+    L_PLAYER_REF,
     L_POW,
     L_PUT_BY,
     L_SAME_NAME,
@@ -226,6 +232,7 @@ from components.players import (
     NT_PLAYER,
     NT_VALUE,
     P_ALIVE,
+    P_ATTACKED_TURN,
     P_CREATURE_SPELLS,
     P_CTR,
     P_DAMAGE_TURN,
@@ -235,6 +242,7 @@ from components.players import (
     P_OPP_DAMAGED,
     P_OPP_SPELLS_SINCE,
     P_OUTSIDE,
+    P_SPELLS,
     P_SUB_RESULT,
     P_TURNS,
 )
@@ -348,6 +356,10 @@ def _matches(st, cd, f, x, you, src, item):
             st, cd, fl[f, L_NOT_REF], q, you, src, item
         ):
             return False
+        if fl[f, L_PLAYER_REF] > 0 and not _player_ref_is(
+            st, cd, fl[f, L_PLAYER_REF] - 1, q, you, src, item
+        ):
+            return False  # ("target player": the one player it names)
         return st.pl[q, P_ALIVE] == 1 and related(st, you, q, fl[f, L_PLAYER])
     if not (fl[f, L_WHAT] & W_OBJECTS):
         return False
@@ -405,6 +417,8 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NO_COUNTER] > 0 and o[x, F_CTR + fl[f, L_NO_COUNTER] - 1] > 0:
         return False  # "without a fate counter on it"
+    if fl[f, L_ENCHANTED] > 0 and (fl[f, L_ENCHANTED] == 1) != _enchanted(st, cd, x):
+        return False  # "a creature that isn't enchanted" (303.4: an Aura attached to it)
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
         return False
@@ -513,6 +527,17 @@ def mana_value(st, cd, x):
     if st.o[x, F_ZONE] == STACK:
         v += cd.ct[c, C_XS] * st.o[x, F_X]
     return v
+
+
+@kernel
+def _enchanted(st, cd, x):
+    """Is an Aura attached to object x (303.4)?"""
+    o = st.o
+    for j in st.bf[: st.s[S_NBF]]:
+        c = o[j, F_CARD]
+        if o[j, F_ATT] == x and c >= 0 and cd.ct[c, C_FLAGS] & CF_AURA:
+            return True
+    return False
 
 
 @kernel
@@ -859,6 +884,10 @@ def _leaf(st, cd, c, you, src, item):
         return st.s[S_MONARCH] == you
     if k == CO_DAMAGE_TAKEN:
         return st.pl[you, P_DAMAGE_TURN] >= a
+    if k == CO_CAST_THIS_TURN:  # "if you cast a spell this turn" (Prahv)
+        return st.pl[you, P_SPELLS] > 0
+    if k == CO_ATTACKED_THIS_TURN:  # "if you attacked with creatures this turn" (508.1)
+        return st.pl[you, P_ATTACKED_TURN] == st.s[S_TURN]
     if k == CO_KICKED:
         return item >= 0 and o[item, F_KICKED] == 1
     if k == CO_COMPARE:
