@@ -462,6 +462,8 @@ L_PLAYER_REF = FILTERS.field(
     "player_ref", "1 + R_* reference: a player filter matching only the player it names; 0"
 )
 L_ENCHANTED = FILTERS.field("enchanted", "1: an Aura is attached to it; 2: none is; 0 either")
+A_TO = STATICS.field("to", "1 + filter row of what a prevention static protects; 0 anything")
+ST_UNTAP_TO_COUNTERS = 144  # 614.1a: "would untap during your untap step: counters instead"
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -1111,7 +1111,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 f"Put that card {to}, then {rest}.")  # fmt: skip
     if verb == "lasting":  # 611.2a: statics of the resolved ability, until a time
         until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn",
-                 "planeswalk": "Until a player planeswalks"}.get(
+                 "planeswalk": "Until a player planeswalks", "forever": "For the rest of the game"}.get(
             args.get("until", "end_of_turn"), "Until end of turn")  # fmt: skip
         texts = [_static(ctx, b) for b in _list(args.get("statics")) if isinstance(b, dict)]
         if args.get("until") == "planeswalk" and len(texts) == 1:  # (901.11)
@@ -1560,6 +1560,9 @@ def _static(ctx: Ctx, body: dict) -> str:
                 "those tokens instead." if k == "double_tokens" else "If an effect would put "
                 "one or more counters on a permanent, it puts twice that many of those "
                 "counters on that permanent instead.")  # fmt: skip
+    elif k == "counters_instead_of_untap":  # (Edge of Malacol)
+        text = (f"If a creature you control would untap during your untap step, put "
+                f"{_num(arg)} +1/+1 counters on it instead.")  # fmt: skip
     elif k == "extra_mana_from_permanents":  # (Eloren Wilds)
         text = ("Whenever a player taps a permanent for mana, that player adds one additional "
                 "mana of any type that permanent produced.")  # fmt: skip
@@ -1576,8 +1579,13 @@ def _static(ctx: Ctx, body: dict) -> str:
                 "for mana, add one more mana of any type that land produced.")  # fmt: skip
     elif k == "prevent_damage_by":
         combat = isinstance(arg, dict) and arg.get("combat") is True
-        by = _filter(arg["what"] if combat else arg, plural=True)
-        text = f"Prevent all {'combat ' if combat else ''}damage that would be dealt by {by}."
+        by = _filter(arg["what"] if isinstance(arg, dict) and "what" in arg else arg, plural=True)
+        to = (
+            (" to " + _filter(arg["to"], plural=True))
+            if isinstance(arg, dict) and "to" in arg
+            else ""
+        )
+        text = f"Prevent all {'combat ' if combat else ''}damage that would be dealt by {by}{to}."
     elif k == "extra_land_drops":
         text = f"You may play {'an additional land' if arg == 1 else _num(arg) + ' additional lands'} on each of your turns."
     elif k == "self_cost" and isinstance(arg, dict):

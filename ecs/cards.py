@@ -1210,6 +1210,12 @@ class Compiler:
                 self.fail(f"{kind}: any (every effect, whoever controls it)")
             row[K.A_KIND] = K.ST_DOUBLE_TOKENS if kind == "double_tokens" else K.ST_DOUBLE_COUNTERS
             return
+        if kind == "counters_instead_of_untap":  # Edge of Malacol (614.1a)
+            row[K.A_KIND] = K.ST_UNTAP_TO_COUNTERS
+            row[K.A_P] = self._int(arg, kind)
+            if row[K.A_P] < 1:
+                self.fail("counters_instead_of_untap: N (+1/+1 counters, at least 1)")
+            return
         if kind == "extra_mana_from_permanents":  # Eloren Wilds: any permanent, any player
             if arg != "each_player":
                 self.fail("extra_mana_from_permanents: each_player")
@@ -1287,10 +1293,17 @@ class Compiler:
         if kind == "prevent_damage_by":
             row[K.A_KIND] = K.ST_PREVENT_BY
             row[K.A_REF] = K.R_EACH
-            if isinstance(arg, dict) and "combat" in arg:  # {what: FILTER, combat: true}
-                if set(arg) != {"what", "combat"} or arg["combat"] is not True:
-                    self.fail("prevent_damage_by: FILTER or {what: FILTER, combat: true}")
-                row[K.A_ARG] = 1  # only combat damage (Kessig)
+            if isinstance(arg, dict) and ("combat" in arg or "to" in arg):  # {what, combat, to}
+                if (
+                    not {"what"} < set(arg) <= {"what", "combat", "to"}
+                    or arg.get("combat", True) is not True
+                ):
+                    self.fail(
+                        "prevent_damage_by: FILTER or {what: FILTER, combat: true, to: FILTER}"
+                    )
+                row[K.A_ARG] = 1 if "combat" in arg else 0  # only combat damage (Kessig)
+                if "to" in arg:  # only to what this matches (Mount Keralia)
+                    row[K.A_TO] = 1 + self.filter(arg["to"])
                 arg = arg["what"]
             row[K.A_REFA] = self.filter(arg)
             return
@@ -2144,8 +2157,8 @@ class Compiler:
         elif verb == "lasting":  # 611.2a: statics of this resolved ability until a time
             a = self._args(verb, arg, "statics", {"until"})
             until = a.get("until", "end_of_turn")
-            if until not in ("end_of_turn", "your_next_turn", "planeswalk"):
-                self.fail("lasting: until is end_of_turn, your_next_turn or planeswalk")
+            if until not in ("end_of_turn", "your_next_turn", "planeswalk", "forever"):
+                self.fail("lasting: until is end_of_turn, your_next_turn, planeswalk or forever")
             statics = []
             for body in _list(a["statics"]):
                 if not isinstance(body, dict) or "zone" in body or "if" in body:

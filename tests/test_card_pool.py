@@ -42,13 +42,11 @@ REFUSED = {
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     # Planechase 2012 (901): planes waiting for a word
-    "Edge of Malacol": "untap_becomes_two_p1p1_counters",  # a replacement of untapping
     "Furnace Layer": "at_random",  # a target player chosen at random
     "Glen Elendra": "dealt_combat_damage_to_player",  # and exchanging control
     "Grand Ossuary": "distribute_counters",
     "Jund": "devour",  # granted to a creature spell
     "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
-    "Mount Keralia": "prevent_for_the_game",
     "Nephalia": "return_at_random",
     "Quicksilver Sea": "cast_without_paying",
     "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
