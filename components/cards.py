@@ -463,6 +463,10 @@ L_PLAYER_REF = FILTERS.field(
 )
 L_ENCHANTED = FILTERS.field("enchanted", "1: an Aura is attached to it; 2: none is; 0 either")
 A_TO = STATICS.field("to", "1 + filter row of what a prevention static protects; 0 anything")
+R_PLAYER_DAMAGED_BY = 96  # + a simple reference: the player it dealt combat damage to this combat
+L_COMBAT_DAMAGED = FILTERS.field(
+    "combat_damaged", "1: it dealt combat damage to a player this combat"
+)
 ST_UNTAP_TO_COUNTERS = 144  # 614.1a: "would untap during your untap step: counters instead"
 
 CARD_LAYOUT = Layout(

@@ -484,12 +484,16 @@ def _filter(f: Any, plural: bool = False) -> str:
         post.append("you own")
     elif own in ("opponent", "not_you"):
         post.append("an opponent owns")
+    if f.get("dealt_combat_damage_to_player"):  # (Glen Elendra)
+        post.append("that dealt combat damage to a player this combat")
     return " ".join(pre + [noun] + post)
 
 
 def _player_ref(v: Any) -> str:
     """A player a filter names by reference ("each creature target player controls")."""
     if isinstance(v, str) and (v == "target" or v.startswith("target.")):
+        return "that player"
+    if isinstance(v, dict) and "player_damaged_by" in v:  # (Glen Elendra)
         return "that player"
     return _ref_text(v)
 
@@ -1387,6 +1391,8 @@ def _when(ctx: Ctx, w: dict) -> str:
         whose = {None: "your", "you": "your", "each": "each", "any": "each",
                  "opponent": "each opponent's", "teammate": "each teammate's"}.get(who, "your")  # fmt: skip
         step = STEPS.get(str(w.get("step")), str(w.get("step", "")).replace("_", " "))
+        if w.get("step") == "end_of_combat" and whose == "each":  # (Glen Elendra)
+            return "At end of combat"
         return f"At the beginning of {whose} {step}"
     if ev == "enters":
         t = f"Whenever {subject} {verb('enter', 'enters')}"

@@ -120,7 +120,7 @@ FILTER_KEYS = {
     "not_keyword", "not_controller", "not_player", "put_onto_battlefield_by",  # schemes (904)
     "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
     "attacked_this_turn",  # Planechase (2009): Sokenzan
-    "enchanted",  # Planechase 2012: Akoum
+    "enchanted", "dealt_combat_damage_to_player",  # Planechase 2012: Akoum, Glen Elendra
 }  # fmt: skip
 
 
@@ -1461,6 +1461,8 @@ class Compiler:
             v[K.L_PLAYER_REF] = 1 + self.simple(pv, "filter: player")
         else:
             v[K.L_PLAYER] = self._rel(pv)
+        if spec.get("dealt_combat_damage_to_player"):  # (Glen Elendra) this combat
+            v[K.L_COMBAT_DAMAGED] = 1
         if "enchanted" in spec:  # "a creature that isn't enchanted" (Akoum)
             if not isinstance(spec["enchanted"], bool):
                 self.fail("filter: enchanted is true or false")
@@ -1561,6 +1563,11 @@ class Compiler:
             ((k, arg),) = v.items()
             if k == "each":
                 return K.R_EACH, self.filter(arg)
+            if k == "player_damaged_by":  # the player it dealt combat damage to this combat
+                inner, _ = self.ref(arg, what)
+                if inner >= K.R_CONTROLLER_OF:
+                    self.fail(f"{what}: player_damaged_by a single object (target, it, ...)")
+                return K.R_PLAYER_DAMAGED_BY + inner, 0
             if k in ("controller_of", "owner_of"):
                 inner, _ = self.ref(arg, what)
                 if inner >= K.R_CONTROLLER_OF:

@@ -68,6 +68,7 @@ from components.objects import (
     F_BSEQ,
     F_CARD,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_CTL,
     F_DECL,
     F_DMG,
@@ -750,6 +751,7 @@ def end_combat(st):
             o[i, F_BLOCKING] = -1
             o[i, F_BLOCKED] = 0
             o[i, F_FSD] = 0
+            o[i, F_COMBAT_DAMAGED] = 0
             o[i, F_BSEQ] = 0
     s[S_DECLARED] = 0
     s[S_FSSTEP] = 0

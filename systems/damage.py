@@ -34,6 +34,7 @@ from components.game import S_CASUAL, S_NBF, S_NCZ, S_NSH
 from components.objects import (
     F_CARD,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_CTL,
     F_CTR,
     F_DMG,
@@ -305,6 +306,7 @@ def _results(st, cd, source, src_ctl, t, a, combat):
             lose_life(st, cd, p, a)
         if combat and source >= 0:
             _combat_damage_to_player(st, source, src_ctl, p, a)
+            o[source, F_COMBAT_DAMAGED] = 1 + p  # (Glen Elendra: "that player")
     else:
         types = o[t, F_TYPES]
         if types & T_CREATURE:

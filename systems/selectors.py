@@ -75,6 +75,7 @@ from components.cards import (
     L_ATTACKING,
     L_COLOR,
     L_COLORLESS,
+    L_COMBAT_DAMAGED,
     L_COMMANDER,
     L_CTL,
     L_CTL_REF,
@@ -146,6 +147,7 @@ from components.cards import (
     R_LEFT,
     R_NONE,
     R_OWNER_OF,
+    R_PLAYER_DAMAGED_BY,
     R_RIGHT,
     R_SELF,
     R_TARGET,
@@ -184,6 +186,7 @@ from components.objects import (
     F_BLOCKING,
     F_CARD,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_COMMANDER,
     F_CTL,
     F_CTR,
@@ -417,6 +420,8 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NO_COUNTER] > 0 and o[x, F_CTR + fl[f, L_NO_COUNTER] - 1] > 0:
         return False  # "without a fate counter on it"
+    if fl[f, L_COMBAT_DAMAGED] == 1 and o[x, F_COMBAT_DAMAGED] == 0:
+        return False  # "that dealt combat damage to a player this combat"
     if fl[f, L_ENCHANTED] > 0 and (fl[f, L_ENCHANTED] == 1) != _enchanted(st, cd, x):
         return False  # "a creature that isn't enchanted" (303.4: an Aura attached to it)
     col = o[x, F_COLORS]
@@ -592,6 +597,11 @@ def simple_ref(st, cd, ref, you, src, item):
     R_CONTROLLER_OF / R_OWNER_OF + r: the controller or owner of what r names."""
     o = st.o
     wrap = 0
+    if ref >= R_PLAYER_DAMAGED_BY and ref < R_EACH:  # (Glen Elendra: "that player")
+        x = _base_ref(st, cd, ref - R_PLAYER_DAMAGED_BY, you, src, item)
+        if x == NO_TARGET or x < 0 or o[x, F_COMBAT_DAMAGED] == 0:
+            return NO_TARGET
+        return -o[x, F_COMBAT_DAMAGED]
     if ref >= R_OWNER_OF and ref < R_EACH:
         wrap, ref = R_OWNER_OF, ref - R_OWNER_OF
     elif ref >= R_CONTROLLER_OF and ref < R_OWNER_OF:

@@ -54,6 +54,7 @@ from components.objects import (
     F_CARD,
     F_CASTING,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_CTL,
     F_CTR,
     F_DECL,
@@ -306,6 +307,7 @@ def move_one(st, cd, i, zone, controller):
     o[i, F_FACE_DOWN] = 0
     o[i, F_NOREGEN] = 0
     o[i, F_ATTACKED] = 0  # (a new object hasn't attacked, 400.7)
+    o[i, F_COMBAT_DAMAGED] = 0
     if old != STACK:  # X is the spell's (107.3m: it enters with X counters from the stack)
         o[i, F_X] = 0
     reset_combat(o, i)

@@ -43,8 +43,7 @@ REFUSED = {
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     # Planechase 2012 (901): planes waiting for a word
     "Furnace Layer": "at_random",  # a target player chosen at random
-    "Glen Elendra": "dealt_combat_damage_to_player",  # and exchanging control
-    "Grand Ossuary": "distribute_counters",
+    "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
     "Jund": "devour",  # granted to a creature spell
     "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
     "Nephalia": "return_at_random",
