@@ -690,8 +690,8 @@ def _simple(st, cd, r, you, src, item):
                 att = NONE  # the player each token attacks each combat if able (508.1d)
                 if ep[r, E_REF2] != R_NONE:
                     att = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
-                amt = amt << command_zone.doublings(st, cd, ST_DOUBLE_TOKENS)  # (614.1a)
-                for _ in range(amt):
+                n = amt << command_zone.doublings(st, cd, ST_DOUBLE_TOKENS)  # (614.1a)
+                for _ in range(n):
                     t = zones.new_object(st, cd, ep[r, E_A], p, GONE)
                     if t < 0:
                         return
