@@ -450,6 +450,25 @@ COUNTERS_AT_LEAST_SHIFT = 8  # its B_ARG: amount << 8 | counter kind
 ST_ONE_ATTACKER = 130  # "no more than one creature can attack each combat" (Astral Arena)
 ST_ONE_BLOCKER = 131  # "no more than one creature can block each combat"
 
+# ----------------------------------------------------------------- planes' lasting words
+# (issue 14: Agyrem, Eloren Wilds, Selesnya Loft Gardens, Prahv, Akoum; VOCABULARY.md)
+ST_CANT_ATTACK_PLAYER = 140  # "[these creatures] can't attack you" (the player; Agyrem)
+ST_PERM_MANA_PLUS = 141  # "whenever a player taps a permanent for mana, one more" (Eloren Wilds)
+ST_DOUBLE_TOKENS = 142  # 614.1a: an effect would create tokens: twice that many (Loft Gardens)
+ST_DOUBLE_COUNTERS = 143  # 614.1a, 122.6: an effect would put counters on a permanent: twice
+CO_CAST_THIS_TURN = 70  # "if you cast a spell this turn" (Prahv)
+CO_ATTACKED_THIS_TURN = 71  # "if you attacked with creatures this turn" (Prahv)
+L_PLAYER_REF = FILTERS.field(
+    "player_ref", "1 + R_* reference: a player filter matching only the player it names; 0"
+)
+L_ENCHANTED = FILTERS.field("enchanted", "1: an Aura is attached to it; 2: none is; 0 either")
+A_TO = STATICS.field("to", "1 + filter row of what a prevention static protects; 0 anything")
+R_PLAYER_DAMAGED_BY = 96  # + a simple reference: the player it dealt combat damage to this combat
+L_COMBAT_DAMAGED = FILTERS.field(
+    "combat_damaged", "1: it dealt combat damage to a player this combat"
+)
+ST_UNTAP_TO_COUNTERS = 144  # 614.1a: "would untap during your untap step: counters instead"
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

@@ -122,6 +122,9 @@ F_MUST_ATTACK_P = F("must_attack_player", "1 + the player it attacks if able (50
 F_PUT_BY = F("put_onto_battlefield_by", "1 + the source whose resolving spell or ability put it "
              "onto the battlefield (kept after it leaves: 'a creature put onto the battlefield "
              "with ~ dies'); 0")  # fmt: skip
+# planes' words (Glen Elendra)
+F_COMBAT_DAMAGED = F("combat_damaged_player", "1 + the player it dealt combat damage to this "
+                     "combat (cleared as combat ends, 511.3); 0 none")  # fmt: skip
 TOKEN_LASTING = 4  # F_TOKEN of the object holding a lasting effect's statics: not a card, unseen
 
 # F_RESTRICT bits

@@ -64,6 +64,9 @@ P_OPP_SPELLS_SINCE = F(
 P_GRAVEYARD_TURN = F(
     "cards_to_graveyard", "cards put into their graveyard this turn (904: schemes)"
 )
+P_ATTACKED_TURN = F(
+    "attacked_turn", "the turn they last declared an attacking creature (508.1; Prahv); 0"
+)
 P_HA_VER = F("has_action_version", "state version has_action was answered for", volatile=True)
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)
 P_HA_VAL = F("has_action_value", "the cached answer", volatile=True)

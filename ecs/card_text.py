@@ -348,6 +348,8 @@ def _filter(f: Any, plural: bool = False) -> str:
     what = f.get("what", "players" if "player" in f else "objects")
     if what == "players":
         rel = f.get("player", "any")
+        if rel == "chosen_player":  # (a lasting effect's: the player chosen or targeted)
+            return "that player"
         noun = {"opponent": "opponent", "teammate": "teammate", "you": "you"}.get(rel, "player")
         if "not_player" in f:  # "players other than you and the chosen player"
             but = _player_ref(f["not_player"])
@@ -436,6 +438,10 @@ def _filter(f: Any, plural: bool = False) -> str:
         post.append(f"named {f['name']}")
     if f.get("attacked_this_turn"):
         post.append("that attacked this turn")
+    if f.get("enchanted") is False:
+        post.append("that isn't enchanted" if not plural else "that aren't enchanted")
+    elif f.get("enchanted") is True:
+        post.append("that's enchanted" if not plural else "that are enchanted")
     if "shares_type_with" in f:
         post.append("that shares a card type with the first")
     if "same_name_as" in f:
@@ -483,12 +489,16 @@ def _filter(f: Any, plural: bool = False) -> str:
         post.append("you own")
     elif own in ("opponent", "not_you"):
         post.append("an opponent owns")
+    if f.get("dealt_combat_damage_to_player"):  # (Glen Elendra)
+        post.append("that dealt combat damage to a player this combat")
     return " ".join(pre + [noun] + post)
 
 
 def _player_ref(v: Any) -> str:
     """A player a filter names by reference ("each creature target player controls")."""
     if isinstance(v, str) and (v == "target" or v.startswith("target.")):
+        return "that player"
+    if isinstance(v, dict) and "player_damaged_by" in v:  # (Glen Elendra)
         return "that player"
     return _ref_text(v)
 
@@ -1109,9 +1119,12 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return (f"Reveal cards from the top of your library until you reveal {_article(card)}. "
                 f"Put that card {to}, then {rest}.")  # fmt: skip
     if verb == "lasting":  # 611.2a: statics of the resolved ability, until a time
-        until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn"}.get(
+        until = {"your_next_turn": "Until your next turn", "end_of_turn": "This turn",
+                 "planeswalk": "Until a player planeswalks", "forever": "For the rest of the game"}.get(
             args.get("until", "end_of_turn"), "Until end of turn")  # fmt: skip
         texts = [_static(ctx, b) for b in _list(args.get("statics")) if isinstance(b, dict)]
+        if args.get("until") == "planeswalk" and len(texts) == 1:  # (901.11)
+            return texts[0].rstrip(".") + " until a player planeswalks."
         if len(texts) == 1:
             return f"{until}, {_low(texts[0])}"
         return f"{until}: {' '.join(texts)}"
@@ -1350,6 +1363,8 @@ def _cond(ctx: Ctx, c: Any) -> str:
         "noted_correct": f"you guessed right for a card named {arg}",
         "self_in_zone": f"{ctx.name} is in the {arg} zone",
         "self_attacked_this_turn": f"{ctx.name} attacked this turn",
+        "cast_spell_this_turn": "you've cast a spell this turn",
+        "attacked_with_creatures_this_turn": "you've attacked with creatures this turn",
     }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
 
 
@@ -1381,6 +1396,8 @@ def _when(ctx: Ctx, w: dict) -> str:
         whose = {None: "your", "you": "your", "each": "each", "any": "each",
                  "opponent": "each opponent's", "teammate": "each teammate's"}.get(who, "your")  # fmt: skip
         step = STEPS.get(str(w.get("step")), str(w.get("step", "")).replace("_", " "))
+        if w.get("step") == "end_of_combat" and whose == "each":  # (Glen Elendra)
+            return "At end of combat"
         return f"At the beginning of {whose} {step}"
     if ev == "enters":
         t = f"Whenever {subject} {verb('enter', 'enters')}"
@@ -1547,6 +1564,19 @@ def _static(ctx: Ctx, body: dict) -> str:
     text = fixed.get(k)
     if k == "mana_doesnt_empty":
         text = f"You don't lose unspent {COLORS.get(arg, arg)} mana as steps and phases end."
+    elif k == "cant_attack" and isinstance(arg, dict) and "defender" in arg:  # (Agyrem)
+        text = f"{_cap(_filter(arg.get('what'), plural=True))} can't attack you."
+    elif k in ("double_tokens", "double_counters"):  # 614.1a (Selesnya Loft Gardens)
+        text = ("If an effect would create one or more tokens, it creates twice that many of "
+                "those tokens instead." if k == "double_tokens" else "If an effect would put "
+                "one or more counters on a permanent, it puts twice that many of those "
+                "counters on that permanent instead.")  # fmt: skip
+    elif k == "counters_instead_of_untap":  # (Edge of Malacol)
+        text = (f"If a creature you control would untap during your untap step, put "
+                f"{_num(arg)} +1/+1 counters on it instead.")  # fmt: skip
+    elif k == "extra_mana_from_permanents":  # (Eloren Wilds)
+        text = ("Whenever a player taps a permanent for mana, that player adds one additional "
+                "mana of any type that permanent produced.")  # fmt: skip
     elif k in ("cant_attack", "cant_block"):
         text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
     elif k == "untap_during_opponents_untap_steps":
@@ -1560,8 +1590,13 @@ def _static(ctx: Ctx, body: dict) -> str:
                 "for mana, add one more mana of any type that land produced.")  # fmt: skip
     elif k == "prevent_damage_by":
         combat = isinstance(arg, dict) and arg.get("combat") is True
-        by = _filter(arg["what"] if combat else arg, plural=True)
-        text = f"Prevent all {'combat ' if combat else ''}damage that would be dealt by {by}."
+        by = _filter(arg["what"] if isinstance(arg, dict) and "what" in arg else arg, plural=True)
+        to = (
+            (" to " + _filter(arg["to"], plural=True))
+            if isinstance(arg, dict) and "to" in arg
+            else ""
+        )
+        text = f"Prevent all {'combat ' if combat else ''}damage that would be dealt by {by}{to}."
     elif k == "extra_land_drops":
         text = f"You may play {'an additional land' if arg == 1 else _num(arg) + ' additional lands'} on each of your turns."
     elif k == "self_cost" and isinstance(arg, dict):
@@ -1630,7 +1665,8 @@ def _static(ctx: Ctx, body: dict) -> str:
         spells = _filter({**sp, "zone": "stack"} if isinstance(sp, dict) else sp, plural=True)
         if "spell" not in spells:
             spells += " spells"
-        text = f"You may cast {spells} as though they had flash."
+        who = "Players" if arg.get("who") == "each_player" else "You"  # (Akoum)
+        text = f"{who} may cast {spells} as though they had flash."
     elif k == "basic_lands_any_color":  # (Mirri)
         text = ("If a basic land you control is tapped for mana, it produces mana of a color "
                 "of your choice instead of any other type.")  # fmt: skip

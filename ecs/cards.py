@@ -25,6 +25,7 @@ from components.effects import (
     UNTIL_END_OF_TURN,
     UNTIL_FOREVER,
     UNTIL_LEAVES,
+    UNTIL_PLANESWALK,
     UNTIL_WHILE_CONTROLLED,
     UNTIL_YOUR_NEXT_TURN,
 )
@@ -119,6 +120,7 @@ FILTER_KEYS = {
     "not_keyword", "not_controller", "not_player", "put_onto_battlefield_by",  # schemes (904)
     "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
     "attacked_this_turn",  # Planechase (2009): Sokenzan
+    "enchanted", "dealt_combat_damage_to_player",  # Planechase 2012: Akoum, Glen Elendra
 }  # fmt: skip
 
 
@@ -1196,6 +1198,30 @@ class Compiler:
             row[K.A_REF] = K.R_EACH
             row[K.A_REFA] = self.filter(arg)
             return
+        if kind == "cant_attack" and isinstance(arg, dict) and "defender" in arg:
+            if set(arg) != {"what", "defender"} or arg["defender"] != "you":
+                self.fail("cant_attack: {what: FILTER, defender: you} (can't attack you)")
+            row[K.A_KIND] = K.ST_CANT_ATTACK_PLAYER  # (Agyrem: you, the player)
+            row[K.A_REF] = K.R_EACH
+            row[K.A_REFA] = self.filter(arg["what"])
+            return
+        if kind in ("double_tokens", "double_counters"):  # 614.1a (Selesnya Loft Gardens)
+            if arg != "any":
+                self.fail(f"{kind}: any (every effect, whoever controls it)")
+            row[K.A_KIND] = K.ST_DOUBLE_TOKENS if kind == "double_tokens" else K.ST_DOUBLE_COUNTERS
+            return
+        if kind == "counters_instead_of_untap":  # Edge of Malacol (614.1a)
+            row[K.A_KIND] = K.ST_UNTAP_TO_COUNTERS
+            row[K.A_P] = self._int(arg, kind)
+            if row[K.A_P] < 1:
+                self.fail("counters_instead_of_untap: N (+1/+1 counters, at least 1)")
+            return
+        if kind == "extra_mana_from_permanents":  # Eloren Wilds: any permanent, any player
+            if arg != "each_player":
+                self.fail("extra_mana_from_permanents: each_player")
+            row[K.A_KIND] = K.ST_PERM_MANA_PLUS
+            row[K.A_ARG] = K.EACH_PLAYER_STATIC
+            return
         if kind in ("control", "cant_attack", "cant_block"):
             row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
                              "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
@@ -1267,16 +1293,26 @@ class Compiler:
         if kind == "prevent_damage_by":
             row[K.A_KIND] = K.ST_PREVENT_BY
             row[K.A_REF] = K.R_EACH
-            if isinstance(arg, dict) and "combat" in arg:  # {what: FILTER, combat: true}
-                if set(arg) != {"what", "combat"} or arg["combat"] is not True:
-                    self.fail("prevent_damage_by: FILTER or {what: FILTER, combat: true}")
-                row[K.A_ARG] = 1  # only combat damage (Kessig)
+            if isinstance(arg, dict) and ("combat" in arg or "to" in arg):  # {what, combat, to}
+                if (
+                    not {"what"} < set(arg) <= {"what", "combat", "to"}
+                    or arg.get("combat", True) is not True
+                ):
+                    self.fail(
+                        "prevent_damage_by: FILTER or {what: FILTER, combat: true, to: FILTER}"
+                    )
+                row[K.A_ARG] = 1 if "combat" in arg else 0  # only combat damage (Kessig)
+                if "to" in arg:  # only to what this matches (Mount Keralia)
+                    row[K.A_TO] = 1 + self.filter(arg["to"])
                 arg = arg["what"]
             row[K.A_REFA] = self.filter(arg)
             return
         if kind == "flash_for":  # "you may cast [these] spells as though they had flash"
-            if not isinstance(arg, dict) or set(arg) != {"spells"}:
-                self.fail("flash_for: {spells: FILTER}")
+            if not isinstance(arg, dict) or not {"spells"} <= set(arg) <= {"spells", "who"}:
+                self.fail("flash_for: {spells: FILTER, who: each_player}")
+            if arg.get("who", "you") not in ("you", "each_player"):
+                self.fail("flash_for: who is you or each_player (Akoum: players may cast)")
+            row[K.A_WHO] = K.REL_ANY if arg.get("who") == "each_player" else K.REL_YOU
             f = arg["spells"]
             f = FILTER_WORDS.get(f, f) if isinstance(f, str) else f
             if not isinstance(f, dict):
@@ -1419,7 +1455,18 @@ class Compiler:
         if "without_counter" in spec:  # "without a fate counter on it"
             v[K.L_NO_COUNTER] = 1 + self._counter(spec["without_counter"])
         v[K.L_OR] = -1
-        v[K.L_PLAYER] = self._rel(spec.get("player", "any"))
+        pv = spec.get("player", "any")
+        if isinstance(pv, str) and pv not in REL:  # "target player": the one it names
+            v[K.L_PLAYER] = K.REL_ANY
+            v[K.L_PLAYER_REF] = 1 + self.simple(pv, "filter: player")
+        else:
+            v[K.L_PLAYER] = self._rel(pv)
+        if spec.get("dealt_combat_damage_to_player"):  # (Glen Elendra) this combat
+            v[K.L_COMBAT_DAMAGED] = 1
+        if "enchanted" in spec:  # "a creature that isn't enchanted" (Akoum)
+            if not isinstance(spec["enchanted"], bool):
+                self.fail("filter: enchanted is true or false")
+            v[K.L_ENCHANTED] = 1 if spec["enchanted"] else 2
         v[K.L_COLOR] = self._colors(spec.get("color"), "filter: color") if "color" in spec else 0
         v[K.L_NOT_COLOR] = (
             self._colors(spec.get("not_color"), "filter: not_color") if "not_color" in spec else 0
@@ -1516,6 +1563,11 @@ class Compiler:
             ((k, arg),) = v.items()
             if k == "each":
                 return K.R_EACH, self.filter(arg)
+            if k == "player_damaged_by":  # the player it dealt combat damage to this combat
+                inner, _ = self.ref(arg, what)
+                if inner >= K.R_CONTROLLER_OF:
+                    self.fail(f"{what}: player_damaged_by a single object (target, it, ...)")
+                return K.R_PLAYER_DAMAGED_BY + inner, 0
             if k in ("controller_of", "owner_of"):
                 inner, _ = self.ref(arg, what)
                 if inner >= K.R_CONTROLLER_OF:
@@ -1692,6 +1744,11 @@ class Compiler:
         elif k == "noted_correct":  # a right guess noted for cards named ARG (Spire Phantasm)
             vals[K.N_KIND] = K.CO_NOTED
             vals[K.N_A] = self.card(self._card_name(arg, "condition: noted_correct"))
+        elif k in ("cast_spell_this_turn", "attacked_with_creatures_this_turn"):  # (Prahv)
+            if arg is not True:
+                self.fail(f"condition: {k}: true (you; with not: for 'didn't')")
+            vals[K.N_KIND] = (K.CO_CAST_THIS_TURN if k == "cast_spell_this_turn"
+                              else K.CO_ATTACKED_THIS_TURN)  # fmt: skip
         elif k == "dealt_damage_this_turn":  # (issue 14) "if you've been dealt N or more damage"
             vals[K.N_KIND], vals[K.N_A] = K.CO_DAMAGE_TAKEN, self._int(arg, k)
         elif k == "compare":
@@ -2107,15 +2164,16 @@ class Compiler:
         elif verb == "lasting":  # 611.2a: statics of this resolved ability until a time
             a = self._args(verb, arg, "statics", {"until"})
             until = a.get("until", "end_of_turn")
-            if until not in ("end_of_turn", "your_next_turn"):
-                self.fail("lasting: until is end_of_turn or your_next_turn")
+            if until not in ("end_of_turn", "your_next_turn", "planeswalk", "forever"):
+                self.fail("lasting: until is end_of_turn, your_next_turn, planeswalk or forever")
             statics = []
             for body in _list(a["statics"]):
                 if not isinstance(body, dict) or "zone" in body or "if" in body:
                     self.fail("lasting: statics is a list of static abilities (no zone, no if)")
                 statics.append({"static": {"zone": "command", **body}})
             r = self._unseen_card("lasting", "Effect", statics)
-            self._row(op, a=r, ref=K.R_YOU, until=UNTIL[until])
+            self._row(op, a=r, ref=K.R_YOU, until=UNTIL_PLANESWALK if until == "planeswalk"
+                      else UNTIL[until])  # fmt: skip
         elif verb == "redistribute_life":  # Reverse the Sands (810.9f: one head per team)
             if arg not in (True, None, {}):
                 self.fail("redistribute_life: true")

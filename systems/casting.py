@@ -109,6 +109,7 @@ from components.game import (
     S_CAST_SLOT,
     S_CAST_STAGE,
     S_CASTING,
+    S_CASUAL,
     S_N,
     S_NCZ,
     S_NEEDS,
@@ -299,15 +300,16 @@ def _changes_of(st, cd, src, p, i):
 def as_though_flash(st, cd, p, i):
     """May p cast card i as though it had flash ("you may cast [these] spells as though
     they had flash": the static abilities of p's permanents and face-up command-zone
-    cards, Tawnos 902.7)? i < 0: has p any such ability?"""
+    cards, Tawnos 902.7; "players may cast ...": anyone's, Akoum)? i < 0: has p any such
+    ability?"""
     if not st.s[S_NEEDS] & NEED_FLASH_FOR:
         return False
     for src in zones.permanents(st):
-        if st.o[src, F_CTL] == p and _flash_of(st, cd, src, p, i):
+        if _flash_of(st, cd, src, p, i):
             return True
     for k in range(st.s[S_NCZ]):
         src = st.cz[k]
-        if st.o[src, F_CTL] == p and _flash_of(st, cd, src, p, i):
+        if _flash_of(st, cd, src, p, i):
             return True
     return False
 
@@ -320,6 +322,8 @@ def _flash_of(st, cd, src, p, i):
         return False
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
         if sa[r, A_KIND] != ST_FLASH_FOR or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        if not selectors.related(st, o[src, F_CTL], p, sa[r, A_WHO]):  # you; Akoum: players
             continue
         if not selectors.holds(st, cd, sa[r, A_IF], p, src, -1):
             continue
@@ -694,16 +698,24 @@ def _mana_ability(st, cd, it, p):
     s, o, ab = st.s, st.o, cd.ab
     a = o[it, F_IAB]
     src = o[it, F_SRC]
+    made = -1  # (a type it made)
     if ab[a, B_MANA] == MANA_FIXED and ab[a, B_MANA_AMT] < 0:
         for c in range(N_MANA):
             if ab[a, B_MANA_A + c]:
                 mana.add_mana(st, p, c, ab[a, B_MANA_A + c])
+                if made < 0:
+                    made = c
     else:
         bits, n = mana.ability_mana(st, cd, src, a)
         c = o[it, F_MODES] - 1
         if c < 0:
             c = lowest_bit(bits)
         mana.add_mana(st, p, c, n)
+        made = c if n > 0 else -1
+    if made >= 0 and ab[a, B_TAP] == 1 and s[S_CASUAL] and src >= 0:  # tapped for mana:
+        extra = mana.tapped_for_mana_plus(st, cd, src)  # one more of a type it made
+        if extra > 0:
+            mana.add_mana(st, p, made, extra)
     zones.cease(st, cd, it)
     touch(st)
     s[S_PASSES] = 0

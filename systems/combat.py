@@ -17,11 +17,18 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
+    A_IF,
+    A_KIND,
+    A_REFA,
+    A_ZONE,
     AB_FROM_END_EXALTED,
+    C_NSA,
+    C_SA0,
     EV_ATTACKS,
     EV_BECOMES_BLOCKED,
     EV_BLOCKS,
     EV_UNBLOCKED,
+    ST_CANT_ATTACK_PLAYER,
     ST_DAMAGE_BY_TOUGHNESS,
     ST_ONE_ATTACKER,
     ST_ONE_BLOCKER,
@@ -43,6 +50,7 @@ from components.game import (
     S_FSSTEP,
     S_NBF,
     S_NBQ,
+    S_NCZ,
     S_NMARK,
     S_PEND,
     S_PPLAYER,
@@ -58,11 +66,14 @@ from components.objects import (
     F_BLOCKED,
     F_BLOCKING,
     F_BSEQ,
+    F_CARD,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_CTL,
     F_DECL,
     F_DMG,
     F_DSEQ,
+    F_FACE_DOWN,
     F_FSD,
     F_KW,
     F_PROT,
@@ -75,9 +86,10 @@ from components.objects import (
     F_ZONE,
     MUST_ATTACK,
 )
-from components.players import P_ALIVE
+from components.players import P_ALIVE, P_ATTACKED_TURN
 from components.rules import (
     BATTLEFIELD,
+    COMMAND,
     FIRST_STRIKE_DAMAGE,
     KW_CANT_BLOCK,
     KW_DEATHTOUCH,
@@ -199,7 +211,7 @@ def attack_options(st, cd, acts, m):
             if required_only and not _required_attacker(st, i):
                 continue
             for q in range(st.pl.shape[0]):
-                if st.rm[1, p, q] and st.pl[q, P_ALIVE]:
+                if st.rm[1, p, q] and st.pl[q, P_ALIVE] and not cant_attack_player(st, cd, i, q):
                     m = add_action(acts, m, A_ATTACK, p, i, -1 - q)
             for k in range(nw):
                 j = walls[k]
@@ -207,6 +219,27 @@ def attack_options(st, cd, acts, m):
                 if st.rm[1, p, who] and st.pl[who, P_ALIVE]:
                     m = add_action(acts, m, A_ATTACK, p, i, j)
     return m
+
+
+@kernel
+def cant_attack_player(st, cd, i, q):
+    """ "[These creatures] can't attack you" (Agyrem's lasting effect): a static ability
+    of a face-up command-zone object q controls forbids creature i to attack player q
+    (the player only: q's planeswalkers may still be attacked)."""
+    o, ct, sa = st.o, cd.ct, cd.sa
+    for k in range(st.s[S_NCZ]):
+        src = st.cz[k]
+        c = o[src, F_CARD]
+        if c < 0 or o[src, F_FACE_DOWN] or o[src, F_CTL] != q:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] != ST_CANT_ATTACK_PLAYER or sa[r, A_ZONE] != COMMAND:
+                continue
+            if selectors.holds(st, cd, sa[r, A_IF], q, src, -1) and selectors.matches(
+                st, cd, sa[r, A_REFA], i, q, src, -1
+            ):
+                return True
+    return False
 
 
 @kernel(inline="always")
@@ -294,6 +327,7 @@ def finish_attacks(st, cd):
         if not (o[i, F_KW] & KW_VIGILANCE):
             o[i, F_TAPPED] = 1
         o[i, F_ATTACKED] = s[S_TURN]  # "attacked this turn" (508.1; not 508.4)
+        st.pl[o[i, F_CTL], P_ATTACKED_TURN] = s[S_TURN]  # "you attacked with creatures"
         o[i, F_DECL] = NO_TARGET
         o[i, F_DSEQ] = 0
     s[S_DECLARED] = 1 if m > 0 else 0
@@ -717,6 +751,7 @@ def end_combat(st):
             o[i, F_BLOCKING] = -1
             o[i, F_BLOCKED] = 0
             o[i, F_FSD] = 0
+            o[i, F_COMBAT_DAMAGED] = 0
             o[i, F_BSEQ] = 0
     s[S_DECLARED] = 0
     s[S_FSSTEP] = 0

@@ -61,3 +61,24 @@ def command_static_any(st, cd, kind):
             if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
                 return True
     return False
+
+
+@kernel
+def doublings(st, cd, kind):
+    """614.1a replacement effects that double (Selesnya Loft Gardens: tokens an effect
+    would create, counters an effect would put on a permanent): how many face-up
+    command-zone objects have a static ability of this kind; each one doubles once
+    (616.1: applied one after another, 2 to the power of the count)."""
+    if not st.s[S_CASUAL]:
+        return 0
+    o, ct, sa = st.o, cd.ct, cd.sa
+    n = 0
+    for k in range(st.s[S_NCZ]):
+        i = st.cz[k]
+        c = o[i, F_CARD]
+        if o[i, F_FACE_DOWN] or c < 0:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
+                n += 1
+    return n

@@ -17,6 +17,7 @@ from components.cards import (
     A_ARG,
     A_KIND,
     A_REFA,
+    A_TO,
     A_ZONE,
     C_NSA,
     C_SA0,
@@ -33,6 +34,7 @@ from components.game import S_CASUAL, S_NBF, S_NCZ, S_NSH
 from components.objects import (
     F_CARD,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_CTL,
     F_CTR,
     F_DMG,
@@ -137,14 +139,15 @@ def _recipient_controller(st, x):
 
 
 @kernel
-def _prevented_by_statics(st, cd, source, combat):
+def _prevented_by_statics(st, cd, source, target, combat):
     """ "Prevent all damage that would be dealt by creatures": it can affect only sources
     within its controller's range of influence (801.13b); a plane's works on every
-    source (901.13). A_ARG 1: only combat damage (Kessig)."""
+    source (901.13), one outside the battlefield too (a plane, Mount Keralia). A_ARG 1:
+    only combat damage (Kessig); A_TO: only to what that filter matches."""
     o, ct, sa = st.o, cd.ct, cd.sa
-    if source < 0 or o[source, F_ZONE] != BATTLEFIELD:
+    if source < 0:
         return False
-    for s in st.bf[: st.s[S_NBF]]:
+    for s in st.bf[: st.s[S_NBF] if o[source, F_ZONE] == BATTLEFIELD else 0]:
         c = continuous_effects.face(st, cd, s)
         if c < 0 or ct[c, C_NSA] == 0:
             continue
@@ -154,6 +157,10 @@ def _prevented_by_statics(st, cd, source, combat):
             if sa[r, A_ARG] == 1 and not combat:
                 continue
             you = o[s, F_CTL]
+            if sa[r, A_TO] > 0 and not selectors.matches(
+                st, cd, sa[r, A_TO] - 1, target, you, s, -1
+            ):
+                continue
             if players.in_range(st, you, o[source, F_CTL]) and selectors.matches(
                 st, cd, sa[r, A_REFA], source, you, s, -1
             ):
@@ -169,6 +176,10 @@ def _prevented_by_statics(st, cd, source, combat):
                     continue
                 if sa[r, A_ARG] == 1 and not combat:
                     continue
+                if sa[r, A_TO] > 0 and not selectors.matches(
+                    st, cd, sa[r, A_TO] - 1, target, o[s, F_CTL], s, -1
+                ):
+                    continue  # (Mount Keralia's: only to permanents you control)
                 if selectors.matches(st, cd, sa[r, A_REFA], source, o[s, F_CTL], s, -1):
                     return True
     return False
@@ -177,7 +188,7 @@ def _prevented_by_statics(st, cd, source, combat):
 @kernel
 def prevent(st, cd, source, src_ctl, target, amount, combat):
     """Prevention: returns the damage left (615; 801.13b)."""
-    if _prevented_by_statics(st, cd, source, combat):
+    if _prevented_by_statics(st, cd, source, target, combat):
         return 0
     sh, s = st.sh, st.s
     k = 0
@@ -295,6 +306,7 @@ def _results(st, cd, source, src_ctl, t, a, combat):
             lose_life(st, cd, p, a)
         if combat and source >= 0:
             _combat_damage_to_player(st, source, src_ctl, p, a)
+            o[source, F_COMBAT_DAMAGED] = 1 + p  # (Glen Elendra: "that player")
     else:
         types = o[t, F_TYPES]
         if types & T_CREATURE:

@@ -134,6 +134,8 @@ from components.cards import (
     OP_WISH,
     R_NONE,
     REVEAL_PLANES_PLANESWALK,
+    ST_DOUBLE_COUNTERS,
+    ST_DOUBLE_TOKENS,
     X_NO_MAX_HAND,
 )
 from components.decisions import (
@@ -306,6 +308,7 @@ from components.stack import (
 from systems import (
     archenemy,
     combat,
+    command_zone,
     commander,
     continuous_effects,
     damage,
@@ -687,7 +690,8 @@ def _simple(st, cd, r, you, src, item):
                 att = NONE  # the player each token attacks each combat if able (508.1d)
                 if ep[r, E_REF2] != R_NONE:
                     att = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
-                for _ in range(amt):
+                n = amt << command_zone.doublings(st, cd, ST_DOUBLE_TOKENS)  # (614.1a)
+                for _ in range(n):
                     t = zones.new_object(st, cd, ep[r, E_A], p, GONE)
                     if t < 0:
                         return
@@ -701,7 +705,7 @@ def _simple(st, cd, r, you, src, item):
             elif op == OP_ADD_MANA:
                 mana.add_mana(st, p, ep[r, E_B], amt)
             elif op == OP_LASTING:  # 611.2a: its statics apply until the time it names
-                _lasting(st, cd, r, p, src)
+                _lasting(st, cd, r, p, src, item)
             elif op == OP_EMBLEM:  # 114.2: it goes to the command zone
                 e = zones.new_object(st, cd, ep[r, E_A], p, COMMAND)
                 if e >= 0:
@@ -763,7 +767,10 @@ def _simple(st, cd, r, you, src, item):
                 s[S_RES_IT] = x
         elif op == OP_COUNTERS:
             if z == BATTLEFIELD or z == COMMAND:  # (planes and schemes have counters too)
-                zones.add_counters(st, cd, x, ep[r, E_A], amt)
+                n = amt
+                if z == BATTLEFIELD and n > 0:  # (a permanent: 614.1a, Loft Gardens)
+                    n = n << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)
+                zones.add_counters(st, cd, x, ep[r, E_A], n)
         elif op == OP_TAP:
             if z == BATTLEFIELD:
                 o[x, F_TAPPED] = 1
@@ -788,9 +795,11 @@ def _simple(st, cd, r, you, src, item):
                 z != GONE and z != STACK and o[x, F_TOKEN] == 0 and o[x, F_LEFT_WITH] == 0
             ):
                 y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
-                t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
-                if t >= 0:
-                    s[S_RES_IT] = t
+                n = 1 << command_zone.doublings(st, cd, ST_DOUBLE_TOKENS)  # (614.1a)
+                for _ in range(n):
+                    t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
+                    if t >= 0:
+                        s[S_RES_IT] = t
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD and day_night.can_transform(st, cd, x):
                 day_night.transform(st, cd, x)
@@ -1093,13 +1102,14 @@ def _may(st, cd, r, you, src, item):
 
 
 @kernel
-def _lasting(st, cd, r, p, src):
+def _lasting(st, cd, r, p, src, item):
     """A resolved ability's continuous effect made of static abilities (611.2a), lasting
     until the end of the turn or p's next turn: an object of its own in the command zone,
     not a card and shown nowhere (F_TOKEN LASTING), whose card row holds the statics with
     p as their "you", so that every rule reading statics reads them; an effects-table row
-    (X_LASTING) ends it when the time comes (systems/turn_structure.py). The player
-    chosen so far in this resolution is its chosen_player."""
+    (X_LASTING) ends it when the time comes (systems/turn_structure.py; a planeswalk:
+    systems/planechase.py). The player chosen so far in this resolution is its
+    chosen_player; with none, the ability's first target player (Eloren Wilds)."""
     o = st.o
     e = zones.new_object(st, cd, cd.ep[r, E_A], p, COMMAND)
     if e < 0:
@@ -1111,6 +1121,12 @@ def _lasting(st, cd, r, p, src):
         if st.chosen[k] < 0 and st.chosen[k] != NONE:
             o[e, F_LASTING_PLAYER] = -st.chosen[k]  # (1 + the player)
             break
+    if o[e, F_LASTING_PLAYER] == 0 and item >= 0:  # else its first target player
+        for k in range(o[item, F_NT]):
+            t = o[item, F_T0 + k]
+            if t < 0 and t != NO_TARGET:
+                o[e, F_LASTING_PLAYER] = -t
+                break
     x = new_row(st, st.eff, S_NEFF)
     if x < 0:
         return
@@ -1628,9 +1644,10 @@ def _proliferate(st, cd, r, you, src, item):
         if s[S_ANSWER] == 1:
             x = st.chosen[s[S_RES_AUX]]
             if x >= 0:
+                d = 1 << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)  # (614.1a)
                 for k in range(N_COUNTERS):
                     if o[x, F_CTR + k] > 0:
-                        zones.add_counters(st, cd, x, k, 1)
+                        zones.add_counters(st, cd, x, k, d)
             else:
                 q = -1 - x
                 if players.poison(st, q) > 0:

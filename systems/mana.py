@@ -39,6 +39,7 @@ from components.cards import (
     NHYB,
     ST_BASIC_ANY_COLOR,
     ST_LAND_MANA_PLUS,
+    ST_PERM_MANA_PLUS,
 )
 from components.game import NEED_GRANTED, S_CASUAL, S_NCZ, S_NEEDS
 from components.objects import (
@@ -172,8 +173,9 @@ def source_of(st, cd, i):
                     amt = n
                 if first < 0:
                     first = a
-    if amt > 0 and o[i, F_TYPES] & T_LAND and st.s[S_CASUAL]:  # (Sisay: 902.7)
-        amt += command_zone.command_static(st, cd, o[i, F_CTL], ST_LAND_MANA_PLUS)
+    if amt > 0 and st.s[S_CASUAL]:
+        amt += tapped_for_mana_plus(st, cd, i)
+    if amt > 0 and o[i, F_TYPES] & T_LAND and st.s[S_CASUAL]:
         # Mirri (902.7): a basic land makes mana of a colour of its controller's choice
         # instead of any other type
         if ct[c, C_SUPER] & S_BASIC and command_zone.command_static(
@@ -181,6 +183,19 @@ def source_of(st, cd, i):
         ):
             bits = 31
     return bits, amt, first
+
+
+@kernel
+def tapped_for_mana_plus(st, cd, i):
+    """How much more mana permanent i makes when tapped for mana, of a type it made:
+    "whenever you tap a land for mana, add one more" (Sisay, 902.7; Selesnya Loft
+    Gardens' chaos) and "whenever a player taps a permanent for mana" (Eloren Wilds)."""
+    o = st.o
+    p = o[i, F_CTL]
+    n = command_zone.command_static(st, cd, p, ST_PERM_MANA_PLUS)
+    if o[i, F_TYPES] & T_LAND:
+        n += command_zone.command_static(st, cd, p, ST_LAND_MANA_PLUS)
+    return n
 
 
 @kernel(inline="always")

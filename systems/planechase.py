@@ -36,7 +36,7 @@ from components.cards import (
     ST_CANT_CAST_LIBRARY_TOP_TYPES,
 )
 from components.decisions import A_SPECIAL, SP_ROLL_PLANAR_DIE
-from components.effects import UNTIL_PLANESWALK, X_UNTIL
+from components.effects import UNTIL_PLANESWALK, X_KIND, X_LASTING, X_SRC, X_UNTIL
 from components.game import (
     S_ACTIVE,
     S_CASUAL,
@@ -394,7 +394,8 @@ def arrive(st, cd, i, p, marker):
 
 @kernel
 def planeswalked(st, cd, left_plane):
-    """901.11: effects lasting until a player planeswalks end; Chaotic Aether's lasts
+    """901.11: effects lasting until a player planeswalks end (a lasting effect's
+    statics with the object holding them: Agyrem, Eloren Wilds); Chaotic Aether's lasts
     until a player planeswalks away from a plane."""
     s = st.s
     s[S_PW_EVENTS] += 1
@@ -403,6 +404,8 @@ def planeswalked(st, cd, left_plane):
     k = 0
     while k < s[S_NEFF]:
         if st.eff[k, X_UNTIL] == UNTIL_PLANESWALK:
+            if st.eff[k, X_KIND] == X_LASTING and st.eff[k, X_SRC] >= 0:
+                zones.cease(st, cd, st.eff[k, X_SRC])
             s[S_NEFF] = delete_row(st.eff, k, s[S_NEFF])
             touch(st)
         else:

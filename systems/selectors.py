@@ -38,17 +38,21 @@ from components.cards import (
     AM_X,
     B_TG0,
     C_BACK,
+    C_FLAGS,
     C_MUTATE,
     C_MV,
     C_NAME_ID,
     C_SUB,
     C_SUPER,
     C_XS,
+    CF_AURA,
     CMP_EQ,
     CMP_GE,
     CMP_LE,
     CO_ALL,
     CO_ANY,
+    CO_ATTACKED_THIS_TURN,
+    CO_CAST_THIS_TURN,
     CO_COMPARE,
     CO_COUNT_AT_LEAST,
     CO_DAMAGE_TAKEN,
@@ -71,9 +75,11 @@ from components.cards import (
     L_ATTACKING,
     L_COLOR,
     L_COLORLESS,
+    L_COMBAT_DAMAGED,
     L_COMMANDER,
     L_CTL,
     L_CTL_REF,
+    L_ENCHANTED,
     L_KW,
     L_MUTATE,
     L_MV,
@@ -92,6 +98,7 @@ from components.cards import (
     L_OWNER,
     L_OWNER_REF,
     L_PLAYER,
+    L_PLAYER_REF,
     L_POW,
     L_PUT_BY,
     L_SAME_NAME,
@@ -140,6 +147,7 @@ from components.cards import (
     R_LEFT,
     R_NONE,
     R_OWNER_OF,
+    R_PLAYER_DAMAGED_BY,
     R_RIGHT,
     R_SELF,
     R_TARGET,
@@ -178,6 +186,7 @@ from components.objects import (
     F_BLOCKING,
     F_CARD,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_COMMANDER,
     F_CTL,
     F_CTR,
@@ -226,6 +235,7 @@ from components.players import (
     NT_PLAYER,
     NT_VALUE,
     P_ALIVE,
+    P_ATTACKED_TURN,
     P_CREATURE_SPELLS,
     P_CTR,
     P_DAMAGE_TURN,
@@ -235,6 +245,7 @@ from components.players import (
     P_OPP_DAMAGED,
     P_OPP_SPELLS_SINCE,
     P_OUTSIDE,
+    P_SPELLS,
     P_SUB_RESULT,
     P_TURNS,
 )
@@ -348,6 +359,10 @@ def _matches(st, cd, f, x, you, src, item):
             st, cd, fl[f, L_NOT_REF], q, you, src, item
         ):
             return False
+        if fl[f, L_PLAYER_REF] > 0 and not _player_ref_is(
+            st, cd, fl[f, L_PLAYER_REF] - 1, q, you, src, item
+        ):
+            return False  # ("target player": the one player it names)
         return st.pl[q, P_ALIVE] == 1 and related(st, you, q, fl[f, L_PLAYER])
     if not (fl[f, L_WHAT] & W_OBJECTS):
         return False
@@ -405,6 +420,10 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NO_COUNTER] > 0 and o[x, F_CTR + fl[f, L_NO_COUNTER] - 1] > 0:
         return False  # "without a fate counter on it"
+    if fl[f, L_COMBAT_DAMAGED] == 1 and o[x, F_COMBAT_DAMAGED] == 0:
+        return False  # "that dealt combat damage to a player this combat"
+    if fl[f, L_ENCHANTED] > 0 and (fl[f, L_ENCHANTED] == 1) != _enchanted(st, cd, x):
+        return False  # "a creature that isn't enchanted" (303.4: an Aura attached to it)
     col = o[x, F_COLORS]
     if fl[f, L_COLOR] and not (col & fl[f, L_COLOR]):
         return False
@@ -516,6 +535,17 @@ def mana_value(st, cd, x):
 
 
 @kernel
+def _enchanted(st, cd, x):
+    """Is an Aura attached to object x (303.4)?"""
+    o = st.o
+    for j in st.bf[: st.s[S_NBF]]:
+        c = o[j, F_CARD]
+        if o[j, F_ATT] == x and c >= 0 and cd.ct[c, C_FLAGS] & CF_AURA:
+            return True
+    return False
+
+
+@kernel
 def _player_ref_is(st, cd, ref, p, you, src, item):
     """Is player p the one reference ``ref`` names (R_NONE: any player)?"""
     if ref == R_NONE:
@@ -567,6 +597,11 @@ def simple_ref(st, cd, ref, you, src, item):
     R_CONTROLLER_OF / R_OWNER_OF + r: the controller or owner of what r names."""
     o = st.o
     wrap = 0
+    if ref >= R_PLAYER_DAMAGED_BY and ref < R_EACH:  # (Glen Elendra: "that player")
+        x = _base_ref(st, cd, ref - R_PLAYER_DAMAGED_BY, you, src, item)
+        if x == NO_TARGET or x < 0 or o[x, F_COMBAT_DAMAGED] == 0:
+            return NO_TARGET
+        return -o[x, F_COMBAT_DAMAGED]
     if ref >= R_OWNER_OF and ref < R_EACH:
         wrap, ref = R_OWNER_OF, ref - R_OWNER_OF
     elif ref >= R_CONTROLLER_OF and ref < R_OWNER_OF:
@@ -859,6 +894,10 @@ def _leaf(st, cd, c, you, src, item):
         return st.s[S_MONARCH] == you
     if k == CO_DAMAGE_TAKEN:
         return st.pl[you, P_DAMAGE_TURN] >= a
+    if k == CO_CAST_THIS_TURN:  # "if you cast a spell this turn" (Prahv)
+        return st.pl[you, P_SPELLS] > 0
+    if k == CO_ATTACKED_THIS_TURN:  # "if you attacked with creatures this turn" (508.1)
+        return st.pl[you, P_ATTACKED_TURN] == st.s[S_TURN]
     if k == CO_KICKED:
         return item >= 0 and o[item, F_KICKED] == 1
     if k == CO_COMPARE:

@@ -19,10 +19,12 @@ from components.cards import (
     C_SA0,
     EV_BEGINNING_OF,
     ST_DOESNT_UNTAP,
+    ST_DOUBLE_COUNTERS,
     ST_MANA_KEEP,
     ST_NO_MAX_HAND,
     ST_SKIP_UNTAP,
     ST_UNTAP_IN_OPP_UNTAP,
+    ST_UNTAP_TO_COUNTERS,
 )
 from components.decisions import PEND_ATTACK, PEND_DISCARD
 from components.effects import (
@@ -83,6 +85,7 @@ from components.objects import (
     F_SICK,
     F_TAPPED,
     F_TS,
+    F_TYPES,
     F_ZONE,
 )
 from components.players import (
@@ -110,6 +113,7 @@ from components.rules import (
     BEGIN_COMBAT,
     CLEANUP,
     COMBAT_DAMAGE,
+    CTR_P1P1,
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
     DRAW,
@@ -118,6 +122,7 @@ from components.rules import (
     MAIN1,
     MAIN2,
     N_MANA,
+    T_CREATURE,
     UNTAP,
 )
 from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER
@@ -245,7 +250,8 @@ def begin_step(st, cd):
         for i in zones.permanents(st):
             if players.is_active(st, o[i, F_CTL]):
                 if not skip and not (s[S_NEEDS] & NEED_DOESNT_UNTAP and _stays_tapped(st, cd, i)):
-                    o[i, F_TAPPED] = 0
+                    if not _untap_to_counters(st, cd, i):
+                        o[i, F_TAPPED] = 0
                 o[i, F_SICK] = 0
             elif not skip and st.s[S_CASUAL] and _untaps_in_opponents_step(st, cd, o[i, F_CTL]):
                 o[i, F_TAPPED] = 0  # (I Know All, I See All: in each opponent's untap step)
@@ -278,6 +284,22 @@ def begin_step(st, cd):
         cleanup(st, cd)
         return
     _beginning_of(st, cd, step)
+
+
+@kernel
+def _untap_to_counters(st, cd, i):
+    """614.1a, Edge of Malacol: "if a creature you control would untap during your untap
+    step, put two +1/+1 counters on it instead" (a tapped creature; the counters are an
+    effect's, so they may be doubled). Returns whether it was replaced."""
+    o = st.o
+    if not st.s[S_CASUAL] or not o[i, F_TAPPED] or not (o[i, F_TYPES] & T_CREATURE):
+        return False
+    n = command_zone.command_static(st, cd, o[i, F_CTL], ST_UNTAP_TO_COUNTERS)
+    if n <= 0:
+        return False
+    n = n << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)
+    zones.add_counters(st, cd, i, CTR_P1P1, n)
+    return True
 
 
 @kernel

@@ -26,6 +26,7 @@ from components.cards import (
     EV_LAST_COUNTER,
     EV_LEAVES,
     EV_PUT_INTO_GRAVEYARD,
+    ST_DOUBLE_COUNTERS,
 )
 from components.decisions import T_SHUFFLE
 from components.game import (
@@ -53,6 +54,7 @@ from components.objects import (
     F_CARD,
     F_CASTING,
     F_COLORS,
+    F_COMBAT_DAMAGED,
     F_CTL,
     F_CTR,
     F_DECL,
@@ -117,7 +119,7 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import conspiracy, day_night, merging, players, triggers, variants
+from systems import command_zone, conspiracy, day_night, merging, players, triggers, variants
 from systems.jit import kernel
 from systems.state import (
     bump,
@@ -305,6 +307,7 @@ def move_one(st, cd, i, zone, controller):
     o[i, F_FACE_DOWN] = 0
     o[i, F_NOREGEN] = 0
     o[i, F_ATTACKED] = 0  # (a new object hasn't attacked, 400.7)
+    o[i, F_COMBAT_DAMAGED] = 0
     if old != STACK:  # X is the spell's (107.3m: it enters with X counters from the stack)
         o[i, F_X] = 0
     reset_combat(o, i)
@@ -366,6 +369,10 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
         elif k >= 0 and cd.ct[c, C_ENTERS_N] < 0:  # "enters with X counters" (107.3m)
             o[i, F_CTR + k] += o[i, F_X]
     conspiracy.enters_counters(st, cd, i, controller)  # (Muzzio's Preparations, Grinder)
+    d = command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)  # 122.6, 614.1a: Loft Gardens
+    if d > 0:
+        for k in range(N_COUNTERS):
+            o[i, F_CTR + k] = o[i, F_CTR + k] << d
     o[i, F_TAPPED] = 1 if tapped else 0
     if attach_to >= 0:
         o[i, F_ATT] = attach_to

@@ -38,25 +38,16 @@ REFUSED = {
     # Commander (903): the 903.5c-d example's commander, for deck rules
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
     # Planechase (901): planes of Planechase (2009) waiting for a word
-    "Agyrem": "lasting",  # its chaos: creatures can't attack you until a player planeswalks
-    "Eloren Wilds": "lasting",  # its chaos: target player can't cast spells until a player
-    # planeswalks; and extra_mana_from_permanents (any permanent tapped for mana, any player)
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     # Planechase 2012 (901): planes waiting for a word
-    "Akoum": "enchanted",  # "a creature that isn't enchanted"; enchantments_have_flash
-    "Edge of Malacol": "untap_becomes_two_p1p1_counters",  # a replacement of untapping
     "Furnace Layer": "at_random",  # a target player chosen at random
-    "Glen Elendra": "dealt_combat_damage_to_player",  # and exchanging control
-    "Grand Ossuary": "distribute_counters",
+    "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
     "Jund": "devour",  # granted to a creature spell
     "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
-    "Mount Keralia": "prevent_for_the_game",
     "Nephalia": "return_at_random",
-    "Prahv": "cant_attack_after_casting",
     "Quicksilver Sea": "cast_without_paying",
-    "Selesnya Loft Gardens": "double_tokens",  # and counters; its chaos needs lasting
     "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
     "Trail of the Mage-Rings": "rebound",
