@@ -328,7 +328,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import delete_row, new_row, popcount, rand_below, stamp, touch, trace
+from systems.state import copy_into, delete_row, new_row, popcount, rand_below, stamp, touch, trace
 
 PAUSE, NEXT, JUMPED = 0, 1, 2
 NONE = NO_TARGET  # the "none" / "no more" option of a choice
@@ -1228,7 +1228,7 @@ def _for_each(st, cd, r, you, src, item):
         buf = _buf(st)
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
         m = min(m, st.loop.shape[0])
-        st.loop[:m] = buf[:m]
+        copy_into(st.loop, buf, m)
         s[S_NLOOP] = m
         s[S_LOOPK] = 0
     if s[S_LOOPK] < s[S_NLOOP]:
@@ -1721,7 +1721,7 @@ def _sac_unless_life(st, cd, r, you, src, item):
         buf = _buf(st)
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
         m = min(m, st.chosen.shape[0])
-        st.chosen[:m] = buf[:m]
+        copy_into(st.chosen, buf, m)
         st.marks[:m] = 0
         s[S_NCHOSEN] = m
         s[S_RES_SUB] = 1

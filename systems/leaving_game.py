@@ -41,7 +41,7 @@ from components.rules import BATTLEFIELD, EXILE, GONE, N_MANA, STACK
 from components.stack import Q_CTL
 from systems import continuous_effects, monarch, players, priority, turn_markers, variants, zones
 from systems.jit import kernel
-from systems.state import delete_row, remove_all, touch
+from systems.state import copy_into, delete_row, remove_all, touch
 
 
 @kernel
@@ -116,7 +116,7 @@ def players_lose(st, cd, ps, m):
     """104.3: these players lose at once (with their teams, as above); if that is
     everyone left, the game is a draw for them (104.4a)."""
     buf = np.empty(st.pl.shape[0], np.int64)
-    buf[:m] = ps[:m]
+    copy_into(buf, ps, m)
     k = m
     m = with_team(st, buf, m)
     pl = st.pl
@@ -165,7 +165,7 @@ def concede(st, cd, p):
 def draw_players(st, cd, ps, m):
     """The game is a draw for these players; they leave (104.4, 801.15)."""
     buf = np.empty(st.pl.shape[0], np.int64)
-    buf[:m] = ps[:m]
+    copy_into(buf, ps, m)
     m = with_team(st, buf, m)
     for j in range(m):
         st.pl[buf[j], P_DRAWN] = 1

@@ -82,7 +82,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import bump, lowest_bit, popcount
+from systems.state import bump, copy_into, lowest_bit, popcount
 
 ALL_COLORS = 63  # W U B R G C
 
@@ -336,7 +336,7 @@ def pay(st, cd, p, cost, extra_generic):
         return -1
     order = _by_flexibility(st, bits, ids, m)
     left = scr[SCR_MANA_LEFT]  # what each source still has this payment (multi-mana sources)
-    left[:m] = amts[:m]
+    copy_into(left, amts, m)
     taken = scr[SCR_MANA_TAKEN]
     taken[:m] = 0
     spent = 0

@@ -98,6 +98,7 @@ from components.rules import BATTLEFIELD, GONE, LIBRARY, N_COUNTERS, N_MANA, STA
 from components.shortcuts import LK_ARG, LK_KEY, LK_KIND, LK_OBJ, LK_PLAYER, WARMUP
 from systems import leaving_game, players
 from systems.jit import kernel
+from systems.state import copy_into
 
 M1, M2 = 2147483647, 2147483629  # two hashes modulo primes below 2**31 (no overflow)
 MAX_ANSWERS = 255  # "stop after K" options listed: K = 0 .. 254 (and accepting)
@@ -237,7 +238,7 @@ def forbid(st, cd, p, acts, m):
         keep = not _taken(lk, n, acts, j, h1, h2, True)
         if keep:
             if k != j:
-                acts[k, :] = acts[j, :]
+                copy_into(acts[k], acts[j], acts.shape[1])
             k += 1
     return k
 
@@ -284,7 +285,7 @@ def _forget_mandatory(st):
     for r in range(s[S_NLOOPKEY]):
         if lk[r, LK_KIND] != A_PASS:
             if k != r:
-                lk[k, :] = lk[r, :]
+                copy_into(lk[k], lk[r], lk.shape[1])
             k += 1
     s[S_NLOOPKEY] = k
 

@@ -258,10 +258,19 @@ def new_row(st, tab, count):
 
 
 @kernel
+def copy_into(dst, src, n):
+    """``dst[:n] = src[:n]`` (1-D or rows of 2-D tables). A loop, not numba's slice
+    assignment, whose shape check formats its error message: that alone compiled about
+    80 functions of string handling into the engine."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@kernel
 def delete_row(tab, k, n):
     """Delete row k of tab[:n] keeping the order; returns the new length."""
     for j in range(k, n - 1):
-        tab[j, :] = tab[j + 1, :]
+        copy_into(tab[j], tab[j + 1], tab.shape[1])
     return n - 1
 
 

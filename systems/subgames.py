@@ -115,7 +115,7 @@ from components.rules import COMMAND, GONE, LIBRARY, PREGAME
 from components.schema import HEADER_FIXED, PER_TABLE
 from systems import game_loop, legal_actions, players, policies, zones
 from systems.jit import kernel
-from systems.state import fail, game_state, rand_below, touch
+from systems.state import copy_into, fail, game_state, rand_below, touch
 
 MAX_DEPTH = 8  # subgames within subgames a batch plays (726.6); deeper: ERR_FULL
 RESULT_NONE, RESULT_WON, RESULT_LOST = 0, 1, 2
@@ -128,7 +128,7 @@ def prepare(parent, sub):
     (the same tables and capacities)."""
     h = HEADER_FIXED + PER_TABLE * parent[2]
     sub[:] = 0
-    sub[:h] = parent[:h]
+    copy_into(sub, parent, h)
 
 
 @kernel
@@ -311,7 +311,7 @@ def _append_trace(st, sub):
         n = st.s[S_NTR]
         if n >= tr.shape[0]:
             return
-        tr[n, :] = sr[k, :]
+        copy_into(tr[n], sr[k], tr.shape[1])
         st.s[S_NTR] = n + 1
 
 

@@ -54,7 +54,7 @@ from components.players import P_ALIVE, P_DEFERRED, P_ELIG, P_SEATPOS
 from components.rules import STACK
 from systems import leaving_game, players, priority, stack, turn_structure
 from systems.jit import kernel
-from systems.state import contains, fail, remove_value
+from systems.state import contains, copy_into, fail, remove_value
 
 
 @kernel(inline="always")
@@ -65,7 +65,7 @@ def save(st):
         row[K_SAVED + j] = s[SAVED[j]]
     n = s[S_NSTK]
     row[K_NSTK] = n
-    row[K_STACK : K_STACK + n] = st.stk[:n]
+    copy_into(row[K_STACK:], st.stk, n)
 
 
 @kernel(inline="always")
@@ -77,7 +77,7 @@ def load(st, k):
         s[SAVED[j]] = row[K_SAVED + j]
     n = row[K_NSTK]
     s[S_NSTK] = n
-    st.stk[:n] = row[K_STACK : K_STACK + n]
+    copy_into(st.stk, row[K_STACK:], n)
 
 
 @kernel
@@ -248,7 +248,7 @@ def _remove(st, k):
     right = _to_right(st, mk[k, K_HOLDER], k)
     M = s[S_NMARK]
     for x in range(k, M - 1):
-        mk[x, :] = mk[x + 1, :]
+        copy_into(mk[x], mk[x + 1], mk.shape[1])
     M -= 1
     s[S_NMARK] = M
     if right > k:

@@ -25,7 +25,7 @@ from components.observation import (
 from components.players import P_DRAWN, P_LOST, P_WON
 from systems import game_loop, observation, setup
 from systems.jit import kernel
-from systems.state import game_state, rand_below
+from systems.state import copy_into, game_state, rand_below
 
 
 @kernel
@@ -59,7 +59,7 @@ def step_all(A, cd, ints, out, res):
             res[g, VR_DONE] = 1
             a = rand_below(st, 1 << 30)
             b = rand_below(st, 1 << 30)
-            A[g, :] = A[A.shape[0] - 1, :]
+            copy_into(A[g], A[A.shape[0] - 1], A.shape[1])
             st = game_state(A[g])
             st.s[S_RNG] = a
             st.s[S_RNG + 1] = b
