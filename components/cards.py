@@ -450,6 +450,20 @@ COUNTERS_AT_LEAST_SHIFT = 8  # its B_ARG: amount << 8 | counter kind
 ST_ONE_ATTACKER = 130  # "no more than one creature can attack each combat" (Astral Arena)
 ST_ONE_BLOCKER = 131  # "no more than one creature can block each combat"
 
+# ----------------------------------------------------------------- casting without paying,
+# choices at random (issue 14: My Wish Is Your Command, Quicksilver Sea, Furnace Layer,
+# Nephalia; Conspiracy: Aether Searcher; documented in VOCABULARY.md)
+OP_CAST_FREE = len(OP_NAMES)  # 601.2, 118.9: cast a card without paying as this resolves
+OP_RETURN_AT_RANDOM = OP_CAST_FREE + 1  # a card chosen at random goes to its owner's hand
+OP_NAMES = OP_NAMES + ("cast_without_paying", "return_at_random")
+OP["cast_without_paying"] = OP_CAST_FREE
+OP["return_at_random"] = OP_RETURN_AT_RANDOM
+# E_A of cast_without_paying: where the cards are
+FREE_FROM_SET, FREE_FROM_TOP, FREE_FROM_SEARCH = range(3)
+G_AT_RANDOM = TARGETS.field(
+    "at_random", "1: its targets are chosen at random among the legal ones (Furnace Layer)"
+)
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

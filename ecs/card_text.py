@@ -263,7 +263,8 @@ def _target_names(targets: list) -> list[str]:
     for spec in targets:
         count, up_to, extra = 1, False, ""
         if isinstance(spec, dict) and set(spec) & {"filter", "count", "up_to", "chosen_by",
-                                                   "different", "one_per_player"}:  # fmt: skip
+                                                   "different", "one_per_player",
+                                                   "at_random"}:  # fmt: skip
             count = spec.get("count", 1)
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
@@ -272,6 +273,8 @@ def _target_names(targets: list) -> list[str]:
                 extra = " of their choice"
             if spec.get("different"):
                 extra += " (another one)"
+            if spec.get("at_random"):
+                extra += " chosen at random"
             if spec.get("one_per_player"):  # "for each opponent, up to one target ..."
                 fl = spec.get("filter", {})
                 own = fl.get("owner", "player") if isinstance(fl, dict) else "player"
@@ -281,7 +284,7 @@ def _target_names(targets: list) -> list[str]:
                 names.append(f"for each {who}, up to one target {text}")
                 continue
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
-                "count", "up_to", "chosen_by", "different")})  # fmt: skip
+                "count", "up_to", "chosen_by", "different", "at_random")})  # fmt: skip
             if spec == {}:
                 spec = "permanent"
         if spec in ("any", "any_target"):
@@ -769,6 +772,30 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "wish":
         return (f"You may put {_article(_filter(args.get('filter', a)))} you own from "
                 "outside the game into your hand.")  # fmt: skip
+    if verb == "cast_without_paying":
+        frm = args.get("from", a)
+        play = "play" if args.get("lands") else "cast"
+        if frm == "library_top":
+            return (f"Reveal the top card of your library. You may {play} it without paying "
+                    "its mana cost.")  # fmt: skip
+        if isinstance(frm, list):
+            what = _article(_filter({**_dict(args.get("filter", "card")), "zone": "any"}))
+            return (f"You may search your hand and/or library for {what} and {play} it without "
+                    "paying its mana cost. If you searched your library, shuffle.")  # fmt: skip
+        fl = _dict(frm.get("each", {})) if isinstance(frm, dict) else {}
+        if fl.get("zone") == "hand" and fl.get("owner") == "opponent":
+            rest = {k: v for k, v in fl.items() if k not in ("zone", "owner")}
+            noun = _filter({**rest, "zone": "any"})
+            return (f"Each opponent reveals their hand. You may {play} {_article(noun)} from "
+                    "among them without paying its mana cost.")  # fmt: skip
+        return f"You may {play} {_article(_filter(fl))} without paying its mana cost."
+    if verb == "return_at_random":
+        fl = _dict(args.get("filter", a))
+        whose = {"you": "your", "opponent": "an opponent's"}.get(fl.get("owner", "you"), "a")
+        zone = fl.get("zone", "graveyard")
+        rest = {k: v for k, v in fl.items() if k not in ("zone", "owner")}
+        noun = _filter({**rest, "zone": "any"})
+        return f"Return {_article(noun)} at random from {whose} {zone} to your hand."
     if verb == "exile_until":
         to = {"hand": "into your hand", "battlefield": "onto the battlefield",
               "battlefield_or_hand": "onto the battlefield or into your hand"}.get(
@@ -1493,6 +1520,13 @@ def _when(ctx: Ctx, w: dict) -> str:
             f"Whenever it becomes {b}" if b else "Whenever day becomes night or night becomes day"
         )
     return f"Whenever {ev.replace('_', ' ')}"
+
+
+def _dict(f: Any) -> dict:
+    """A filter as a mapping (a filter word's meaning)."""
+    if isinstance(f, str):
+        return dict(FILTER_WORDS.get(f, {}))
+    return dict(f) if isinstance(f, dict) else {}
 
 
 def _article(s: str) -> str:

@@ -712,7 +712,7 @@ class Compiler:
         if isinstance(spec, dict):
             spec = dict(spec)
             for key in ("count", "up_to", "chosen_by", "different", "total_power",
-                        "one_per_player"):  # fmt: skip
+                        "one_per_player", "at_random"):  # fmt: skip
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -746,6 +746,10 @@ class Compiler:
                 self.fail(f"targets[{k}]: one_per_player goes with up_to (and no count)")
             t.set("tg", s, K.G_COUNT, 8)
             t.set("tg", s, K.G_ONE_PER_PLAYER, 1)
+        if extra.get("at_random"):  # "select target player at random" (no player chooses)
+            if extra.get("up_to") or "chosen_by" in extra or count != 1:
+                self.fail(f"targets[{k}]: at_random goes with one target, not up_to or chosen_by")
+            t.set("tg", s, K.G_AT_RANDOM, 1)
         if "total_power" in extra:  # Nethroi: targets with total power N or less
             t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
@@ -2196,6 +2200,35 @@ class Compiler:
             fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
             fd["zone"] = "any"
             self._row(op, refa=self.filter(fd), ref=self.simple(a.get("who", "you"), "who"))
+        elif verb == "cast_without_paying":  # 601.2, 118.9: cast as this resolves
+            a = self._args(verb, arg, "from", {"filter", "lands", "reveal"})
+            frm = a["from"]
+            if a.get("lands") not in (None, True) or a.get("reveal") not in (None, True):
+                self.fail("cast_without_paying: lands / reveal are true or left out")
+            if frm == "library_top":  # "reveal the top card of your library"
+                if "filter" in a:
+                    self.fail("cast_without_paying: from library_top takes no filter")
+                mode, f = K.FREE_FROM_TOP, -1
+            elif frm == ["hand", "library"]:  # "search your hand and/or library for ..."
+                fd = a.get("filter", "card")
+                fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+                fd["zone"] = "any"
+                mode, f = K.FREE_FROM_SEARCH, self.filter(fd)
+            elif isinstance(frm, dict) and set(frm) == {"each"} and "filter" not in a:
+                mode, f = K.FREE_FROM_SET, self.filter(frm["each"])
+            else:
+                self.fail("cast_without_paying: from is library_top, [hand, library] (with a "
+                          "filter) or {each: FILTER}")  # fmt: skip
+            self._row(op, a=mode, b=1 if a.get("lands") else 0, refa=f)
+        elif verb == "return_at_random":  # "return a card at random from your graveyard"
+            a = self._args(verb, arg, "filter", {"to"})
+            if a.get("to", "hand") != "hand":
+                self.fail("return_at_random: to hand")
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            if fd.get("zone") not in ("graveyard", "exile"):
+                self.fail("return_at_random: the filter's zone is graveyard or exile")
+            self._row(op, refa=self.filter(fd))
         elif verb == "exile_until":  # Illuna: exile from the top until a matching card
             a = self._args(verb, arg, "filter", {"to"})
             fd = a["filter"]
