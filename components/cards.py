@@ -460,6 +460,9 @@ OP["cast_without_paying"] = OP_CAST_FREE
 OP["return_at_random"] = OP_RETURN_AT_RANDOM
 # E_A of cast_without_paying: where the cards are
 FREE_FROM_SET, FREE_FROM_TOP, FREE_FROM_SEARCH = range(3)
+FREE_FROM_REF = 3  # E_A of cast_without_paying: the card E_REF names (rebound: "this card")
+ST_REBOUND = 140  # "[these] spells have rebound" (702.88; A_ARG: the spells' filter)
+AB_FROM_END_REBOUND = 3  # the synthetic rebound ability row: before exalted's and deploy's
 G_AT_RANDOM = TARGETS.field(
     "at_random", "1: its targets are chosen at random among the legal ones (Furnace Layer)"
 )

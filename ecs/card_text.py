@@ -775,6 +775,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "cast_without_paying":
         frm = args.get("from", a)
         play = "play" if args.get("lands") else "cast"
+        if frm in ("event.object", "it", "target"):
+            return f"You may {play} that card from exile without paying its mana cost."
         if frm == "library_top":
             return (f"Reveal the top card of your library. You may {play} it without paying "
                     "its mana cost.")  # fmt: skip
@@ -1653,6 +1655,15 @@ def _static(ctx: Ctx, body: dict) -> str:
         )
     elif k == "may_cast_from":
         text = f"You may cast {ctx.name} from your graveyard."
+    elif k == "rebound" and isinstance(arg, dict):  # (Trail of the Mage-Rings, 702.88)
+        sp = arg.get("spells")
+        sp = FILTER_WORDS.get(sp, sp) if isinstance(sp, str) else sp
+        spells = _filter({**sp, "zone": "stack"} if isinstance(sp, dict) else sp, plural=True)
+        if "spell" not in spells:
+            spells += " spells"
+        text = (f"{_cap(spells)} have rebound. (If such a spell was cast from its controller's "
+                "hand, it is exiled as it resolves; at the beginning of that player's next "
+                "upkeep, they may cast it from exile without paying its mana cost.)")  # fmt: skip
     elif k == "flash_for" and isinstance(arg, dict):  # (Tawnos)
         sp = arg.get("spells")
         sp = FILTER_WORDS.get(sp, sp) if isinstance(sp, str) else sp

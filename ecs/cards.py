@@ -1278,6 +1278,16 @@ class Compiler:
                 arg = arg["what"]
             row[K.A_REFA] = self.filter(arg)
             return
+        if kind == "rebound":  # "[these] spells have rebound" (702.88)
+            if not isinstance(arg, dict) or set(arg) != {"spells"}:
+                self.fail("rebound: {spells: FILTER}")
+            f = arg["spells"]
+            f = FILTER_WORDS.get(f, f) if isinstance(f, str) else f
+            if not isinstance(f, dict):
+                self.fail("rebound: spells is a filter")
+            row[K.A_KIND] = K.ST_REBOUND
+            row[K.A_ARG] = self.filter({**f, "zone": "stack"})
+            return
         if kind == "flash_for":  # "you may cast [these] spells as though they had flash"
             if not isinstance(arg, dict) or set(arg) != {"spells"}:
                 self.fail("flash_for: {spells: FILTER}")
@@ -2203,6 +2213,7 @@ class Compiler:
         elif verb == "cast_without_paying":  # 601.2, 118.9: cast as this resolves
             a = self._args(verb, arg, "from", {"filter", "lands", "reveal"})
             frm = a["from"]
+            ref = K.R_NONE
             if a.get("lands") not in (None, True) or a.get("reveal") not in (None, True):
                 self.fail("cast_without_paying: lands / reveal are true or left out")
             if frm == "library_top":  # "reveal the top card of your library"
@@ -2216,10 +2227,13 @@ class Compiler:
                 mode, f = K.FREE_FROM_SEARCH, self.filter(fd)
             elif isinstance(frm, dict) and set(frm) == {"each"} and "filter" not in a:
                 mode, f = K.FREE_FROM_SET, self.filter(frm["each"])
+            elif frm in ("event.object", "it", "target"):  # "cast that card"
+                mode, f = K.FREE_FROM_REF, -1
+                ref = self.simple(frm, "cast_without_paying: from")
             else:
                 self.fail("cast_without_paying: from is library_top, [hand, library] (with a "
                           "filter) or {each: FILTER}")  # fmt: skip
-            self._row(op, a=mode, b=1 if a.get("lands") else 0, refa=f)
+            self._row(op, a=mode, b=1 if a.get("lands") else 0, refa=f, ref=ref)
         elif verb == "return_at_random":  # "return a card at random from your graveyard"
             a = self._args(verb, arg, "filter", {"to"})
             if a.get("to", "hand") != "hand":
@@ -2524,6 +2538,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(self.get(name).name)
+        _rebound_ability(comp)
         _exalted_ability(comp)
         _deploy_ability(comp)
         return Compiled(
@@ -2556,6 +2571,24 @@ class CardDB:
         card = self.get(name)
         tokens = {n: c.record for n, c in self.cards.items() if c.token}
         return render(card.name, card.record, tokens)
+
+
+def _rebound_ability(comp: Compiler) -> None:
+    """702.88a: rebound's delayed trigger ("at the beginning of your next upkeep, you may
+    cast this card from exile without paying its mana cost"), one row every cards arena
+    has, before exalted's (components.cards AB_FROM_END_REBOUND); systems/stack.py
+    creates it as a spell with rebound resolves. Its event object is the exiled card."""
+    t = comp.t
+    comp.default_zone = "exile"
+    a = t.new("ab")
+    comp._ability_defaults(a, -1, K.AB_TRIGGERED)
+    t.set("ab", a, K.B_WHEN, -1)
+    comp.where = "rebound (702.88)"
+    comp.n_specs = 0
+    e0 = len(t.rows["ep"])
+    comp.effects([{"cast_without_paying": {"from": "event.object"}}])
+    t.set("ab", a, K.B_E0, e0)
+    t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
 
 
 def _exalted_ability(comp: Compiler) -> None:

@@ -38,6 +38,7 @@ from components.cards import (
     E_SETS_PT,
     E_SUB,
     E_UNTIL,
+    FREE_FROM_REF,
     FREE_FROM_SEARCH,
     FREE_FROM_SET,
     FREE_FROM_TOP,
@@ -2481,6 +2482,12 @@ def _free_options(st, cd, r, p, src, item, out):
     mode = ep[r, E_A]
     f = ep[r, E_REFA]
     lands = ep[r, E_B] == 1
+    if mode == FREE_FROM_REF:  # that card, while it is still in exile (rebound)
+        x = selectors.simple_ref(st, cd, ep[r, E_REF], p, src, item)
+        if x >= 0 and x != NONE and o[x, F_ZONE] == EXILE and _free_playable(st, cd, p, x, lands):
+            out[0] = x
+            return 1
+        return 0
     if mode == FREE_FROM_TOP:
         i = zones.library_top(st, p, 0)
         if i >= 0 and _free_playable(st, cd, p, i, lands):

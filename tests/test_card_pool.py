@@ -52,7 +52,6 @@ REFUSED = {
     "Selesnya Loft Gardens": "double_tokens",  # and counters; its chaos needs lasting
     "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
-    "Trail of the Mage-Rings": "rebound",
     "Windriddle Palace": "play_from_library_top",
     # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
     # random agents fill the tables; it waits for activating it N times as one shortcut
