@@ -463,6 +463,10 @@ FREE_FROM_SET, FREE_FROM_TOP, FREE_FROM_SEARCH = range(3)
 FREE_FROM_REF = 3  # E_A of cast_without_paying: the card E_REF names (rebound: "this card")
 ST_REBOUND = 140  # "[these] spells have rebound" (702.88; A_ARG: the spells' filter)
 AB_FROM_END_REBOUND = 3  # the synthetic rebound ability row: before exalted's and deploy's
+OP_GRANT_ABILITY = len(OP_NAMES)  # an activated ability granted until a time (Stensia)
+OP_NAMES = OP_NAMES + ("grant_ability",)
+OP["grant_ability"] = OP_GRANT_ABILITY
+AB_GRANTED_BY_EFFECT = 2  # B_ARG of an activated ability a resolved effect grants (not its card's)
 G_AT_RANDOM = TARGETS.field(
     "at_random", "1: its targets are chosen at random among the legal ones (Furnace Layer)"
 )

@@ -791,6 +791,12 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             return (f"Each opponent reveals their hand. You may {play} {_article(noun)} from "
                     "among them without paying its mana cost.")  # fmt: skip
         return f"You may {play} {_article(_filter(fl))} without paying its mana cost."
+    if verb == "grant_ability":
+        inner = args.get("ability", {}).get("activated", {})
+        what = _cap(ref("what", "target"))
+        text = _ability(Ctx("this creature"), "activated", inner)
+        gains = "gain" if what.lower().startswith(("those", "creatures")) else "gains"
+        return f'{what} {gains} "{text}" until end of turn.'
     if verb == "return_at_random":
         fl = _dict(args.get("filter", a))
         whose = {"you": "your", "opponent": "an opponent's"}.get(fl.get("owner", "you"), "a")
@@ -1446,6 +1452,8 @@ def _when(ctx: Ctx, w: dict) -> str:
                "creature": " to a creature", "player_or_planeswalker": " to a player or planeswalker"}.get(to, f" to {to}")  # fmt: skip
         if to == "player" and who is not None:
             rec = f" to {player}"
+        if w.get("first_each_turn"):
+            return f"Whenever {subject} deals {dmg} to one or more players for the first time each turn"
         return f"Whenever {subject} deals {dmg}{rec}"
     if ev == "dealt_damage":
         by = f" by {_article(_filter(w['by']))}" if "by" in w else ""

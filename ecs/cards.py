@@ -993,7 +993,7 @@ class Compiler:
         "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
         "attacks": {"what", "defender", "one_or_more", "at_least"}, "blocks": {"what"},
         "attacks_unblocked": {"what", "defender"},
-        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
+        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who", "first_each_turn"},
         "dealt_damage": {"what", "by"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth", "what"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
@@ -1075,6 +1075,10 @@ class Compiler:
             }
             if to not in codes:
                 self.fail(f"when: to is one of {sorted(codes)}")
+            if when.get("first_each_turn"):  # "to one or more players for the first time each turn"
+                if to != "player" or when["first_each_turn"] is not True:
+                    self.fail("when: first_each_turn: true goes with to: player")
+                bits |= 32  # (systems/triggers.py DMG_FIRST_EACH_TURN)
             t.set("ab", a, K.B_ARG, bits | codes[to])
         elif ev == "dealt_damage" and "by" in when:  # "... dealt damage by [a source]"
             t.set("ab", a, K.B_ARG, self.filter(when["by"]))
@@ -2234,6 +2238,30 @@ class Compiler:
                 self.fail("cast_without_paying: from is library_top, [hand, library] (with a "
                           "filter) or {each: FILTER}")  # fmt: skip
             self._row(op, a=mode, b=1 if a.get("lands") else 0, refa=f, ref=ref)
+        elif verb == "grant_ability":  # "each creature you control gains '{T}: ...' until ..."
+            a = self._args(verb, arg, "what", {"ability", "until"})
+            inner = a.get("ability")
+            if not isinstance(inner, dict) or set(inner) != {"activated"}:
+                self.fail("grant_ability: ability is {activated: {...}}")
+            body = inner["activated"]
+            if isinstance(body, dict) and "zone" in body:
+                self.fail("grant_ability: the ability works where the permanent is (no zone)")
+            until = self._until(a, verb)
+            subject = self._subject(a, "what", "target", verb)
+            keep = (self.where, self.n_specs, self.default_zone, self.delayed_programs)
+            self.default_zone, self.delayed_programs = "battlefield", []
+            e1 = len(self.t.rows["ep"])
+            ab = self.ability("activated", body, -1)  # (in it, `self` is the permanent)
+            if self.delayed_programs:
+                self.fail("grant_ability: no delayed steps in the granted ability")
+            self.where, self.n_specs, self.default_zone, self.delayed_programs = keep
+            self.t.set("ab", ab, K.B_ARG, K.AB_GRANTED_BY_EFFECT)
+            self.t.set("ab", ab, K.B_INDEX, 17)  # (after the permanent's own abilities)
+            # its program was compiled here; it moves after the ability's own program
+            rows = self.t.rows["ep"][e1:]
+            del self.t.rows["ep"][e1:]
+            self.delayed_programs.append((ab, rows, e1))
+            self._row(op, a=ab, until=until, **subject)
         elif verb == "return_at_random":  # "return a card at random from your graveyard"
             a = self._args(verb, arg, "filter", {"to"})
             if a.get("to", "hand") != "hand":

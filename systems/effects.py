@@ -86,6 +86,7 @@ from components.cards import (
     OP_GAIN_CONTROL,
     OP_GAIN_LIFE,
     OP_GRANT,
+    OP_GRANT_ABILITY,
     OP_IF,
     OP_JUMP,
     OP_LASTING,
@@ -172,6 +173,7 @@ from components.effects import (
     X_COLORS,
     X_CONTROL,
     X_CTL,
+    X_GRANT_ABILITY,
     X_KIND,
     X_KW,
     X_LASTING,
@@ -837,6 +839,8 @@ def _simple(st, cd, r, you, src, item):
                 kind = X_MUST_ATTACK
             elif op == OP_GAIN_CONTROL:
                 kind = X_CONTROL
+            elif op == OP_GRANT_ABILITY:  # (X_P: the ability row it gains)
+                kind = X_GRANT_ABILITY
             if kind >= 0:
                 newctl = you
                 if op == OP_MUST_ATTACK:  # (X_NEWCTL: the player it must attack; -1 any)

@@ -50,7 +50,6 @@ REFUSED = {
     "Mount Keralia": "prevent_for_the_game",
     "Prahv": "cant_attack_after_casting",
     "Selesnya Loft Gardens": "double_tokens",  # and counters; its chaos needs lasting
-    "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
     "Windriddle Palace": "play_from_library_top",
     # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
