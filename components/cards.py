@@ -469,6 +469,27 @@ L_COMBAT_DAMAGED = FILTERS.field(
 )
 ST_UNTAP_TO_COUNTERS = 144  # 614.1a: "would untap during your untap step: counters instead"
 
+# ----------------------------------------------------------------- casting without paying,
+# choices at random (issue 14: My Wish Is Your Command, Quicksilver Sea, Furnace Layer,
+# Nephalia; Conspiracy: Aether Searcher; documented in VOCABULARY.md)
+OP_CAST_FREE = len(OP_NAMES)  # 601.2, 118.9: cast a card without paying as this resolves
+OP_RETURN_AT_RANDOM = OP_CAST_FREE + 1  # a card chosen at random goes to its owner's hand
+OP_NAMES = OP_NAMES + ("cast_without_paying", "return_at_random")
+OP["cast_without_paying"] = OP_CAST_FREE
+OP["return_at_random"] = OP_RETURN_AT_RANDOM
+# E_A of cast_without_paying: where the cards are
+FREE_FROM_SET, FREE_FROM_TOP, FREE_FROM_SEARCH = range(3)
+FREE_FROM_REF = 3  # E_A of cast_without_paying: the card E_REF names (rebound: "this card")
+ST_REBOUND = 150  # "[these] spells have rebound" (702.88; A_ARG: the spells' filter)
+AB_FROM_END_REBOUND = 3  # the synthetic rebound ability row: before exalted's and deploy's
+OP_GRANT_ABILITY = len(OP_NAMES)  # an activated ability granted until a time (Stensia)
+OP_NAMES = OP_NAMES + ("grant_ability",)
+OP["grant_ability"] = OP_GRANT_ABILITY
+AB_GRANTED_BY_EFFECT = 2  # B_ARG of an activated ability a resolved effect grants (not its card's)
+G_AT_RANDOM = TARGETS.field(
+    "at_random", "1: its targets are chosen at random among the legal ones (Furnace Layer)"
+)
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

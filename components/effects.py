@@ -29,6 +29,7 @@ X_LASTING = 9  # statics of a resolved ability (X_SRC: the object holding them) 
 UNTIL_END_OF_TURN, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN, UNTIL_FOREVER = range(4)
 UNTIL_WHILE_CONTROLLED = 4  # while its controller controls the source (Olivia Voldaren)
 UNTIL_PLANESWALK = 8  # until a player planeswalks (901.11; issue 14)
+X_GRANT_ABILITY = 17  # an activated ability (its row in X_P) granted to X_OBJ (Stensia)
 
 SHIELDS = Table("sh", "prevention and redirection shields (615, 614.9)", rows="shields")
 F = SHIELDS.field

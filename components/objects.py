@@ -132,3 +132,7 @@ CANT_ATTACK, CANT_BLOCK = 1, 2
 # F_CMD_ANSWER values (903.9b): the command zone instead, or where it was going
 CMD_YES, CMD_NO = 1, 2
 MUST_ATTACK = 4  # "attacks this turn if able" (508.1d)
+# casting without paying (601.2, 118.9; Archenemy, Conspiracy, Planechase)
+F_FREE = F("without_paying", "1 while it is being cast without paying its mana cost (118.9)")
+F_HIT_PLAYER = F("hit_player_turn", "1 + the turn in which it last dealt damage to a player "
+                 "('for the first time each turn': Stensia); 0 never")  # fmt: skip

@@ -268,7 +268,8 @@ def _target_names(targets: list) -> list[str]:
     for spec in targets:
         count, up_to, extra = 1, False, ""
         if isinstance(spec, dict) and set(spec) & {"filter", "count", "up_to", "chosen_by",
-                                                   "different", "one_per_player"}:  # fmt: skip
+                                                   "different", "one_per_player",
+                                                   "at_random"}:  # fmt: skip
             count = spec.get("count", 1)
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
@@ -277,6 +278,8 @@ def _target_names(targets: list) -> list[str]:
                 extra = " of their choice"
             if spec.get("different"):
                 extra += " (another one)"
+            if spec.get("at_random"):
+                extra += " chosen at random"
             if spec.get("one_per_player"):  # "for each opponent, up to one target ..."
                 fl = spec.get("filter", {})
                 own = fl.get("owner", "player") if isinstance(fl, dict) else "player"
@@ -286,7 +289,7 @@ def _target_names(targets: list) -> list[str]:
                 names.append(f"for each {who}, up to one target {text}")
                 continue
             spec = spec.get("filter", {k: v for k, v in spec.items() if k not in (
-                "count", "up_to", "chosen_by", "different")})  # fmt: skip
+                "count", "up_to", "chosen_by", "different", "at_random")})  # fmt: skip
             if spec == {}:
                 spec = "permanent"
         if spec in ("any", "any_target"):
@@ -784,6 +787,38 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "wish":
         return (f"You may put {_article(_filter(args.get('filter', a)))} you own from "
                 "outside the game into your hand.")  # fmt: skip
+    if verb == "cast_without_paying":
+        frm = args.get("from", a)
+        play = "play" if args.get("lands") else "cast"
+        if frm in ("event.object", "it", "target"):
+            return f"You may {play} that card from exile without paying its mana cost."
+        if frm == "library_top":
+            return (f"Reveal the top card of your library. You may {play} it without paying "
+                    "its mana cost.")  # fmt: skip
+        if isinstance(frm, list):
+            what = _article(_filter({**_dict(args.get("filter", "card")), "zone": "any"}))
+            return (f"You may search your hand and/or library for {what} and {play} it without "
+                    "paying its mana cost. If you searched your library, shuffle.")  # fmt: skip
+        fl = _dict(frm.get("each", {})) if isinstance(frm, dict) else {}
+        if fl.get("zone") == "hand" and fl.get("owner") == "opponent":
+            rest = {k: v for k, v in fl.items() if k not in ("zone", "owner")}
+            noun = _filter({**rest, "zone": "any"})
+            return (f"Each opponent reveals their hand. You may {play} {_article(noun)} from "
+                    "among them without paying its mana cost.")  # fmt: skip
+        return f"You may {play} {_article(_filter(fl))} without paying its mana cost."
+    if verb == "grant_ability":
+        inner = args.get("ability", {}).get("activated", {})
+        what = _cap(ref("what", "target"))
+        text = _ability(Ctx("this creature"), "activated", inner)
+        gains = "gain" if what.lower().startswith(("those", "creatures")) else "gains"
+        return f'{what} {gains} "{text}" until end of turn.'
+    if verb == "return_at_random":
+        fl = _dict(args.get("filter", a))
+        whose = {"you": "your", "opponent": "an opponent's"}.get(fl.get("owner", "you"), "a")
+        zone = fl.get("zone", "graveyard")
+        rest = {k: v for k, v in fl.items() if k not in ("zone", "owner")}
+        noun = _filter({**rest, "zone": "any"})
+        return f"Return {_article(noun)} at random from {whose} {zone} to your hand."
     if verb == "exile_until":
         to = {"hand": "into your hand", "battlefield": "onto the battlefield",
               "battlefield_or_hand": "onto the battlefield or into your hand"}.get(
@@ -1439,6 +1474,8 @@ def _when(ctx: Ctx, w: dict) -> str:
                "creature": " to a creature", "player_or_planeswalker": " to a player or planeswalker"}.get(to, f" to {to}")  # fmt: skip
         if to == "player" and who is not None:
             rec = f" to {player}"
+        if w.get("first_each_turn"):
+            return f"Whenever {subject} deals {dmg} to one or more players for the first time each turn"
         return f"Whenever {subject} deals {dmg}{rec}"
     if ev == "dealt_damage":
         by = f" by {_article(_filter(w['by']))}" if "by" in w else ""
@@ -1515,6 +1552,13 @@ def _when(ctx: Ctx, w: dict) -> str:
             f"Whenever it becomes {b}" if b else "Whenever day becomes night or night becomes day"
         )
     return f"Whenever {ev.replace('_', ' ')}"
+
+
+def _dict(f: Any) -> dict:
+    """A filter as a mapping (a filter word's meaning)."""
+    if isinstance(f, str):
+        return dict(FILTER_WORDS.get(f, {}))
+    return dict(f) if isinstance(f, dict) else {}
 
 
 def _article(s: str) -> str:
@@ -1659,6 +1703,15 @@ def _static(ctx: Ctx, body: dict) -> str:
         )
     elif k == "may_cast_from":
         text = f"You may cast {ctx.name} from your graveyard."
+    elif k == "rebound" and isinstance(arg, dict):  # (Trail of the Mage-Rings, 702.88)
+        sp = arg.get("spells")
+        sp = FILTER_WORDS.get(sp, sp) if isinstance(sp, str) else sp
+        spells = _filter({**sp, "zone": "stack"} if isinstance(sp, dict) else sp, plural=True)
+        if "spell" not in spells:
+            spells += " spells"
+        text = (f"{_cap(spells)} have rebound. (If such a spell was cast from its controller's "
+                "hand, it is exiled as it resolves; at the beginning of that player's next "
+                "upkeep, they may cast it from exile without paying its mana cost.)")  # fmt: skip
     elif k == "flash_for" and isinstance(arg, dict):  # (Tawnos)
         sp = arg.get("spells")
         sp = FILTER_WORDS.get(sp, sp) if isinstance(sp, str) else sp

@@ -714,7 +714,7 @@ class Compiler:
         if isinstance(spec, dict):
             spec = dict(spec)
             for key in ("count", "up_to", "chosen_by", "different", "total_power",
-                        "one_per_player"):  # fmt: skip
+                        "one_per_player", "at_random"):  # fmt: skip
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -748,6 +748,10 @@ class Compiler:
                 self.fail(f"targets[{k}]: one_per_player goes with up_to (and no count)")
             t.set("tg", s, K.G_COUNT, 8)
             t.set("tg", s, K.G_ONE_PER_PLAYER, 1)
+        if extra.get("at_random"):  # "select target player at random" (no player chooses)
+            if extra.get("up_to") or "chosen_by" in extra or count != 1:
+                self.fail(f"targets[{k}]: at_random goes with one target, not up_to or chosen_by")
+            t.set("tg", s, K.G_AT_RANDOM, 1)
         if "total_power" in extra:  # Nethroi: targets with total power N or less
             t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
@@ -991,7 +995,7 @@ class Compiler:
         "enters": {"what", "who", "one_or_more"}, "leaves": {"what", "to"}, "dies": {"what"},
         "attacks": {"what", "defender", "one_or_more", "at_least"}, "blocks": {"what"},
         "attacks_unblocked": {"what", "defender"},
-        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who"},
+        "becomes_blocked": {"what", "by_creature"}, "deals_damage": {"what", "to", "combat", "who", "first_each_turn"},
         "dealt_damage": {"what", "by"}, "cast": {"what", "who", "by", "targets"},
         "beginning_of": {"step", "whose", "who"}, "draws": {"who", "nth", "what"},
         "discards": {"who"}, "gains_life": {"who"}, "loses_life": {"who"},
@@ -1073,6 +1077,10 @@ class Compiler:
             }
             if to not in codes:
                 self.fail(f"when: to is one of {sorted(codes)}")
+            if when.get("first_each_turn"):  # "to one or more players for the first time each turn"
+                if to != "player" or when["first_each_turn"] is not True:
+                    self.fail("when: first_each_turn: true goes with to: player")
+                bits |= 32  # (systems/triggers.py DMG_FIRST_EACH_TURN)
             t.set("ab", a, K.B_ARG, bits | codes[to])
         elif ev == "dealt_damage" and "by" in when:  # "... dealt damage by [a source]"
             t.set("ab", a, K.B_ARG, self.filter(when["by"]))
@@ -1306,6 +1314,16 @@ class Compiler:
                     row[K.A_TO] = 1 + self.filter(arg["to"])
                 arg = arg["what"]
             row[K.A_REFA] = self.filter(arg)
+            return
+        if kind == "rebound":  # "[these] spells have rebound" (702.88)
+            if not isinstance(arg, dict) or set(arg) != {"spells"}:
+                self.fail("rebound: {spells: FILTER}")
+            f = arg["spells"]
+            f = FILTER_WORDS.get(f, f) if isinstance(f, str) else f
+            if not isinstance(f, dict):
+                self.fail("rebound: spells is a filter")
+            row[K.A_KIND] = K.ST_REBOUND
+            row[K.A_ARG] = self.filter({**f, "zone": "stack"})
             return
         if kind == "flash_for":  # "you may cast [these] spells as though they had flash"
             if not isinstance(arg, dict) or not {"spells"} <= set(arg) <= {"spells", "who"}:
@@ -2254,6 +2272,63 @@ class Compiler:
             fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
             fd["zone"] = "any"
             self._row(op, refa=self.filter(fd), ref=self.simple(a.get("who", "you"), "who"))
+        elif verb == "cast_without_paying":  # 601.2, 118.9: cast as this resolves
+            a = self._args(verb, arg, "from", {"filter", "lands", "reveal"})
+            frm = a["from"]
+            ref = K.R_NONE
+            if a.get("lands") not in (None, True) or a.get("reveal") not in (None, True):
+                self.fail("cast_without_paying: lands / reveal are true or left out")
+            if frm == "library_top":  # "reveal the top card of your library"
+                if "filter" in a:
+                    self.fail("cast_without_paying: from library_top takes no filter")
+                mode, f = K.FREE_FROM_TOP, -1
+            elif frm == ["hand", "library"]:  # "search your hand and/or library for ..."
+                fd = a.get("filter", "card")
+                fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+                fd["zone"] = "any"
+                mode, f = K.FREE_FROM_SEARCH, self.filter(fd)
+            elif isinstance(frm, dict) and set(frm) == {"each"} and "filter" not in a:
+                mode, f = K.FREE_FROM_SET, self.filter(frm["each"])
+            elif frm in ("event.object", "it", "target"):  # "cast that card"
+                mode, f = K.FREE_FROM_REF, -1
+                ref = self.simple(frm, "cast_without_paying: from")
+            else:
+                self.fail("cast_without_paying: from is library_top, [hand, library] (with a "
+                          "filter) or {each: FILTER}")  # fmt: skip
+            self._row(op, a=mode, b=1 if a.get("lands") else 0, refa=f, ref=ref)
+        elif verb == "grant_ability":  # "each creature you control gains '{T}: ...' until ..."
+            a = self._args(verb, arg, "what", {"ability", "until"})
+            inner = a.get("ability")
+            if not isinstance(inner, dict) or set(inner) != {"activated"}:
+                self.fail("grant_ability: ability is {activated: {...}}")
+            body = inner["activated"]
+            if isinstance(body, dict) and "zone" in body:
+                self.fail("grant_ability: the ability works where the permanent is (no zone)")
+            until = self._until(a, verb)
+            subject = self._subject(a, "what", "target", verb)
+            keep = (self.where, self.n_specs, self.default_zone, self.delayed_programs)
+            self.default_zone, self.delayed_programs = "battlefield", []
+            e1 = len(self.t.rows["ep"])
+            ab = self.ability("activated", body, -1)  # (in it, `self` is the permanent)
+            if self.delayed_programs:
+                self.fail("grant_ability: no delayed steps in the granted ability")
+            self.where, self.n_specs, self.default_zone, self.delayed_programs = keep
+            self.t.set("ab", ab, K.B_ARG, K.AB_GRANTED_BY_EFFECT)
+            self.t.set("ab", ab, K.B_INDEX, 17)  # (after the permanent's own abilities)
+            # its program was compiled here; it moves after the ability's own program
+            rows = self.t.rows["ep"][e1:]
+            del self.t.rows["ep"][e1:]
+            self.delayed_programs.append((ab, rows, e1))
+            self._row(op, a=ab, until=until, **subject)
+        elif verb == "return_at_random":  # "return a card at random from your graveyard"
+            a = self._args(verb, arg, "filter", {"to"})
+            if a.get("to", "hand") != "hand":
+                self.fail("return_at_random: to hand")
+            fd = a["filter"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            if fd.get("zone") not in ("graveyard", "exile"):
+                self.fail("return_at_random: the filter's zone is graveyard or exile")
+            self._row(op, refa=self.filter(fd))
         elif verb == "exile_until":  # Illuna: exile from the top until a matching card
             a = self._args(verb, arg, "filter", {"to"})
             fd = a["filter"]
@@ -2550,6 +2625,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(self.get(name).name)
+        _rebound_ability(comp)
         _exalted_ability(comp)
         _deploy_ability(comp)
         return Compiled(
@@ -2582,6 +2658,24 @@ class CardDB:
         card = self.get(name)
         tokens = {n: c.record for n, c in self.cards.items() if c.token}
         return render(card.name, card.record, tokens)
+
+
+def _rebound_ability(comp: Compiler) -> None:
+    """702.88a: rebound's delayed trigger ("at the beginning of your next upkeep, you may
+    cast this card from exile without paying its mana cost"), one row every cards arena
+    has, before exalted's (components.cards AB_FROM_END_REBOUND); systems/stack.py
+    creates it as a spell with rebound resolves. Its event object is the exiled card."""
+    t = comp.t
+    comp.default_zone = "exile"
+    a = t.new("ab")
+    comp._ability_defaults(a, -1, K.AB_TRIGGERED)
+    t.set("ab", a, K.B_WHEN, -1)
+    comp.where = "rebound (702.88)"
+    comp.n_specs = 0
+    e0 = len(t.rows["ep"])
+    comp.effects([{"cast_without_paying": {"from": "event.object"}}])
+    t.set("ab", a, K.B_E0, e0)
+    t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
 
 
 def _exalted_ability(comp: Compiler) -> None:

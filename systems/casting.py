@@ -65,6 +65,7 @@ from components.cards import (
     COST_W,
     EV_BECOMES_TARGET,
     EV_CAST,
+    G_AT_RANDOM,
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
@@ -89,6 +90,7 @@ from components.decisions import (
     PEND_NONE,
     PEND_TARGET,
     PEND_X,
+    T_RANDOM,
 )
 from components.game import (
     CAST_CHOOSER,
@@ -118,6 +120,7 @@ from components.game import (
     S_PEND,
     S_PPLAYER,
     S_PRIO,
+    S_RES,
     S_TODO,
     TODO_PRIORITY,
 )
@@ -131,6 +134,7 @@ from components.objects import (
     F_EVC,
     F_EVO,
     F_FACE_DOWN,
+    F_FREE,
     F_FROM,
     F_IAB,
     F_ICTL,
@@ -171,6 +175,7 @@ from components.rules import (
     NO_TARGET,
     STACK,
     T_CREATURE,
+    T_LAND,
     T_PHENOMENON,
     T_PLANE,
 )
@@ -181,6 +186,7 @@ from systems import (
     continuous_effects,
     damage,
     mana,
+    planechase,
     players,
     selectors,
     stack,
@@ -190,7 +196,7 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import lowest_bit, popcount, touch
+from systems.state import lowest_bit, popcount, rand_below, touch, trace
 
 # option of a cast (the A_CAST action's argument)
 CAST_NORMAL, CAST_ALTERNATIVE, CAST_MUTATE = 0, 1, 2
@@ -218,7 +224,11 @@ def base_cost(st, cd, p, i, a, option, out):
     o, ct, ab = st.o, cd.ct, cd.ab
     c = o[i, F_CARD]
     spell = o[i, F_ZONE] != BATTLEFIELD or option >= 0 and _is_spell_kind(cd, a)
-    if a >= 0 and (not spell or option != CAST_NORMAL):
+    if spell and option == CAST_NORMAL and o[i, F_FREE]:  # 118.9: no mana cost; X is 0
+        for k in range(out.shape[0]):
+            out[k] = 0
+        xs = 0
+    elif a >= 0 and (not spell or option != CAST_NORMAL):
         for k in range(N_MANA + 1):
             out[k] = ab[a, B_COST + k]
         if out.shape[0] >= COST_W:
@@ -444,6 +454,39 @@ def _has_sacrifice(st, cd, p, f, src):
 @kernel
 def begin_spell(st, cd, p, i, option):
     """601.2a: the card moves to the stack; then its choices, one decision at a time."""
+    _spell_on_stack(st, cd, p, i, option, 0)
+    _begin(st, cd, i, CK_SPELL)
+
+
+@kernel
+def begin_free(st, cd, p, i):
+    """601.2, 118.9: p casts card i without paying its mana cost while an ability
+    resolves (timing is ignored): no alternative cost, X is 0, additional costs (kicker)
+    and cost increases are paid. Its choices are decisions as for any spell; once it is
+    cast the resolution goes on (``finish``)."""
+    _spell_on_stack(st, cd, p, i, CAST_NORMAL, 1)
+    _begin(st, cd, i, CK_SPELL)
+
+
+@kernel
+def free_castable(st, cd, p, i):
+    """Could p cast card i now without paying its mana cost (118.9) and complete it:
+    not a land, nothing forbids the spell, its targets exist, the cost increases left
+    can be paid? (Timing is ignored: it is cast as an ability resolves.)"""
+    o = st.o
+    if o[i, F_CARD] < 0 or o[i, F_TYPES] & T_LAND:
+        return False
+    if conspiracy.cant_cast(st, cd, p, i) or planechase.cant_cast_by_library_tops(st, cd, i):
+        return False
+    keep = o[i, F_FREE]
+    o[i, F_FREE] = 1
+    ok = castable(st, cd, p, i, CAST_NORMAL)
+    o[i, F_FREE] = keep
+    return ok
+
+
+@kernel
+def _spell_on_stack(st, cd, p, i, option, free):
     o = st.o
     c = o[i, F_CARD]
     frm = o[i, F_ZONE]
@@ -458,7 +501,7 @@ def begin_spell(st, cd, p, i, option):
     o[i, F_NT] = 0
     o[i, F_MODES] = 0
     o[i, F_X] = 0
-    _begin(st, cd, i, CK_SPELL)
+    o[i, F_FREE] = free
 
 
 @kernel
@@ -562,7 +605,7 @@ def advance(st, cd):
                     return
         elif stage == CAST_X:
             s[S_CAST_STAGE] = CAST_TARGETS
-            if s[S_CAST_KIND] != CK_TRIGGER and x_count(st, cd, it) > 0:
+            if s[S_CAST_KIND] != CK_TRIGGER and x_count(st, cd, it) > 0 and not o[it, F_FREE]:
                 _ask(st, PEND_X, p)
                 return
         elif stage == CAST_TARGETS:
@@ -579,13 +622,20 @@ def advance(st, cd):
             decider = o[it, F_CHOOSER] if cd.tg[spec, G_CHOSEN_BY] else p
             if decider < 0:
                 decider = p
-            buf = np.empty(1, np.int64)
-            if target_options(st, cd, it, spec, decider, src, buf, 1) == 0:
+            random = cd.tg[spec, G_AT_RANDOM] == 1  # chosen at random, not by a player
+            buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1 if random else 1, np.int64)
+            k = target_options(st, cd, it, spec, decider, src, buf, buf.shape[0])
+            if k == 0:
                 if not cd.tg[spec, G_UP_TO] and s[S_CAST_KIND] == CK_TRIGGER:
                     _drop_trigger(st, cd, it)  # 603.3d: no legal target: it is removed
                     return
                 s[S_CAST_SLOT] += 1  # (up to: none is fine; spells were checked feasible)
                 s[S_CAST_N] = 0
+                continue
+            if random:  # "target player at random": uniform among the legal targets
+                j = rand_below(st, k)
+                trace(st, T_RANDOM, p, k, j, 0, 0, 0, 0, 0)
+                _add_target(st, it, spec, buf[j])
                 continue
             _ask(st, PEND_TARGET, decider)
             s[S_PA] = spec
@@ -959,16 +1009,22 @@ def answer(st, cd, kind, x):
             s[S_CAST_SLOT] += 1
             s[S_CAST_N] = 0
         else:
-            n = o[it, F_NT]
-            o[it, F_T0 + n] = x
-            o[it, F_TSPEC + n] = spec
-            o[it, F_NT] = n + 1
-            s[S_CAST_N] += 1
+            _add_target(st, it, spec, x)
     elif kind == PEND_CHOOSE_OBJECT:
         o[it, F_EVO] = x
     elif kind == PEND_COLOR:
         o[it, F_MODES] = x + 1
     advance(st, cd)
+
+
+@kernel(inline="always")
+def _add_target(st, it, spec, x):
+    o = st.o
+    n = o[it, F_NT]
+    o[it, F_T0 + n] = x
+    o[it, F_TSPEC + n] = spec
+    o[it, F_NT] = n + 1
+    st.s[S_CAST_N] += 1
 
 
 # ----------------------------------------------------------------- paying and done
@@ -1028,6 +1084,9 @@ def finish(st, cd):
             st.pl[p, P_CREATURE_SPELLS] += 1
         variants.spell_cast(st, p, it)  # 903.8: a cast from the command zone counts
         triggers.event(st, cd, EV_CAST, it, p, 0, p)
+        if s[S_RES] >= 0:  # cast as an ability resolves (118.9): the resolution goes on
+            touch(st)
+            return
     touch(st)
     s[S_PASSES] = 0
     s[S_PRIO] = p

@@ -30,7 +30,7 @@ from components.cards import (
     ST_PREVENT_BY,
 )
 from components.effects import H_AMT, H_COMBAT, H_CTL, H_HASRECIP, H_RECIP, H_REDIRECT
-from components.game import S_CASUAL, S_NBF, S_NCZ, S_NSH
+from components.game import S_CASUAL, S_NBF, S_NCZ, S_NSH, S_TURN
 from components.objects import (
     F_CARD,
     F_COLORS,
@@ -40,6 +40,7 @@ from components.objects import (
     F_DMG,
     F_DTHIT,
     F_FACE_DOWN,
+    F_HIT_PLAYER,
     F_KW,
     F_PROT,
     F_TYPES,
@@ -326,6 +327,9 @@ def _results(st, cd, source, src_ctl, t, a, combat):
         aux = 1 if combat else 0
         if t >= 0 and o[t, F_TYPES] & T_PLANESWALKER:
             aux |= 2  # (triggers.AUX_TO_PLANESWALKER)
+        if t < 0 and o[source, F_HIT_PLAYER] != st.s[S_TURN] + 1:
+            o[source, F_HIT_PLAYER] = st.s[S_TURN] + 1  # (simultaneous damage: one event)
+            aux |= 4  # (triggers.AUX_FIRST_TO_PLAYER: its first damage to a player this turn)
         triggers.event(st, cd, EV_DEALS_DAMAGE, source, -1 - t if t < 0 else -1, a, src_ctl, aux)
     if t >= 0:  # "whenever this is dealt damage"
         aux = (1 if combat else 0) | ((source + 1) << triggers.AUX_SOURCE_SHIFT)

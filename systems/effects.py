@@ -38,6 +38,10 @@ from components.cards import (
     E_SETS_PT,
     E_SUB,
     E_UNTIL,
+    FREE_FROM_REF,
+    FREE_FROM_SEARCH,
+    FREE_FROM_SET,
+    FREE_FROM_TOP,
     MAY_PAY_X,
     MUST_ATTACK_OWNER,
     NHYB,
@@ -50,6 +54,7 @@ from components.cards import (
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CANT_REGENERATE,
+    OP_CAST_FREE,
     OP_CHAOS_OF_TOP_PLANES,
     OP_CHAOTIC_AETHER,
     OP_CHOOSE,
@@ -81,6 +86,7 @@ from components.cards import (
     OP_GAIN_CONTROL,
     OP_GAIN_LIFE,
     OP_GRANT,
+    OP_GRANT_ABILITY,
     OP_IF,
     OP_JUMP,
     OP_LASTING,
@@ -110,6 +116,7 @@ from components.cards import (
     OP_RESHUFFLE_PERMANENTS,
     OP_RESTART,
     OP_RETURN,
+    OP_RETURN_AT_RANDOM,
     OP_REVEAL_PLANES,
     OP_REVEAL_TOP,
     OP_REVEAL_UNTIL,
@@ -168,6 +175,7 @@ from components.effects import (
     X_COLORS,
     X_CONTROL,
     X_CTL,
+    X_GRANT_ABILITY,
     X_KIND,
     X_KW,
     X_LASTING,
@@ -275,6 +283,7 @@ from components.players import (
     P_DREW_EMPTY,
     P_HANDN,
     P_KEEP_MANA,
+    P_LANDS,
     P_LIBN,
     P_LIFE,
     P_LIFEPOOL,
@@ -300,6 +309,7 @@ from components.rules import (
     NO_TARGET,
     STACK,
     T_CREATURE,
+    T_LAND,
 )
 from components.scratch import SCR_COPY_TARGETS
 from components.stack import (
@@ -307,6 +317,7 @@ from components.stack import (
 )
 from systems import (
     archenemy,
+    casting,
     combat,
     command_zone,
     commander,
@@ -315,6 +326,7 @@ from systems import (
     day_night,
     delayed,
     leaving_game,
+    legal_actions,
     mana,
     merging,
     monarch,
@@ -557,6 +569,11 @@ def step(st, cd, r):
         return _wish(st, cd, r, you, src, item)
     if op == OP_EXILE_UNTIL:
         return _exile_until(st, cd, r, you, src, item)
+    if op == OP_CAST_FREE:
+        return _cast_free(st, cd, r, you, src, item)
+    if op == OP_RETURN_AT_RANDOM:
+        _return_at_random(st, cd, r, you, src, item)
+        return NEXT
     _simple(st, cd, r, you, src, item)
     return NEXT
 
@@ -831,6 +848,8 @@ def _simple(st, cd, r, you, src, item):
                 kind = X_MUST_ATTACK
             elif op == OP_GAIN_CONTROL:
                 kind = X_CONTROL
+            elif op == OP_GRANT_ABILITY:  # (X_P: the ability row it gains)
+                kind = X_GRANT_ABILITY
             if kind >= 0:
                 newctl = you
                 if op == OP_MUST_ATTACK:  # (X_NEWCTL: the player it must attack; -1 any)
@@ -2237,6 +2256,11 @@ def options(st, cd, out_obj, out_arg):
             if st.marks[k] == 1:
                 out_obj[m], out_arg[m] = st.chosen[k], 0
                 m += 1
+    elif op == OP_CAST_FREE:  # the cards p may cast (or play) now, in id order
+        none_ok = False
+        m = _free_options(st, cd, r, p, src, item, out_obj)
+        for k in range(m):
+            out_arg[k] = 0
     elif op == OP_SACRIFICE:
         none_ok = False
         for j in continuous_effects.held_by(st, p):
@@ -2410,3 +2434,132 @@ def more_options(st, cd, out_obj, out_arg):
         out_obj[m], out_arg[m] = NONE, 0  # (you may: none)
         m += 1
     return m
+
+
+# ----------------------------------------------------------------- casting without paying
+@kernel
+def _cast_free(st, cd, r, you, src, item):
+    """601.2, 118.9: "you may cast [a card] without paying its mana cost" as the ability
+    resolves. The player says yes or no (S_RES_SUB 1), then picks one of the cards they
+    could cast now (3), and casts it (2): timing is ignored, X is 0, no alternative cost,
+    additional costs and cost increases are paid (``casting.begin_free``); its choices
+    are the casting's decisions, and once it is on the stack this resolution goes on.
+    It is cast, so "whenever you cast" abilities trigger. E_A: where the cards are
+    (FREE_FROM_SET: those E_REF / E_REFA name, "each opponent reveals their hand";
+    FREE_FROM_TOP: the top card of your library, revealed; FREE_FROM_SEARCH: your hand
+    and/or library, after which the library is shuffled unless the card cast came from
+    the hand, a documented default for "if you searched your library"). E_B 1: a land
+    card is played instead (305.2, 305.3: as one of your land plays, in your turn)."""
+    s, o = st.s, st.o
+    p = you
+    sub = s[S_RES_SUB]
+    if sub == 2:  # (the cast that began here is done)
+        _free_done(st, cd, r, p)
+        return NEXT
+    if _answered(st):
+        x = s[S_ANSWER]
+        if sub == 1:
+            if x == 0:
+                _free_done(st, cd, r, p)
+                return NEXT
+            s[S_RES_SUB] = 3
+            return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
+        s[S_RES_SUB] = 2
+        s[S_RES_IT] = x
+        s[S_RES_AUX] = o[x, F_ZONE]
+        if o[x, F_TYPES] & T_LAND:  # played, not cast (305.1): a land play of the turn
+            zones.enter_battlefield(st, cd, x, p, -1, 0)
+            st.pl[p, P_LANDS] += 1
+        else:
+            casting.begin_free(st, cd, p, x)
+            if s[S_PEND] != PEND_NONE:  # its choices (modes, kicker, targets) are asked
+                return PAUSE
+        _free_done(st, cd, r, p)
+        return NEXT
+    buf = _buf(st)
+    if not st.pl[p, P_ALIVE] or _free_options(st, cd, r, p, src, item, buf) == 0:
+        _free_done(st, cd, r, p)
+        return NEXT
+    s[S_RES_SUB] = 1
+    return _ask(st, PEND_YES_NO, p, -1)
+
+
+@kernel
+def _free_done(st, cd, r, p):
+    """After a hand-and/or-library search: shuffle, unless the card cast was in the hand."""
+    s = st.s
+    if cd.ep[r, E_A] != FREE_FROM_SEARCH or not st.pl[p, P_ALIVE]:
+        return
+    if s[S_RES_SUB] == 2 and s[S_RES_AUX] == HAND:
+        return
+    zones.shuffle(st, p)
+
+
+@kernel
+def _free_options(st, cd, r, p, src, item, out):
+    """The cards p may cast now without paying (or play, a land, with E_B 1), in id
+    order; returns how many."""
+    o, ep = st.o, cd.ep
+    mode = ep[r, E_A]
+    f = ep[r, E_REFA]
+    lands = ep[r, E_B] == 1
+    if mode == FREE_FROM_REF:  # that card, while it is still in exile (rebound)
+        x = selectors.simple_ref(st, cd, ep[r, E_REF], p, src, item)
+        if x >= 0 and x != NONE and o[x, F_ZONE] == EXILE and _free_playable(st, cd, p, x, lands):
+            out[0] = x
+            return 1
+        return 0
+    if mode == FREE_FROM_TOP:
+        i = zones.library_top(st, p, 0)
+        if i >= 0 and _free_playable(st, cd, p, i, lands):
+            out[0] = i
+            return 1
+        return 0
+    m = 0
+    for i in range(st.s[S_N]):
+        z = o[i, F_ZONE]
+        if mode == FREE_FROM_SEARCH:
+            if (z != HAND and z != LIBRARY) or o[i, F_OWNER] != p:
+                continue
+            if not selectors.matches_card_in(st, cd, f, i, p, src, item):
+                continue
+        elif mode == FREE_FROM_SET:
+            if z == GONE or not selectors.matches(st, cd, f, i, p, src, item):
+                continue
+            if z == HAND and not players.in_range(st, p, o[i, F_OWNER]):  # 801.10
+                continue
+        if _free_playable(st, cd, p, i, lands):
+            out[m] = i
+            m += 1
+    return m
+
+
+@kernel
+def _free_playable(st, cd, p, i, lands):
+    if st.o[i, F_TYPES] & T_LAND:
+        return (
+            lands
+            and players.is_active(st, p)
+            and st.pl[p, P_LANDS] < legal_actions.land_drops(st, cd, p)
+        )
+    return casting.free_castable(st, cd, p, i)
+
+
+@kernel
+def _return_at_random(st, cd, r, you, src, item):
+    """ "Return a card at random from your graveyard to your hand": one of the matching
+    cards (each as likely, from the game's generator) goes to its owner's hand; it is
+    "it" for the next step."""
+    s, o = st.s, st.o
+    buf = _buf(st)
+    m = 0
+    for i in range(s[S_N]):
+        if o[i, F_ZONE] != GONE and selectors.matches(st, cd, cd.ep[r, E_REFA], i, you, src, item):
+            buf[m] = i
+            m += 1
+    if m == 0:
+        return
+    j = rand_below(st, m)
+    trace(st, T_RANDOM, you, m, j, 0, 0, 0, 0, 0)
+    zones.move(st, cd, buf[j], HAND, -1)
+    s[S_RES_IT] = buf[j]

@@ -19,6 +19,7 @@ from components.cards import (
     A_ZONE,
     AB_ACTIVATED,
     AB_EQUIP,
+    AB_GRANTED_BY_EFFECT,
     AB_LOYALTY,
     AB_MANA,
     B_ARG,
@@ -77,6 +78,7 @@ from components.decisions import (
     PEND_X,
     SP_TURN_FACE_UP,
 )
+from components.effects import X_GRANT_ABILITY, X_KIND, X_OBJ, X_P, X_TS
 from components.game import (
     ERR_FULL,
     NEED_CONSPIRACY,
@@ -97,6 +99,7 @@ from components.game import (
     S_NACTS,
     S_NCZ,
     S_NEEDS,
+    S_NEFF,
     S_NSTK,
     S_PA,
     S_PASSES,
@@ -125,6 +128,7 @@ from components.objects import (
     F_OWNER,
     F_RESTRICT,
     F_TOP,
+    F_TS,
     F_TYPES,
     F_ZONE,
     MUST_ATTACK,
@@ -387,6 +391,8 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
                     m = _card_ability_options(st, cd, q, i, cx, sorc, acts, m, x)
     if st.s[S_NEEDS] & NEED_GRANTED and o[i, F_ZONE] == BATTLEFIELD:  # (Conspiracy)
         m = _granted_options(st, cd, q, i, sorc, acts, m)
+    if st.s[S_NEFF] > 0 and o[i, F_ZONE] == BATTLEFIELD:  # gained until a time (Stensia)
+        m = _effect_granted_options(st, cd, q, i, sorc, acts, m)
     d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
     if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:
         if casting.activatable(st, cd, q, i, d):
@@ -421,6 +427,8 @@ def _card_ability_options(st, cd, q, i, c, sorc, acts, m, granted):
             continue
         if kind == AB_ACTIVATED and ab[a, B_ARG] == 1 and granted < 0:
             continue  # (an ability the Aura gives the enchanted permanent: not its own)
+        if kind == AB_ACTIVATED and ab[a, B_ARG] == AB_GRANTED_BY_EFFECT:
+            continue  # (an ability a resolved effect gives permanents: not its card's)
         if granted >= 0 and not (kind == AB_ACTIVATED and ab[a, B_ARG] == 1):
             continue
         if ab[a, B_ZONE] != o[i, F_ZONE] or ab[a, B_GRANT] >= 0:  # (granted: its permanents')
@@ -459,6 +467,29 @@ def _granted_options(st, cd, q, i, sorc, acts, m):
                 continue
             if casting.activatable(st, cd, q, i, a):
                 m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
+    return m
+
+
+@kernel
+def _effect_granted_options(st, cd, q, i, sorc, acts, m):
+    """Activated abilities resolved effects gave permanent i ("each creature you control
+    gains '{T}: ...' until end of turn": X_GRANT_ABILITY rows, the ability row in X_P),
+    each listed once, while the effect applies to it (a new object doesn't have it, 400.7)."""
+    o, ab, eff = st.o, cd.ab, st.eff
+    if not players.in_range(st, q, o[i, F_CTL]):  # 801.6
+        return m
+    for k in range(st.s[S_NEFF]):
+        if eff[k, X_KIND] != X_GRANT_ABILITY or eff[k, X_OBJ] != i or o[i, F_TS] > eff[k, X_TS]:
+            continue
+        a = eff[k, X_P]
+        dup = False
+        for j in range(k):
+            if eff[j, X_KIND] == X_GRANT_ABILITY and eff[j, X_OBJ] == i and eff[j, X_P] == a:
+                dup = dup or o[i, F_TS] <= eff[j, X_TS]
+        if dup or (ab[a, B_SORC] and not sorc):
+            continue
+        if casting.activatable(st, cd, q, i, a):
+            m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
     return m
 
 

@@ -9,10 +9,12 @@ the game's scalars; ``systems/effects.py`` continues once the answer is in, and
 from __future__ import annotations
 
 from components.cards import (
+    A_ARG,
     A_IF,
     A_KIND,
     A_ZONE,
     AB_EQUIP,
+    AB_FROM_END_REBOUND,
     AB_MUTATE,
     B_IF,
     B_KIND,
@@ -21,12 +23,14 @@ from components.cards import (
     C_SA0,
     C_TYPES,
     ST_CANT_BE_COUNTERED,
+    ST_REBOUND,
 )
 from components.decisions import PEND_NONE
 from components.game import (
     ERR_FULL,
     S_ACTIVE,
     S_CASTING,
+    S_NCZ,
     S_NSTK,
     S_NTRG,
     S_OVER,
@@ -46,20 +50,25 @@ from components.objects import (
     F_EVC,
     F_EVO,
     F_EVP,
+    F_FACE_DOWN,
+    F_FROM,
     F_IAB,
     F_ICTL,
     F_IKIND,
     F_NT,
+    F_OWNER,
     F_SRC,
     F_T0,
+    F_TOKEN,
     F_TS,
     F_TSPEC,
     F_ZONE,
 )
 from components.players import P_ALIVE
-from components.rules import BATTLEFIELD, GRAVEYARD, NO_TARGET, STACK, T_PERMANENT
+from components.rules import BATTLEFIELD, EXILE, GRAVEYARD, HAND, NO_TARGET, STACK, T_PERMANENT
 from components.scratch import SCR_TRIGGER_ORDER
 from components.stack import (
+    DL_YOUR_NEXT_UPKEEP,
     I_PLANESWALKING,
     I_SPELL,
     I_TRIGGERED,
@@ -71,7 +80,17 @@ from components.stack import (
     Q_EVP,
     Q_SRC,
 )
-from systems import casting, effects, loops, players, selectors, targets, variants, zones
+from systems import (
+    casting,
+    delayed,
+    effects,
+    loops,
+    players,
+    selectors,
+    targets,
+    variants,
+    zones,
+)
 from systems.jit import kernel
 from systems.state import delete_row, fail, stamp, touch
 
@@ -250,11 +269,47 @@ def finish_resolution(st, cd):
     i = s[S_RES]
     s[S_RES] = -1
     if i >= 0 and o[i, F_ZONE] == STACK:
-        if o[i, F_IKIND] == I_SPELL:
+        if o[i, F_IKIND] == I_SPELL and _rebounds(st, cd, i):
+            # 702.88a: exiled instead; at its controller's next upkeep they may cast it
+            ctl = o[i, F_ICTL]
+            zones.move(st, cd, i, EXILE, -1)
+            rebound = cd.ab.shape[0] - AB_FROM_END_REBOUND
+            delayed.create(st, DL_YOUR_NEXT_UPKEEP, rebound, ctl, i, i)
+        elif o[i, F_IKIND] == I_SPELL:
             zones.move(st, cd, i, GRAVEYARD, -1)
         else:
             zones.cease(st, cd, i)
     after_resolution(st, cd)
+
+
+@kernel
+def _rebounds(st, cd, i):
+    """702.88a: has spell i rebound (a static ability of a face-up command-zone card or
+    a permanent gives it: Trail of the Mage-Rings) and was it cast from its controller's
+    hand? (Not a copy; one cast from another player's hand wasn't cast from "your hand".)"""
+    o = st.o
+    if o[i, F_TOKEN] or o[i, F_FROM] != HAND or o[i, F_OWNER] != o[i, F_ICTL]:
+        return False
+    for k in range(st.s[S_NCZ]):
+        if _rebound_of(st, cd, st.cz[k], i):
+            return True
+    for src in zones.permanents(st):
+        if _rebound_of(st, cd, src, i):
+            return True
+    return False
+
+
+@kernel
+def _rebound_of(st, cd, src, i):
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = o[src, F_CARD]
+    if c < 0 or o[src, F_FACE_DOWN]:
+        return False
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        if sa[r, A_KIND] == ST_REBOUND and sa[r, A_ZONE] == o[src, F_ZONE]:
+            if selectors.matches(st, cd, sa[r, A_ARG], i, o[src, F_CTL], src, -1):
+                return True
+    return False
 
 
 @kernel

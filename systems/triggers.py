@@ -95,6 +95,8 @@ from systems.state import new_row, touch
 # B_ARG bits of "deals damage" triggers
 DMG_COMBAT, DMG_TO_PLAYER, DMG_TO_OPPONENT, DMG_TO_CREATURE = 1, 2, 4, 8
 DMG_TO_PLAYER_OR_PW = 16
+DMG_FIRST_EACH_TURN = 32  # "deals damage to one or more players for the first time each turn"
+AUX_FIRST_TO_PLAYER = 4  # aux bit: the source's first damage to a player this turn
 AUX_TO_PLANESWALKER = 2  # aux bit of a damage event: the recipient is a planeswalker
 AUX_GROUP = 2  # aux of the attack event raised once per declaration ("one or more attack")
 # how _check looks at a source: on the battlefield or in the command zone; looking back
@@ -321,6 +323,8 @@ def _matches(st, cd, a, src, you, ev, obj, player, amount, evc, aux):
         if arg & DMG_TO_PLAYER_OR_PW and player < 0 and not aux & AUX_TO_PLANESWALKER:
             return False
         if arg & DMG_TO_PLAYER and player < 0:
+            return False
+        if arg & DMG_FIRST_EACH_TURN and not aux & AUX_FIRST_TO_PLAYER:
             return False
         if arg & DMG_TO_OPPONENT and (player < 0 or not players.is_opponent(st, you, player)):
             return False

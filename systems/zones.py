@@ -62,7 +62,9 @@ from components.objects import (
     F_DTHIT,
     F_EXILED_BY,
     F_FACE_DOWN,
+    F_FREE,
     F_FSD,
+    F_HIT_PLAYER,
     F_IAB,
     F_ICTL,
     F_KW,
@@ -300,6 +302,8 @@ def move_one(st, cd, i, zone, controller):
     o[i, F_LOYUSED] = 0
     o[i, F_ACTUSED] = 0
     o[i, F_CASTING] = 0
+    o[i, F_FREE] = 0
+    o[i, F_HIT_PLAYER] = 0  # (a new object hasn't dealt damage, 400.7)
     o[i, F_PROTECTOR] = -1
     if zone != EXILE:
         o[i, F_EXILED_BY] = -1

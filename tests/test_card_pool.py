@@ -31,10 +31,6 @@ STOCK = Path(__file__).parent.parent / "ecs" / "data" / "decks" / "stock"
 # wait for other helpers' parts of the engine. (A card that starts compiling must
 # leave this list: the test is strict.)
 REFUSED = {
-    # Conspiracy Draft (905): casting a noted card without paying
-    "Aether Searcher": "cast_without_paying",
-    # Archenemy (904): schemes waiting for a word
-    "My Wish Is Your Command": "cast_without_paying",
     # Commander (903): the 903.5c-d example's commander, for deck rules
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
     # Planechase (901): planes of Planechase (2009) waiting for a word
@@ -42,15 +38,10 @@ REFUSED = {
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     # Planechase 2012 (901): planes waiting for a word
-    "Furnace Layer": "at_random",  # a target player chosen at random
     "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
     "Jund": "devour",  # granted to a creature spell
     "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
-    "Nephalia": "return_at_random",
-    "Quicksilver Sea": "cast_without_paying",
-    "Stensia": "first_each_turn",  # and granting an activated ability until end of turn
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
-    "Trail of the Mage-Rings": "rebound",
     "Windriddle Palace": "play_from_library_top",
     # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
     # random agents fill the tables; it waits for activating it N times as one shortcut
