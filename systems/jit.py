@@ -45,7 +45,8 @@ What they add to numba:
   - ``passes``: numba passes the kernels don't need are left out of their pipeline
     (closure inlining, literal propagation, the array-expression rewrites, the IR
     legalisation and feature checks: no kernel has a closure, an array expression or
-    an unsupported feature, and the tests compile every kernel with them): -13%.
+    an unsupported feature; ``MELEE_JIT=stock`` keeps them, and
+    ``bench/compile_time.py`` checks that both play the same games): -13%.
   - ``inline``: ``kernel(inline="always")`` asks LLVM to inline the function
     (``alwaysinline``) instead of numba copying its IR into every caller, where it is
     typed and lowered again at each call site.
