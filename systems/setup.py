@@ -196,15 +196,18 @@ def emperor_ranges(st):
         if pl[p, P_REACH] != -1:
             continue
         need = 2 if pl[p, P_ROLE] == ROLE_EMPEROR else 1
-        dists = np.empty(P, np.int64)
+        first = second = P  # the two smallest distances (each is below P)
         k = 0
         for q in range(P):
             if pl[q, P_TEAM] != pl[p, P_TEAM] and pl[q, P_ROLE] == ROLE_GENERAL:
                 d = (pl[q, P_SEATPOS] - pl[p, P_SEATPOS]) % P
-                dists[k] = min(d, P - d)
+                d = min(d, P - d)
+                if d < first:
+                    first, second = d, first
+                elif d < second:
+                    second = d
                 k += 1
-        dists[:k].sort()
-        pl[p, P_REACH] = dists[need - 1] if k >= need else P // 2
+        pl[p, P_REACH] = (first if need == 1 else second) if k >= need else P // 2
 
 
 @kernel
