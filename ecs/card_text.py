@@ -145,10 +145,10 @@ def _header(name: str, rec: dict) -> str:
         line += f" [{_join(cols) or 'colourless'}]"
     if rec.get("can_be_commander"):
         line += " (can be your commander)"
-    if rec.get("commander_color_choice"):  # 903.4b: chosen when the deck is built
+    if rec.get("commander_color_choice"):  # 903.4b: chosen before the game
         line += (
-            " (as your commander: a colour chosen before the game is its colour"
-            " identity; the game plays it colourless)"
+            " (if this is your commander, choose a colour before the game begins;"
+            " it is the chosen colour)"
         )
     if rec.get("not_real"):
         line += " [not a real card]"

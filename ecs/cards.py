@@ -278,15 +278,34 @@ class Compiler:
     def card(self, name: str) -> int:
         """The card row of ``name``. A card referred to while another is being compiled
         (a token it makes, a name in a filter) gets its row now and its contents after
-        that card is done: each card's abilities, statics and programs stay contiguous."""
+        that card is done: each card's abilities, statics and programs stay contiguous.
+        A :func:`chosen_color_key` is the card with its colour chosen before the game."""
         if name in self.row_of:
             return self.row_of[name]
+        if name.startswith(CHOSEN):
+            return self._chosen_card(name)
         card = self.db.get(name)
         if card.name in self.row_of:
             return self.row_of[card.name]
         r = self.t.new("ct")
         self.row_of[card.name] = r
         self._later(r, card.name, card.record, card)
+        return r
+
+    def _chosen_card(self, key: str) -> int:
+        """903.4b (The Prismatic Piper, 604.3): "If this is your commander, choose a colour
+        before the game begins. It is the chosen colour." The choice is made before the
+        game and the ability works in every zone, so for that game the card is a row of
+        its own: the card's name and rules, that colour, and that colour identity."""
+        color, name = split_chosen_key(key)
+        card = self.db.get(name)
+        if not card.record.get("commander_color_choice"):
+            raise CardError(f"card {card.name!r}: its colour isn't chosen before the game "
+                            f"(no commander_color_choice; 903.4b)")  # fmt: skip
+        r = self.t.new("ct")
+        self.row_of[key] = r
+        rec = dict(card.record, colors=[color], identity=[color])
+        self._later(r, card.name, rec, card)
         return r
 
     def _unseen_card(self, kind: str, label: str, abilities: list) -> int:
@@ -2550,6 +2569,33 @@ VERB_ALIASES = {
 
 
 # ----------------------------------------------------------------- the pool
+CHOSEN = "chosen:"  # chosen_color_key: a card with its colour chosen before the game
+
+
+def chosen_color_key(name: str, color: str) -> str:
+    """The name to compile (and to put into a game) for card ``name`` with colour
+    ``color`` (W, U, B, R or G) chosen before the game (903.4b: The Prismatic Piper as a
+    commander): ``chosen:G:The Prismatic Piper``. The game shows the card's own name."""
+    return f"{CHOSEN}{color}:{name}"
+
+
+def split_chosen_key(key: str) -> tuple[str, str]:
+    """(the colour letter, the card's name) of a :func:`chosen_color_key`; CardError
+    for a colour that isn't one of W U B R G."""
+    color, _, name = key[len(CHOSEN) :].partition(":")
+    if color not in ("W", "U", "B", "R", "G") or not name:
+        raise CardError(f"{key!r}: expected chosen:<W|U|B|R|G>:<card name> (903.4b)")
+    return color, name
+
+
+def chosen_color_of(compiled: Compiled, row: int) -> str | None:
+    """The colour chosen before the game for the card of this row (903.4b), or None."""
+    for n, r in compiled.row_of.items():
+        if r == row and n.startswith(CHOSEN):
+            return split_chosen_key(n)[0]
+    return None
+
+
 class CardDB:
     """Every card record of the pool (and of any extra files), by name."""
 
@@ -2624,7 +2670,7 @@ class CardDB:
         comp = Compiler(self)
         comp.n_specs = 0
         for name in names:
-            comp.card(self.get(name).name)
+            comp.card(name if str(name).startswith(CHOSEN) else self.get(name).name)
         _rebound_ability(comp)
         _exalted_ability(comp)
         _deploy_ability(comp)
@@ -2728,6 +2774,8 @@ class Compiled:
     token_names: dict[int, str] = field(default_factory=dict, repr=False)
 
     def row(self, name: str) -> int:
+        if name in self.row_of:  # (a name as the pool spells it, a chosen_color_key)
+            return self.row_of[name]
         return self.row_of[self.db.get(name).name]
 
     def name_of(self, row: int) -> str:
@@ -2735,6 +2783,8 @@ class Compiled:
             return self.token_names[row]
         for n, r in self.row_of.items():
             if r == row and not n.startswith(("token:", "emblem:")):
+                if n.startswith(CHOSEN):
+                    return split_chosen_key(n)[1]
                 return n[5:] if n.startswith("back:") else n
         return self.token_names.get(row, f"card#{row}")
 

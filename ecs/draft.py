@@ -1491,7 +1491,8 @@ def play_games(result: DraftResult, decks: list[Deck], seed: int = 0, policy: st
         variant = "two-player" if len(pod) == 2 else "free-for-all"
         commander = any(decks[d].commander for d in pod)
         extra: dict[str, Any] = (
-            {"casual": ("commander",), "commanders": [list(decks[d].commander) for d in pod]}
+            {"casual": ("commander",), "commanders": [list(decks[d].commander) for d in pod],
+             "commander_colors": [list(decks[d].colors) for d in pod]}  # 903.4b: the Piper
             if commander
             else {"command": [decks[d].command for d in pod], "notes": notes,
                   "pool_outside": [len(decks[d].sideboard) for d in pod]}

@@ -47,7 +47,15 @@ from components.variants import (
     COMMANDER_RULES,
     VARIANT_NAMES,
 )
-from ecs.cards import CardDB, CardError, Compiled, load_pool
+from ecs.cards import (
+    CHOSEN,
+    CardDB,
+    CardError,
+    Compiled,
+    chosen_color_key,
+    chosen_color_of,
+    load_pool,
+)
 
 
 class IllegalAction(ValueError):
@@ -186,6 +194,52 @@ def check_setup(variant: str, n: int, options: Options) -> None:
         raise SetupError("range of influence: a whole number >= 1 (0 or none: unlimited)")
 
 
+def chooses_color(db: CardDB, name: str) -> bool:
+    """903.4b: a card whose colour its owner chooses before the game when it is their
+    commander (The Prismatic Piper: the record's ``commander_color_choice``)."""
+    return name in db and bool(db.get(name).record.get("commander_color_choice"))
+
+
+def commander_keys(
+    db: CardDB, commanders: list[list[str]], colors: list[Any] | None = None
+) -> list[list[str]]:
+    """Each player's commanders as the names to compile and put into the game. A
+    commander whose colour its player chooses before the game (903.4b; 604.3: the
+    ability works in every zone, for the whole game) takes the next of that player's
+    ``colors`` (one letter per such commander, in order, as ``ecs.draft.Deck.colors``)
+    and becomes ``chosen_color_key(name, colour)``: that card in that colour, with that
+    colour identity (903.4). SetupError (naming the card and ``commander_colors``) for
+    a colour missing, extra or not one of W U B R G."""
+    if colors is not None and len(colors) != len(commanders):
+        raise SetupError(f"commander_colors: {len(colors)} lists for {len(commanders)} players "
+                         "(one list of chosen colours per player)")  # fmt: skip
+    out = []
+    for p, names in enumerate(commanders):
+        given = colors[p] if colors is not None else None
+        chosen = [str(c).upper() for c in ([given] if isinstance(given, str) else given or [])]
+        chosen = [c for x in chosen for c in x]  # ("GU" or ["G", "U"])
+        keys = []
+        for name in names:
+            if not name.startswith(CHOSEN) and chooses_color(db, name):
+                if not chosen:
+                    raise SetupError(
+                        f"{db.get(name).name}: player {p}'s commander: its colour is chosen "
+                        f"before the game (903.4b); give it in commander_colors (one of W U B R G)"
+                    )
+                c = chosen.pop(0)
+                if c not in "WUBRG":
+                    raise SetupError(f"commander_colors[{p}]: {c!r} is not a colour (W U B R G)")
+                name = chosen_color_key(db.get(name).name, c)
+            keys.append(name)
+        if chosen:
+            raise SetupError(
+                f"commander_colors[{p}]: {''.join(chosen)} left over: one colour per commander "
+                f"whose colour is chosen before the game (903.4b; The Prismatic Piper)"
+            )
+        out.append(keys)
+    return out
+
+
 def template(
     compiled: Compiled,
     decks: list[list[str]],
@@ -194,6 +248,7 @@ def template(
     trace: int = 0,
     room: tuple[int, int] | None = None,
     commanders: list[list[str]] | None = None,
+    commander_colors: list[Any] | None = None,
 ) -> np.ndarray:
     """An arena with the players and their decks (each library in deck order, the top
     last), the variant's options, in the pregame: ``systems/setup.deal`` seats them
@@ -201,7 +256,8 @@ def template(
     arena for, when several templates must have one size (a batch's deck rotations).
     In a Commander game (``options.casual``) each player's ``commanders`` (one, or a
     partner pair) start in the command zone, face up (903.6), and fix the player's
-    colour identity (903.4)."""
+    colour identity (903.4); ``commander_colors``: the colours chosen for them before
+    the game (903.4b, :func:`commander_keys`; ``compiled`` must hold those keys)."""
     n = len(decks)
     check_setup(variant, n, options)
     team = default_teams(variant, n, options.teams)
@@ -210,6 +266,14 @@ def template(
         raise SetupError(f"{len(commanders)} commander lists for {n} decks")
     if any(commanders) and not commander_game(options.casual):
         raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
+    if commander_colors is not None and any(commander_colors) and not any(commanders):
+        raise SetupError("commander_colors: chosen colours are for commanders (903.4b) in a "
+                         "Commander or Brawl game; this game has none")  # fmt: skip
+    commanders = commander_keys(compiled.db, commanders, commander_colors)
+    for d in decks:
+        for name in d:
+            if name.startswith(CHOSEN):
+                raise SetupError(f"{name}: a colour is chosen only for a commander (903.4b)")
     cards = sum(len(d) for d in decks) + sum(len(c) for c in commanders)
     cards, library = room or (cards, max(len(d) for d in decks))
     a = new_arena(variant, options, team, cards, library, trace)
@@ -233,9 +297,13 @@ def designate(a: np.ndarray, compiled: Compiled, p: int, i: int) -> None:
     if v.pl[p, PL.P_CMD + 1] >= 0:
         raise SetupError("a player has at most two commanders (702.124)")
     slot = 0 if v.pl[p, PL.P_CMD] < 0 else 1
+    c = int(v.o[i, O.F_CARD])
+    name = compiled.name_of(c)
+    if chooses_color(compiled.db, name) and chosen_color_of(compiled, c) is None:
+        raise SetupError(f"{name}: as a commander its colour is chosen before the game "
+                         "(903.4b): give commander_colors (a scenario: color: on its entry)")  # fmt: skip
     v.pl[p, PL.P_CMD + slot] = i
     v.o[i, O.F_COMMANDER] = slot + 1
-    c = int(v.o[i, O.F_CARD])
     v.pl[p, PL.P_IDENTITY] |= int(compiled.tables.rows["ct"][c][K.C_IDENTITY]) & 31
 
 
@@ -260,21 +328,25 @@ def pod_template(
     db: CardDB | None = None,
     trace: int = 0,
     compiled: Compiled | None = None,
+    commander_colors: list[Any] | None = None,
 ) -> tuple[Compiled, np.ndarray]:
     """The cards compiled for a pod and its game template, for batches: copy the arena
     per game (``np.tile``), give each its seed (``seed_rng``), deal (``entry.DEAL``) and
     play. ``decks`` are decklists with a ``commander`` section (a Commander game unless
     ``options.casual`` says otherwise) or card-name lists. Pods drawn from one set of
     decks can share one ``compiled`` (compiled once from all their cards): then only the
-    template is built (a few milliseconds)."""
+    template is built (a few milliseconds). ``commander_colors``: the colours chosen
+    before the game for commanders that ask for one (903.4b, :func:`commander_keys`)."""
     options = options or Options()
     mains, cmds = deck_lists(decks)
     if any(cmds) and not options.casual:
         options = replace(options, casual=("commander",))
     if compiled is None:
         db = db or load_pool()
-        compiled = db.compile(sorted({c for d in mains + cmds for c in d}))
-    return compiled, template(compiled, mains, variant, options, trace, commanders=cmds)
+        keys = commander_keys(db, cmds, commander_colors)
+        compiled = db.compile(sorted({c for d in mains + keys for c in d}))
+    return compiled, template(compiled, mains, variant, options, trace, commanders=cmds,
+                              commander_colors=commander_colors)  # fmt: skip
 
 
 def new_arena(
@@ -615,6 +687,7 @@ class Game:
         pool_outside: list[int] | None = None,
         casual: str | tuple[str, ...] | None = None,
         commanders: list[list[str]] | None = None,
+        commander_colors: list[Any] | None = None,
     ) -> Game:
         """A game of these decks (one per player, in seating order before the variant
         seats them), dealt from ``seed`` and started up to its first decision.
@@ -627,7 +700,10 @@ class Game:
         the decks' (a batch compiles every deck's once). Conspiracy Draft (905):
         ``command``: each player's conspiracies (905.4: ``{card, face_up, named}``);
         ``notes``: what the draft noted (905.2b; ecs.draft); ``pool_outside``: how many
-        cards of each player's draft pool stay outside the game (Worldknit)."""
+        cards of each player's draft pool stay outside the game (Worldknit).
+        ``commander_colors``: each player's colours chosen before the game for their
+        commanders that ask for one (903.4b: The Prismatic Piper is the chosen colour in
+        every zone, 604.3); one letter per such commander, in order; required for them."""
         db = db or load_pool()
         options = options or Options()
         if casual is not None:
@@ -637,7 +713,11 @@ class Game:
             cmds = [list(c) for c in commanders]
         if any(cmds) and not options.casual:
             options = replace(options, casual=("commander",))
-        wanted = {c for d in decks + cmds for c in d} | set(cards or ())
+        if commander_colors is not None and any(commander_colors) and not any(cmds):
+            raise SetupError("commander_colors: chosen colours are for commanders (903.4b) "
+                             "in a Commander or Brawl game; this game has none")  # fmt: skip
+        keys = commander_keys(db, cmds, commander_colors)  # 903.4b: chosen colours
+        wanted = {c for d in decks + keys for c in d} | set(cards or ())
         for entries in command or []:
             for e in entries:
                 wanted.add(e["card"])
@@ -647,11 +727,11 @@ class Game:
         wanted.update(n for n in noted_names(notes or []) if n in db and db.check(n) is None)
         compiled = db.compiled(sorted(wanted))
         key = (id(compiled.arena), tuple(tuple(d) for d in decks), variant, options, trace, room,
-               tuple(agents or ()), tuple(tuple(c) for c in cmds))  # fmt: skip
+               tuple(agents or ()), tuple(tuple(c) for c in keys))  # fmt: skip
         base = _TEMPLATES.get(key)
         if base is None or base[0] is not compiled.arena:
             a = template(compiled, decks, variant, options, trace=trace, room=room,
-                         commanders=cmds)  # fmt: skip
+                         commanders=keys)  # fmt: skip
             if agents is not None:
                 v = GAME_LAYOUT.views(a)
                 for p, name in enumerate(agents):
@@ -678,6 +758,8 @@ class Game:
                    "room": list(room) if room else None, "agents": agents, "trace": trace,
                    "cards": sorted(cards) if cards else None,
                    "commanders": cmds if any(cmds) else None}  # fmt: skip
+        if commander_colors is not None and any(commander_colors):
+            g.setup["commander_colors"] = [list(c or []) for c in commander_colors]
         if command or notes or pool_outside:
             g.setup.update(command=command, notes=notes, pool_outside=pool_outside)
         g._n = g._settle(call(ops.BEGIN, a, compiled.arena))

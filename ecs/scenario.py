@@ -164,6 +164,7 @@ CARD_FIELDS = {
     "transformed",
     "protector",
     "number",  # a number chosen for a conspiracy before the game (Emissary's Ploy)
+    "color",  # a commander's colour chosen before the game (903.4b: The Prismatic Piper)
 }
 ACTION_KEYS = {
     "play_land",
@@ -542,6 +543,16 @@ def _validate(path: str, data: Any, db: CardDB) -> None:
         raise _err(path, "expect", "expected a mapping of path -> value")
 
 
+def _compiled_name(e: dict, db: Any) -> str:
+    """The name a card entry compiles to: a commander with ``color:`` (903.4b, chosen
+    before the game) is that card in that colour (``ecs.cards.chosen_color_key``)."""
+    if e.get("color") and e.get("commander"):
+        from ecs.cards import chosen_color_key
+
+        return chosen_color_key(db.get(e["card"]).name, e["color"])
+    return e["card"]
+
+
 def _validate_commander(path, game, players, names, ids, name_counts, db) -> None:
     """The Commander fields (903): ``commander: true`` entries (at most two a player, in
     a Commander or Brawl game), ``commander_damage`` and ``commander_casts``."""
@@ -554,6 +565,16 @@ def _validate_commander(path, game, players, names, ids, name_counts, db) -> Non
             for j, e in enumerate(_card_entries(path, f"players[{k}].{z}", p.get(z), db)):
                 if e.get("commander"):
                     marked.append(f"players[{k}].{z}[{j}].commander")
+                chooses = bool(db.get(e["card"]).record.get("commander_color_choice"))
+                f = f"players[{k}].{z}[{j}]"
+                if "color" in e and not (e.get("commander") and chooses):
+                    raise _err(path, f"{f}.color", "a colour is chosen before the game only "
+                               "for a commander that asks for one (903.4b: The Prismatic Piper)")  # fmt: skip
+                if "color" in e and e["color"] not in ("W", "U", "B", "R", "G"):
+                    raise _err(path, f"{f}.color", "expected W, U, B, R or G")
+                if e.get("commander") and chooses and "color" not in e:
+                    raise _err(path, f"{f}.color", f"{e['card']} as a commander: its colour is "
+                               "chosen before the game (903.4b); give color: W|U|B|R|G")  # fmt: skip
         if marked and not commander_game:
             raise _err(path, marked[0], "a commander needs game.casual: commander or brawl")
         if len(marked) > 2:
@@ -832,7 +853,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             es = _card_entries(sc.path, f"players[{k}].{z}", pd.get(z), db)
             entries[(k, z)] = es
             count += len(es)
-            all_cards.update(e["card"] for e in es)
+            all_cards.update(_compiled_name(e, db) for e in es)
     notes = []  # Conspiracy Draft: named cards and what the draft noted (905.2b)
     for k, pd in enumerate(players):
         for e in entries[(k, "command")]:
@@ -920,7 +941,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             if zname == "library":
                 es = list(reversed(es))  # the file lists the top first
             for e in es:
-                i = add_object(a, compiled, e["card"], p, ZONES[zname], v)
+                i = add_object(a, compiled, _compiled_name(e, db), p, ZONES[zname], v)
                 if "id" in e:
                     refs[e["id"]] = i
                 if e.get("commander"):

@@ -228,6 +228,7 @@ def _level_view(
             "damage": int(o[i, O.F_DMG]),
             "power": int(o[i, O.F_POW]),
             "toughness": int(o[i, O.F_TOU]),
+            "colors": [c for k, c in enumerate("WUBRG") if o[i, O.F_COLORS] >> k & 1],
             "counters": {
                 k: int(o[i, O.F_CTR + j]) for j, k in enumerate(COUNTER_NAMES) if o[i, O.F_CTR + j]
             },

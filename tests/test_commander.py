@@ -327,3 +327,113 @@ def test_the_twin_and_the_jit_play_the_same_commander_games() -> None:
                              capture_output=True, text=True, check=True)  # fmt: skip
         runs.append(out.stdout.strip().splitlines()[-1])
     assert runs[0] == runs[1]
+
+
+# ----------------------------------------------------- a colour chosen before the game
+PIPER = "The Prismatic Piper"
+
+
+def piper_deck(commanders: list[str] | None = None) -> Decklist:
+    return Decklist(["Forest"] * 40 + ["Command Tower", "Arcane Signet"] + (GREEN * 6)[:57],
+                    commanders or [PIPER])  # fmt: skip
+
+
+def _piper_objects(g: Game) -> list[int]:
+    return [i for i in range(int(g.v.s[G.S_N])) if g.v.o[i, O.F_CARD] >= 0
+            and g.card_name(i) == PIPER]  # fmt: skip
+
+
+def test_the_piper_as_a_commander_is_its_chosen_colour(db) -> None:
+    """903.4b, 604.3: "If The Prismatic Piper is your commander, choose a color before the
+    game begins. The Prismatic Piper is the chosen color": green chosen, it is green in
+    the command zone, its owner's colour identity is green (Command Tower, Arcane Signet
+    make {G}); the other player's Piper, not a commander, is colourless."""
+    other = Decklist(red_deck().main[:-1] + [PIPER], ["Kamahl, Pit Fighter"])
+    g = Game.new([piper_deck(), other], variant="two-player", seed=2, db=db,
+                 commander_colors=[["G"], []])  # fmt: skip
+    (c,) = _commanders(g, 0)
+    assert g.card_name(c) == PIPER and g.v.o[c, O.F_ZONE] == COMMAND
+    assert int(g.v.o[c, O.F_COLORS]) == 16  # G
+    view = g.view()
+    assert view["players"]["P0"]["command"] == [PIPER]
+    assert [e["colors"] for e in view["cards"].values()
+            if e["name"] == PIPER and e["zone"] == "command"] == [["G"]]  # fmt: skip
+    assert view["players"]["P0"]["color_identity"] == ["G"]
+    assert view["players"]["P1"]["color_identity"] == ["R"]
+    (plain,) = [i for i in _piper_objects(g) if i != c]  # P1's, in its library or hand
+    assert int(g.v.o[plain, O.F_OWNER]) == 1 and int(g.v.o[plain, O.F_COLORS]) == 0
+    assert g.setup["commander_colors"] == [["G"], []]
+
+
+def test_two_pipers_as_partners_each_their_own_colour(db) -> None:
+    g = Game.new([piper_deck([PIPER, PIPER]), red_deck()], variant="two-player", db=db,
+                 commander_colors=["UB", []])  # fmt: skip
+    a, b = _commanders(g, 0)
+    assert (int(g.v.o[a, O.F_COLORS]), int(g.v.o[b, O.F_COLORS])) == (2, 4)  # U, B
+    assert g.view()["players"]["P0"]["color_identity"] == ["U", "B"]
+    assert g.card_name(a) == g.card_name(b) == PIPER
+
+
+def test_a_piper_commander_without_a_colour_is_refused(db) -> None:
+    with pytest.raises(SetupError, match=f"{PIPER}: player 0's commander.*commander_colors"):
+        Game.new([piper_deck(), red_deck()], variant="two-player", db=db)
+    with pytest.raises(SetupError, match="commander_colors"):
+        Game.new([piper_deck(), red_deck()], variant="two-player", db=db,
+                 commander_colors=[[], []])  # fmt: skip
+    with pytest.raises(SetupError, match="not a colour"):
+        Game.new([piper_deck(), red_deck()], variant="two-player", db=db,
+                 commander_colors=[["X"], []])  # fmt: skip
+    with pytest.raises(SetupError, match=r"commander_colors\[1\]: R left over"):
+        Game.new([piper_deck(), red_deck()], variant="two-player", db=db,
+                 commander_colors=[["G"], ["R"]])  # fmt: skip
+    with pytest.raises(SetupError, match="chosen colours are for commanders"):
+        Game.new([red_deck().main, red_deck().main], variant="two-player", db=db,
+                 commander_colors=[["G"], []])  # fmt: skip
+    with pytest.raises(SetupError, match="its colour is chosen before the game"):
+        pod_template([piper_deck(), red_deck()], "two-player", db=db)  # (a batch's pods)
+
+
+def test_a_scenario_gives_the_chosen_colour_on_the_commander_entry(tmp_path, db) -> None:
+    text = BASE.format(casual="commander", alex=f"command: [{{card: {PIPER}, commander: true}}]",
+                       bianca="", actions="[]", expect="{}")  # fmt: skip
+    with pytest.raises(ScenarioError, match="color.*903.4b"):
+        _scenario(tmp_path, text, db)
+    text = BASE.format(casual="commander", alex=f"hand: [{{card: {PIPER}, color: G}}]",
+                       bianca="", actions="[]", expect="{}")  # fmt: skip
+    with pytest.raises(ScenarioError, match="only for a commander"):
+        _scenario(tmp_path, text, db)
+    text = BASE.format(casual="commander",
+                       alex=f"command: [{{card: {PIPER}, commander: true, color: g}}]",
+                       bianca="", actions="[]", expect="{}")  # fmt: skip
+    with pytest.raises(ScenarioError, match="W, U, B, R or G"):
+        _scenario(tmp_path, text, db)
+
+
+def test_a_commander_draft_game_plays_the_piper_in_its_colour(db, monkeypatch) -> None:
+    """903.13e, 903.13g: `melee draft --format commander --play` gives each deck's chosen
+    colours to the game."""
+    from types import SimpleNamespace
+
+    from ecs import draft as D
+    from ecs import engine
+
+    cset = D.load_set("commander-legends")
+    pool = ["Preordain", "Strategic Planning", "Horizon Scholar", "Prying Eyes"]
+    one = D.build_commander_deck(0, pool, cset, db=db)
+    two = D.build_commander_deck(1, pool + ["Murder"], cset, db=db)
+    assert (one.colors, two.colors) == (["U"], ["U", "B"])
+    games = []
+    new = engine.Game.new.__func__
+
+    def spy(cls, *args, **kw):
+        games.append(new(cls, *args, **kw))
+        return games[-1]
+
+    monkeypatch.setattr(engine.Game, "new", classmethod(spy))
+    rows = D.play_games(SimpleNamespace(notes=[]), [one, two], seed=1, max_turns=4, db=db)
+    assert rows[0]["commanders"] == {"P0": [PIPER], "P1": [PIPER, PIPER]}
+    g = games[0]
+    assert g.view()["players"]["P0"]["color_identity"] == ["U"]
+    assert g.view()["players"]["P1"]["color_identity"] == ["U", "B"]
+    colors = sorted(int(g.v.o[i, O.F_COLORS]) for p in range(2) for i in _commanders(g, p))
+    assert colors == [2, 2, 4]

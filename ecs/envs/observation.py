@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from components import observation as OB
-from ecs.cards import Compiled
+from ecs.cards import CHOSEN, Compiled, split_chosen_key
 
 
 def card_ids(compiled: Compiled) -> np.ndarray:
@@ -23,6 +23,8 @@ def card_ids(compiled: Compiled) -> np.ndarray:
     index = {n: k for k, n in enumerate(sorted(compiled.db.cards))}
     ids = np.zeros(max(1, len(compiled.tables.rows["ct"])), np.int32)
     for name, row in compiled.row_of.items():
+        if name.startswith(CHOSEN):  # (903.4b: the card in its chosen colour)
+            name = split_chosen_key(name)[1]
         ids[row] = index.get(name, -1)
     return ids
 
