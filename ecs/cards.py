@@ -2711,32 +2711,35 @@ def _rebound_ability(comp: Compiler) -> None:
     cast this card from exile without paying its mana cost"), one row every cards arena
     has, before exalted's (components.cards AB_FROM_END_REBOUND); systems/stack.py
     creates it as a spell with rebound resolves. Its event object is the exiled card."""
-    t = comp.t
-    comp.default_zone = "exile"
-    a = t.new("ab")
-    comp._ability_defaults(a, -1, K.AB_TRIGGERED)
-    t.set("ab", a, K.B_WHEN, -1)
-    comp.where = "rebound (702.88)"
-    comp.n_specs = 0
-    e0 = len(t.rows["ep"])
-    comp.effects([{"cast_without_paying": {"from": "event.object"}}])
-    t.set("ab", a, K.B_E0, e0)
-    t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
+    _builtin_trigger(
+        comp, "exile", "rebound (702.88)", [{"cast_without_paying": {"from": "event.object"}}]
+    )
 
 
 def _exalted_ability(comp: Compiler) -> None:
     """702.83: exalted's trigger ("whenever a creature you control attacks alone, it gets
     +1/+1 until end of turn"), one row every cards arena has, before deploy's
     (components.cards AB_FROM_END_EXALTED); systems/combat.py puts it on the stack."""
+    _builtin_trigger(
+        comp,
+        "battlefield",
+        "exalted (702.83)",
+        [{"pump": {"what": "event.object", "power": 1, "toughness": 1}}],
+    )
+
+
+def _builtin_trigger(comp: Compiler, zone: str, where: str, effects: list) -> None:
+    """A triggered ability row of the rules, not of a card (no trigger condition: the
+    system that owns it puts it on the stack), with these effects."""
     t = comp.t
-    comp.default_zone = "battlefield"
+    comp.default_zone = zone
     a = t.new("ab")
     comp._ability_defaults(a, -1, K.AB_TRIGGERED)
     t.set("ab", a, K.B_WHEN, -1)
-    comp.where = "exalted (702.83)"
+    comp.where = where
     comp.n_specs = 0
     e0 = len(t.rows["ep"])
-    comp.effects([{"pump": {"what": "event.object", "power": 1, "toughness": 1}}])
+    comp.effects(effects)
     t.set("ab", a, K.B_E0, e0)
     t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
 
