@@ -458,6 +458,7 @@ ST_DOUBLE_TOKENS = 142  # 614.1a: an effect would create tokens: twice that many
 ST_DOUBLE_COUNTERS = 143  # 614.1a, 122.6: an effect would put counters on a permanent: twice
 CO_CAST_THIS_TURN = 70  # "if you cast a spell this turn" (Prahv)
 CO_ATTACKED_THIS_TURN = 71  # "if you attacked with creatures this turn" (Prahv)
+CO_YOUR_TURN = 72  # "as long as it's your turn" (your team's turn in shared team turns, 805)
 L_PLAYER_REF = FILTERS.field(
     "player_ref", "1 + R_* reference: a player filter matching only the player it names; 0"
 )

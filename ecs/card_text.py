@@ -1400,6 +1400,7 @@ def _cond(ctx: Ctx, c: Any) -> str:
         "self_attacked_this_turn": f"{ctx.name} attacked this turn",
         "cast_spell_this_turn": "you've cast a spell this turn",
         "attacked_with_creatures_this_turn": "you've attacked with creatures this turn",
+        "your_turn": "it's your turn",
     }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
 
 

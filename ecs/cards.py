@@ -1786,6 +1786,10 @@ class Compiler:
                 self.fail(f"condition: {k}: true (you; with not: for 'didn't')")
             vals[K.N_KIND] = (K.CO_CAST_THIS_TURN if k == "cast_spell_this_turn"
                               else K.CO_ATTACKED_THIS_TURN)  # fmt: skip
+        elif k == "your_turn":  # "as long as it's your turn" (Prava)
+            if arg is not True:
+                self.fail("condition: your_turn: true (with not: for 'not your turn')")
+            vals[K.N_KIND] = K.CO_YOUR_TURN
         elif k == "dealt_damage_this_turn":  # (issue 14) "if you've been dealt N or more damage"
             vals[K.N_KIND], vals[K.N_A] = K.CO_DAMAGE_TAKEN, self._int(arg, k)
         elif k == "compare":

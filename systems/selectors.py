@@ -70,6 +70,7 @@ from components.cards import (
     CO_SELF_IN_ZONE,
     CO_SELF_UNTAPPED,
     CO_WHOLE_POOL,
+    CO_YOUR_TURN,
     L_ANOTHER,
     L_ATTACKED,
     L_ATTACKING,
@@ -898,6 +899,8 @@ def _leaf(st, cd, c, you, src, item):
         return st.pl[you, P_SPELLS] > 0
     if k == CO_ATTACKED_THIS_TURN:  # "if you attacked with creatures this turn" (508.1)
         return st.pl[you, P_ATTACKED_TURN] == st.s[S_TURN]
+    if k == CO_YOUR_TURN:  # "as long as it's your turn": your team's in team turns (805.2)
+        return players.is_active(st, you)
     if k == CO_KICKED:
         return item >= 0 and o[item, F_KICKED] == 1
     if k == CO_COMPARE:

@@ -178,8 +178,12 @@ def touch_sba(st):
 @kernel(inline="always")
 def bump(st):
     """A change the layers and state-based actions don't look at (tapping, whose turn
-    it is): only cached answers are stale."""
-    st.s[S_VERSION] += 1
+    it is): only cached answers are stale, unless some static ability of the game has
+    a condition ("as long as it's your turn": its answer may change with anything)."""
+    s = st.s
+    s[S_VERSION] += 1
+    if s[S_NEEDS] & NEED_CONDITIONAL_STATICS:
+        s[S_LDIRTY] = 1
 
 
 @kernel(inline="always")
