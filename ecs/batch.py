@@ -112,6 +112,10 @@ class BatchPlayer:
         """The deck each player of game ``index`` plays."""
         return [self.decks[(index + p) % len(self.decks)] for p in range(self.n)]
 
+    def setup_of(self, index: int) -> Any:
+        """Game ``index``'s command-zone cards (an ``ecs.casual.CasualSetup``)."""
+        return self.setups[(index // len(self.decks)) % SETUPS]
+
     def template(self, index: int, scale: int = 1) -> np.ndarray:
         """Game ``index``'s arena before it is dealt; ``scale`` > 1: with that many times
         the room (for a game that outgrew its tables: it is played again, the same)."""

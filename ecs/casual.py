@@ -40,10 +40,8 @@ from ecs.engine import (
     Options,
     SetupError,
     add_object,
-    call,
     needs,
     new_arena,
-    seed_rng,
     trigger_events,
 )
 
@@ -338,19 +336,12 @@ def casual_game(
     names: list[str] | None = None,
 ) -> Game:
     """A game of the casual variants from ordinary decks: stock command-zone cards drawn
-    from the seed unless ``setup`` gives them."""
-    from systems import entry
-
+    from the seed unless ``setup`` gives them (``Game.new`` with ``casual_setup``: the
+    game can be saved and replayed)."""
     db = db or load_pool()
     options = options or Options()
     setup = setup or choose(casual, len(decks), seed, options.single_planar_deck, db)
-    compiled = db.compile(sorted({c for d in decks for c in d} | setup.cards()))
-    a = casual_arena(compiled, decks, variant, options, setup)
-    seed_rng(a, seed)
-    call(entry.DEAL, a, compiled.arena)
-    g = Game(a, compiled, names or [f"P{p}" for p in range(len(decks))])
-    g._n = call(entry.BEGIN, a, compiled.arena)
-    return g
+    return Game.new(decks, variant, seed, options, db, names, casual_setup=setup)
 
 
 __all__ = [

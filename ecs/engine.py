@@ -688,6 +688,7 @@ class Game:
         casual: str | tuple[str, ...] | None = None,
         commanders: list[list[str]] | None = None,
         commander_colors: list[Any] | None = None,
+        casual_setup: Any = None,
     ) -> Game:
         """A game of these decks (one per player, in seating order before the variant
         seats them), dealt from ``seed`` and started up to its first decision.
@@ -703,21 +704,36 @@ class Game:
         cards of each player's draft pool stay outside the game (Worldknit).
         ``commander_colors``: each player's colours chosen before the game for their
         commanders that ask for one (903.4b: The Prismatic Piper is the chosen colour in
-        every zone, 604.3); one letter per such commander, in order; required for them."""
+        every zone, 604.3); one letter per such commander, in order; required for them.
+        ``casual_setup``: the command-zone cards of Planechase, Archenemy and Vanguard
+        (an ``ecs.casual.CasualSetup`` or its fields as a mapping: a replay's), whose
+        ``casual`` then names the game's casual variants."""
         db = db or load_pool()
         options = options or Options()
         if casual is not None:
             options = replace(options, casual=casual)
+        if casual_setup is not None:
+            from ecs.casual import CasualSetup
+
+            if isinstance(casual_setup, dict):
+                casual_setup = CasualSetup(**casual_setup)
+            casual_setup.casual = tuple(casual_setup.casual)
+            options = replace(options, casual=casual_setup.casual)
         decks, cmds = deck_lists(decks)
         if commanders is not None:
             cmds = [list(c) for c in commanders]
         if any(cmds) and not options.casual:
             options = replace(options, casual=("commander",))
+        if casual_setup is not None and any(cmds):
+            raise SetupError("commanders: a Commander game has no planar, scheme or vanguard "
+                             "cards here (casual_setup)")  # fmt: skip
         if commander_colors is not None and any(commander_colors) and not any(cmds):
             raise SetupError("commander_colors: chosen colours are for commanders (903.4b) "
                              "in a Commander or Brawl game; this game has none")  # fmt: skip
         keys = commander_keys(db, cmds, commander_colors)  # 903.4b: chosen colours
         wanted = {c for d in decks + keys for c in d} | set(cards or ())
+        if casual_setup is not None:
+            wanted |= casual_setup.cards()
         for entries in command or []:
             for e in entries:
                 wanted.add(e["card"])
@@ -727,11 +743,18 @@ class Game:
         wanted.update(n for n in noted_names(notes or []) if n in db and db.check(n) is None)
         compiled = db.compiled(sorted(wanted))
         key = (id(compiled.arena), tuple(tuple(d) for d in decks), variant, options, trace, room,
-               tuple(agents or ()), tuple(tuple(c) for c in keys))  # fmt: skip
+               tuple(agents or ()), tuple(tuple(c) for c in keys),
+               repr(casual_setup) if casual_setup is not None else None)  # fmt: skip
         base = _TEMPLATES.get(key)
         if base is None or base[0] is not compiled.arena:
-            a = template(compiled, decks, variant, options, trace=trace, room=room,
-                         commanders=keys)  # fmt: skip
+            if casual_setup is not None:
+                from ecs.casual import casual_arena
+
+                a = casual_arena(compiled, decks, variant, options, casual_setup, trace=trace,
+                                 room=room)  # fmt: skip
+            else:
+                a = template(compiled, decks, variant, options, trace=trace, room=room,
+                             commanders=keys)  # fmt: skip
             if agents is not None:
                 v = GAME_LAYOUT.views(a)
                 for p, name in enumerate(agents):
@@ -762,6 +785,8 @@ class Game:
             g.setup["commander_colors"] = [list(c or []) for c in commander_colors]
         if command or notes or pool_outside:
             g.setup.update(command=command, notes=notes, pool_outside=pool_outside)
+        if casual_setup is not None:
+            g.setup["casual_setup"] = asdict(casual_setup)
         g._n = g._settle(call(ops.BEGIN, a, compiled.arena))
         return g
 

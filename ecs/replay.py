@@ -29,6 +29,8 @@ from ecs.decks import MAX_CARDS
 from ecs.engine import VARIANTS, Game, Options, SetupError
 
 FORMAT = "melee-replay/2"
+CASUAL_SETUP_FIELDS = ("casual", "planar_decks", "communal_deck", "scheme_decks", "vanguards",
+                       "archenemy")  # fmt: skip
 
 
 def to_json(g: Game) -> dict[str, Any]:
@@ -66,6 +68,10 @@ def save_batch_game(path: Path, bp: Any, index: int, seed: int, a: np.ndarray) -
         "room": list(bp.room_of(index, a)), "agents": list(bp.agents), "trace": bp.trace,
         "cards": bp.card_names,
     }  # fmt: skip
+    if bp.commanders:  # 903.3: each seat's commanders
+        g.setup["commanders"] = [bp.commanders.get(d, []) for d in bp.decks_of(index)]
+    if bp.setups:  # Planechase, Archenemy, Vanguard: the game's command-zone cards
+        g.setup["casual_setup"] = asdict(bp.setup_of(index))
     rows = v.tr[:n]
     g.history = [int(x) for x in rows[rows[:, TR_KIND] < T_SHUFFLE, TR_INDEX]]
     save(g, path)
@@ -141,12 +147,41 @@ def check(data: Any, where: str = "<replay>") -> None:
            "null or a list of card names", cards)  # fmt: skip
     _check(_is_int(s.get("trace", 0), 0, 10**7), where, "setup.trace",
            "a whole number >= 0", s.get("trace"))  # fmt: skip
+    for key in ("commanders", "commander_colors"):  # 903.3, 903.4b: per player, a list
+        x = s.get(key)
+        _check(x is None or (isinstance(x, list) and len(x) == len(decks) and all(
+            isinstance(c, list) and len(c) <= 2 and all(isinstance(n, str) for n in c)
+            for c in x)), where, f"setup.{key}", "null or one list (of at most 2 names) per "
+            "player", x)  # fmt: skip
+    cs = s.get("casual_setup")
+    _check(cs is None or (isinstance(cs, dict) and set(cs) <= set(CASUAL_SETUP_FIELDS)
+                          and _names(cs.get("casual", []))
+                          and _names(cs.get("communal_deck", []))
+                          and _names(cs.get("vanguards", []), none=True)
+                          and _is_int(cs.get("archenemy", -1), -1, MAX_PLAYERS)
+                          and all(isinstance(d, list) and _names(d)
+                                  for k in ("planar_decks", "scheme_decks")
+                                  for d in cs.get(k, []))), where, "setup.casual_setup",
+           "null or an object with keys among " + ", ".join(CASUAL_SETUP_FIELDS)
+           + " (lists of card names; archenemy a player index or -1)", cs)  # fmt: skip
+    for key in ("command", "notes", "pool_outside"):  # Conspiracy Draft (905)
+        x = s.get(key)
+        _check(x is None or isinstance(x, list), where, f"setup.{key}", "null or a list", x)
     actions = data.get("actions")
     _check(isinstance(actions, list) and all(_is_int(x, 0) for x in actions), where, "actions",
            "a list of option indexes (whole numbers >= 0)", actions)  # fmt: skip
     final = data.get("final")
     _check(isinstance(final, dict) and isinstance(final.get("hash"), str), where,
            "final", 'an object with the final state\'s "hash"', final)  # fmt: skip
+
+
+def _names(x: Any, none: bool = False) -> bool:
+    """A list of card names (strings; ``None`` allowed where ``none``)."""
+    return (
+        isinstance(x, list)
+        and len(x) <= 10**4
+        and all(isinstance(n, str) or (none and n is None) for n in x)
+    )
 
 
 def replay(data: dict[str, Any], where: str = "<replay>") -> Game:
@@ -159,6 +194,9 @@ def replay(data: dict[str, Any], where: str = "<replay>") -> Game:
             s["decks"], names=s["names"], variant=s["variant"], options=Options(**s["options"]),
             seed=s["seed"], room=tuple(s["room"]) if s.get("room") else None,
             agents=s.get("agents"), trace=s.get("trace", 0), cards=s.get("cards"),
+            commanders=s.get("commanders"), commander_colors=s.get("commander_colors"),
+            command=s.get("command"), notes=s.get("notes"), pool_outside=s.get("pool_outside"),
+            casual_setup=s.get("casual_setup"),
         )  # fmt: skip
     except (SetupError, ValueError, KeyError, TypeError) as e:
         raise ReplayError(f"{where}: setup: the game can't be made ({e})") from None

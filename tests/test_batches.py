@@ -160,6 +160,13 @@ def test_montecarlo_beats_random() -> None:
         (lambda d: d["setup"]["options"].update(max_turns=-3), "setup.options.max_turns"),
         (lambda d: d["setup"].update(room=[1]), "setup.room"),
         (lambda d: d["setup"].update(agents=["random"]), "setup.agents"),
+        (lambda d: d["setup"].update(commanders=[5, 6]), "setup.commanders: expected null or one"),
+        (lambda d: d["setup"].update(casual_setup={"planes": []}), "setup.casual_setup: expected"),
+        (lambda d: d["setup"].update(casual_setup={"casual": ["planechase"], "planar_decks": [[1]]}),
+         "setup.casual_setup"),
+        (lambda d: d["setup"].update(casual_setup={"casual": ["planechase"],
+                                                   "planar_decks": [["No Such Plane"]] * 2}),
+         "setup: the game can't be made"),
         (lambda d: d["actions"].__setitem__(0, None), "actions: expected a list of option indexes"),
         (lambda d: d["actions"].__setitem__(0, -2), "actions: expected a list of option indexes"),
         (lambda d: d["actions"].__setitem__(0, 9999), "actions[0]: refused by the engine"),
@@ -196,3 +203,4 @@ def test_creatures_deployed_back_and_forth_do_not_fill_the_effects_table() -> No
     }  # fmt: skip
     rows, _ = run_batch(cfg, progress=False)
     assert len(rows) == 2 and all(r["turns"] > 0 for r in rows)
+

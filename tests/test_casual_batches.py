@@ -86,3 +86,51 @@ def test_bad_casual_flags_exit_2(flags: list[str], tmp_path: Path) -> None:
     )  # fmt: skip
     assert r.returncode == 2, r.stderr
     assert "--casual" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("casual", ["commander", "planechase", "archenemy", "vanguard"])
+def test_casual_batch_replays_reach_the_same_final_state(tmp_path: Path, casual: str) -> None:
+    """A replay written by a casual batch holds what the game was made of beyond the decks
+    (each seat's commanders, the planar/scheme decks and avatars drawn from the seed):
+    ``melee replay`` rebuilds the same game and takes the same options to the same end."""
+    import json
+
+    from ecs.replay import replay
+
+    out = tmp_path / "r"
+    cfg = _cfg("--casual", casual, "--games", "2", "--seed", "4", "--workers", "1",
+               "--replays", str(out))  # fmt: skip
+    out.mkdir()
+    rows, _ = S.run_batch(cfg, progress=False)
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    for f, row in zip(files, sorted(rows, key=lambda r: r["game"]), strict=True):
+        data = json.loads(f.read_text())
+        key = "commanders" if casual == "commander" else "casual_setup"
+        assert data["setup"][key]
+        g = replay(data, str(f))
+        assert g.fingerprint() == data["final"]["hash"]
+        assert g.turn == row["turns"] and sorted(g.names[p] for p in g.winners) == sorted(
+            data["final"]["winners"]
+        )
+
+
+def test_a_casual_game_made_in_python_saves_and_replays() -> None:
+    import json
+
+    from ecs import casual as C
+    from ecs.agents import RandomAgent, play_game
+    from ecs.decks import load_deck
+    from ecs.engine import Options
+    from ecs.replay import replay, to_json
+
+    deck = load_deck("big-green").main
+    g = C.casual_game([deck] * 4, ["planechase", "vanguard"], seed=2,
+                      options=Options(max_turns=30))  # fmt: skip
+    play_game(g, [RandomAgent(p) for p in range(4)])
+    data = json.loads(json.dumps(to_json(g)))
+    assert (
+        data["setup"]["casual_setup"]["vanguards"] and data["setup"]["casual_setup"]["planar_decks"]
+    )
+    again = replay(data)
+    assert again.fingerprint() == g.fingerprint() and again.winners == g.winners
