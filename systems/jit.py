@@ -43,10 +43,12 @@ What they add to numba:
     same O3 pipeline) once on the whole and generates machine code once. Only entry
     points are cached (a kernel has no machine code of its own).
   - ``passes``: numba passes the kernels don't need are left out of their pipeline
-    (closure inlining, literal propagation, the array-expression rewrites, the IR
-    legalisation and feature checks: no kernel has a closure, an array expression or
-    an unsupported feature; ``MELEE_JIT=stock`` keeps them, and
-    ``bench/compile_time.py`` checks that both play the same games): -13%.
+    (closure inlining, literal propagation, the array-expression rewrites and the
+    feature checks: no kernel has a closure, an array expression or an unsupported
+    feature; ``MELEE_JIT=stock`` keeps them, and ``bench/compile_time.py`` checks that
+    both play the same games). Not the IR legalisation: it places the ``del`` of each
+    variable, from which lowering emits the release of an array a kernel made; without
+    it every such array leaked (tests/test_batches.py counts allocations and frees).
   - ``inline``: ``kernel(inline="always")`` asks LLVM to inline the function
     (``alwaysinline``) instead of numba copying its IR into every caller, where it is
     typed and lowered again at each call site.
@@ -109,7 +111,6 @@ from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.compiler_machinery import PassManager, register_pass
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import (
-    IRLegalization,
     NativeLowering,
     NopythonRewrites,
     NoPythonSupportedFeatureValidation,
@@ -529,7 +530,6 @@ _SKIPPED = (
     InlineClosureLikes,
     LiteralPropagationSubPipelinePass,
     NopythonRewrites,
-    IRLegalization,
     NoPythonSupportedFeatureValidation,
 )
 """numba passes the engine's kernels don't need (the ``passes`` lever)."""
