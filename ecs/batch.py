@@ -13,6 +13,7 @@ game lives only in its row, and a chunk's memory is bounded by ``CHUNK_BYTES``."
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,6 +168,8 @@ class BatchPlayer:
         call(entry.DEAL, A, cards)
         call(entry.PLAY, A, cards, -1)
         per_game = (time.perf_counter() - t0) / max(1, m)
+        if not gc.get_freeze_count():  # the engine is loaded: its many long-lived objects
+            gc.freeze()  # (numba's types, dispatchers) leave the cyclic collector's scans
         arenas = list(A)  # (views: rows are read below, before the buffer is reused)
         for j in range(m):  # a game that outgrew its tables is played again with more room
             scale = 2
