@@ -108,6 +108,7 @@ class BatchPlayer:
         self.room = (cards, sizes[0])
         self._templates: dict[tuple[int, int, int], np.ndarray] = {}
         self._buf: np.ndarray | None = None
+        self._frozen = False
 
     def decks_of(self, index: int) -> list[str]:
         """The deck each player of game ``index`` plays."""
@@ -168,8 +169,9 @@ class BatchPlayer:
         call(entry.DEAL, A, cards)
         call(entry.PLAY, A, cards, -1)
         per_game = (time.perf_counter() - t0) / max(1, m)
-        if not gc.get_freeze_count():  # the engine is loaded: its many long-lived objects
-            gc.freeze()  # (numba's types, dispatchers) leave the cyclic collector's scans
+        if not self._frozen:  # the engine is loaded: its many long-lived objects (numba's
+            gc.freeze()  # types, dispatchers) leave the cyclic collector's scans (once: a
+            self._frozen = True  # freeze count walks every frozen object)
         arenas = list(A)  # (views: rows are read below, before the buffer is reused)
         for j in range(m):  # a game that outgrew its tables is played again with more room
             scale = 2

@@ -252,10 +252,15 @@ def sources(st, cd, p, bits, amts, ids):
 @kernel
 def feasible(need, generic, bits, amts, m, used):
     """Can sources [:m] (those not ``used``) pay ``need`` (coloured, W U B R G C) plus
-    ``generic``? Hall's condition for every set of colours, then the total."""
+    ``generic``? The total, then Hall's condition for every set t of the colours the
+    symbols ask for (a set with other colours too asks no more and finds no less, so
+    these are enough: one set for a mono-coloured cost, not 63)."""
     total_need = generic
+    asked = 0
     for c in range(N_MANA):
         total_need += need[c]
+        if need[c]:
+            asked |= 1 << c
     total = 0
     for j in range(m):
         if not used[j]:
@@ -263,9 +268,11 @@ def feasible(need, generic, bits, amts, m, used):
     for k in range(NHYB):  # hybrid symbols (colour bits of each in need[N_MANA + k])
         if need[N_MANA + k]:
             total_need += 1
+            asked |= need[N_MANA + k] & 63
     if total < total_need:
         return False
-    for t in range(1, 64):
+    t = asked
+    while t:
         req = 0
         for c in range(N_MANA):
             if t >> c & 1:
@@ -274,14 +281,14 @@ def feasible(need, generic, bits, amts, m, used):
             h = need[N_MANA + k]
             if h and (h & ~t) == 0:
                 req += 1
-        if req == 0:
-            continue
-        cap = 0
-        for j in range(m):
-            if not used[j] and bits[j] & t:
-                cap += amts[j]
-        if cap < req:
-            return False
+        if req > 0:
+            cap = 0
+            for j in range(m):
+                if not used[j] and bits[j] & t:
+                    cap += amts[j]
+            if cap < req:
+                return False
+        t = (t - 1) & asked
     return True
 
 
