@@ -62,6 +62,11 @@ S_NBF = F("n_permanents", "permanents (the `bf` list)")
 S_NCZ = F("n_command", "objects in the command zone (the `cz` list)")
 S_NLEFT = F("n_left", "objects in the `left` list (the current event)")
 S_TRIGMASK = F("trigger_events", "bits: events some card of this game waits for", volatile=True)
+S_GY_TRIGMASK = F(
+    "graveyard_trigger_events",
+    "bits: events a card with an ability that triggers from a graveyard waits for",
+    volatile=True,
+)
 S_NMARK = F("n_markers", "turn markers (807); 0 when the variant has none")
 S_CUR = F("marker", "the turn marker being advanced (loaded)")
 S_NTR = F("n_trace", "trace rows written", volatile=True)

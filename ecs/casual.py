@@ -40,9 +40,8 @@ from ecs.engine import (
     Options,
     SetupError,
     add_object,
-    needs,
     new_arena,
-    trigger_events,
+    set_masks,
 )
 
 PLANECHASE, VANGUARD, ARCHENEMY, RUMBLE = (
@@ -320,8 +319,7 @@ def casual_arena(
             if RUMBLE in casual or p == setup.archenemy:
                 v.pl[p, PL.P_ROLE] = PL.ROLE_ARCHENEMY
                 v.pl[p, PL.P_LIFE] = ARCHENEMY_LIFE  # 904.5, 904.12c
-    v.s[G.S_TRIGMASK] = trigger_events(compiled)
-    v.s[G.S_NEEDS] = needs(compiled)
+    set_masks(v.s, compiled)
     return a
 
 

@@ -284,8 +284,7 @@ def template(
     for p, names in enumerate(commanders):
         for name in names:
             designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND, v))
-    v.s[G.S_TRIGMASK] = trigger_events(compiled)
-    v.s[G.S_NEEDS] = needs(compiled)
+    set_masks(v.s, compiled)
     return a
 
 
@@ -497,6 +496,27 @@ def trigger_events(compiled: Compiled) -> int:
     for row in compiled.tables.rows["ct"]:
         mask |= int(row[K.C_TRIGMASK])
     return mask
+
+
+def graveyard_trigger_events(compiled: Compiled) -> int:
+    """Bits of the events the cards with an ability that triggers from a graveyard wait
+    for (any of their abilities': a superset is safe); the others skip the look through
+    the graveyards."""
+    ab = compiled.tables.rows["ab"]
+    mask = 0
+    for row in compiled.tables.rows["ct"]:
+        a0, n = int(row[K.C_AB0]), int(row[K.C_NAB])
+        if any(ab[a][K.B_KIND] == K.AB_TRIGGERED and ab[a][K.B_ZONE] == GRAVEYARD
+               for a in range(a0, a0 + n)):  # fmt: skip
+            mask |= int(row[K.C_TRIGMASK])
+    return mask
+
+
+def set_masks(s: np.ndarray, compiled: Compiled) -> None:
+    """The game's S_NEEDS and trigger masks, from the cards of its cards arena."""
+    s[G.S_TRIGMASK] = trigger_events(compiled)
+    s[G.S_GY_TRIGMASK] = graveyard_trigger_events(compiled)
+    s[G.S_NEEDS] = needs(compiled)
 
 
 def add_object(

@@ -892,12 +892,11 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         GAME_LAYOUT.views(a).s[G.S_CASUAL] |= CASUAL_CONSPIRACY
     v = GAME_LAYOUT.views(a)
     s, pl, o = v.s, v.pl, v.o
-    from ecs.engine import needs, seed_rng, trigger_events
+    from ecs.engine import seed_rng, set_masks
 
     seed_rng(a, int(game.get("seed", 0)))
     s[G.S_DAY_NIGHT] = {None: 0, "day": 1, "night": 2}[game.get("day_night")]  # 728
-    s[G.S_TRIGMASK] = trigger_events(compiled)
-    s[G.S_NEEDS] = needs(compiled)
+    set_masks(s, compiled)
     refs: dict[str, int] = {}
     attach: list[tuple[int, str]] = []
     protector: list[tuple[int, str | None]] = []

@@ -49,6 +49,7 @@ from components.game import (
     S_DEPTH,
     S_ERROR,
     S_FREE_MULLIGAN,
+    S_GY_TRIGMASK,
     S_LDIRTY,
     S_MAXDECISIONS,
     S_MAXTURNS,
@@ -140,7 +141,8 @@ def start(st, sub, cd, starting):
     # the variant, its options and the caps; a new game otherwise
     for f in (S_VARIANT, S_CASUAL, S_NPLAYERS, S_ATTACK_MODE, S_TEAM_TURNS, S_DEPLOY,
               S_POISON_LIMIT, S_SKIP_FIRST_DRAW, S_FREE_MULLIGAN, S_COMMANDER_DAMAGE,
-              S_MAXTURNS, S_MAXDECISIONS, S_AUTOPASS, S_TRIGMASK, S_NEEDS, S_START_LIFE):  # fmt: skip
+              S_MAXTURNS, S_MAXDECISIONS, S_AUTOPASS, S_TRIGMASK, S_GY_TRIGMASK, S_NEEDS,
+              S_START_LIFE):  # fmt: skip
         t[f] = s[f]
     t[S_MULLIGANS] = 1  # 726.2: opening hands and mulligans as any game begins
     t[S_STEP] = PREGAME

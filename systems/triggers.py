@@ -51,6 +51,7 @@ from components.game import (
     NEED_SELF_TRIGGERS,
     S_ACTIVE,
     S_CUR,
+    S_GY_TRIGMASK,
     S_N,
     S_NBF,
     S_NCZ,
@@ -154,7 +155,8 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     if ev == EV_CAST and st.s[S_NEEDS] & NEED_SELF_TRIGGERS and obj >= 0:
         if st.o[obj, F_ZONE] == STACK:  # "when you cast this spell" (603.2, from the stack)
             _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
-    if st.s[S_NEEDS] & NEED_GRAVEYARD_TRIGGERS:  # abilities that work from a graveyard
+    if st.s[S_NEEDS] & NEED_GRAVEYARD_TRIGGERS and (st.s[S_GY_TRIGMASK] >> ev) & 1:
+        # abilities that work from a graveyard (only for the events such cards wait for)
         o = st.o
         for src in range(st.s[S_N]):
             if o[src, F_ZONE] == GRAVEYARD and waits_for(st, cd, src, ev):
