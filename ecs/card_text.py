@@ -1078,7 +1078,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 n, note = _x(ctx, args["pay_life"])
                 cost = f"pay {n} life{note}. If {'you' if who == 'you' else 'they'} do, "
             elif pay is not None:
-                cost = f"pay {{{_amount(pay, ctx)}}}. If {'you' if who == 'you' else 'they'} do, "
+                cost = f"pay {_mana_price(pay, ctx)}. If {'you' if who == 'you' else 'they'} do, "
             else:
                 cost = ""
             if cost:
@@ -1095,7 +1095,7 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         who = ref("who", "target")
         pay = args.get("pays", args.get("pay"))
         price = f"{_amount(args['life'], ctx)} life" if "life" in args and not isinstance(args["life"], bool) else (
-            f"{{{_amount(pay, ctx)}}}" + (" in life" if args.get("life") else ""))  # fmt: skip
+            _mana_price(pay, ctx) + (" in life" if args.get("life") else ""))  # fmt: skip
         return f"{inner.rstrip('.')} unless {who} pays {price}."
     if verb == "if":
         cond = _cond(ctx, args.get("cond"))
@@ -1402,6 +1402,13 @@ def _cond(ctx: Ctx, c: Any) -> str:
         "attacked_with_creatures_this_turn": "you've attacked with creatures this turn",
         "your_turn": "it's your turn",
     }.get(k, f"{k.replace('_', ' ')} {arg}")  # fmt: skip
+
+
+def _mana_price(pay: Any, ctx: Ctx) -> str:
+    """A price in mana: a cost as written ("{1}{W}"), or an amount in braces ("{X}", "{3}")."""
+    if isinstance(pay, str) and pay.startswith("{"):
+        return pay
+    return f"{{{_amount(pay, ctx)}}}"
 
 
 def _when(ctx: Ctx, w: dict) -> str:

@@ -98,6 +98,7 @@ def test_record_renders(name: str, db) -> None:
     text = db.text(name)
     assert text.startswith(name)
     assert "{'" not in text and "None" not in text and "[{" not in text, text
+    assert "{{" not in text and "}}" not in text, text  # (a mana price braced twice)
 
 
 def test_not_real_cards_are_marked_and_listed_apart(db) -> None:
