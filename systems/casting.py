@@ -22,6 +22,7 @@ from components.cards import (
     A_KIND,
     A_WHO,
     A_ZONE,
+    AB_ACTIVATED,
     AB_ALT_SPELL,
     AB_MANA,
     AB_MUTATE,
@@ -426,7 +427,21 @@ def activatable(st, cd, p, i, a):
         return False
     cost = st.scr[SCR_ACTIVATABLE_COST]
     base_cost(st, cd, p, i, a, -1, cost)
-    return mana.can_pay(st, cd, p, cost, 0)
+    if tap != 1:
+        return mana.can_pay(st, cd, p, cost, 0)
+    return _can_pay_tapped(st, cd, p, i, cost, 0)
+
+
+@kernel
+def _can_pay_tapped(st, cd, p, i, cost, extra):
+    """can_pay when the cost also taps i ({T}): i makes no mana toward it (601.2g-h: the
+    mana abilities are activated before the costs are paid, and i must be untapped to
+    pay its {T}). i is tapped for the look, after the layers are up to date."""
+    continuous_effects.recompute(st, cd)
+    st.o[i, F_TAPPED] = 1
+    ok = mana.can_pay(st, cd, p, cost, extra)
+    st.o[i, F_TAPPED] = 0
+    return ok
 
 
 @kernel(inline="always")
@@ -851,6 +866,10 @@ def x_options(st, cd, it, out):
     total_cost(st, cd, it, cost)
     st.o[it, F_X] = keep
     xs = x_count(st, cd, it)
+    tapped = _taps_source(st, cd, it)  # {X}, {T}: the source's own mana doesn't count
+    if tapped >= 0:
+        continuous_effects.recompute(st, cd)
+        st.o[tapped, F_TAPPED] = 1
     avail = mana.total_available(st, cd, p)
     m = 0
     for x in range(min(out.shape[0], MAX_X + 1)):
@@ -860,7 +879,19 @@ def x_options(st, cd, it, out):
         m += 1
         if x * xs > avail:
             break
+    if tapped >= 0:
+        st.o[tapped, F_TAPPED] = 0
     return m
+
+
+@kernel(inline="always")
+def _taps_source(st, cd, it):
+    """The untapped source of activated ability ``it`` whose cost includes {T}; -1 if none."""
+    o = st.o
+    a, src = o[it, F_IAB], o[it, F_SRC]
+    if a < 0 or src < 0 or cd.ab[a, B_KIND] != AB_ACTIVATED or cd.ab[a, B_TAP] != 1:
+        return -1
+    return src if o[src, F_TAPPED] == 0 else -1
 
 
 @kernel
@@ -1045,6 +1076,10 @@ def finish(st, cd):
         return
     cost = np.empty(COST_W, np.int64)
     total_cost(st, cd, it, cost)
+    if kind == CK_ABILITY:  # 601.2g-h: a {T} in the cost: the source taps for it, not for mana
+        tapped = _taps_source(st, cd, it)
+        if tapped >= 0:
+            o[tapped, F_TAPPED] = 1
     spent = mana.pay(st, cd, p, cost, 0)
     o[it, F_SPENT] = spent if spent > 0 else 0
     if kind == CK_ABILITY:
