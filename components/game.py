@@ -62,6 +62,13 @@ S_NBF = F("n_permanents", "permanents (the `bf` list)")
 S_NCZ = F("n_command", "objects in the command zone (the `cz` list)")
 S_NLEFT = F("n_left", "objects in the `left` list (the current event)")
 S_TRIGMASK = F("trigger_events", "bits: events some card of this game waits for", volatile=True)
+S_MANA_SRC = F(
+    "mana_sources_listed",
+    "while a player's options are listed (nothing changes then): 2 + the player whose mana "
+    "sources the scratch rows hold, 1 none yet; 0 outside a listing (found anew each time)",
+    volatile=True,
+)
+S_MANA_SRC_N = F("mana_sources_n", "how many sources the scratch rows hold", volatile=True)
 S_GY_TRIGMASK = F(
     "graveyard_trigger_events",
     "bits: events a card with an ability that triggers from a graveyard waits for",

@@ -438,9 +438,11 @@ def _can_pay_tapped(st, cd, p, i, cost, extra):
     mana abilities are activated before the costs are paid, and i must be untapped to
     pay its {T}). i is tapped for the look, after the layers are up to date."""
     continuous_effects.recompute(st, cd)
+    mana.forget_sources(st)
     st.o[i, F_TAPPED] = 1
     ok = mana.can_pay(st, cd, p, cost, extra)
     st.o[i, F_TAPPED] = 0
+    mana.forget_sources(st)
     return ok
 
 
@@ -869,6 +871,7 @@ def x_options(st, cd, it, out):
     tapped = _taps_source(st, cd, it)  # {X}, {T}: the source's own mana doesn't count
     if tapped >= 0:
         continuous_effects.recompute(st, cd)
+        mana.forget_sources(st)
         st.o[tapped, F_TAPPED] = 1
     avail = mana.total_available(st, cd, p)
     m = 0
@@ -881,6 +884,7 @@ def x_options(st, cd, it, out):
             break
     if tapped >= 0:
         st.o[tapped, F_TAPPED] = 0
+        mana.forget_sources(st)
     return m
 
 

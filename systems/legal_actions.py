@@ -94,6 +94,7 @@ from components.game import (
     S_CASUAL,
     S_DEPLOY,
     S_DSEQ,
+    S_MANA_SRC,
     S_MULLIGANS,
     S_N,
     S_NACTS,
@@ -208,6 +209,16 @@ def sorcery_timing(st, p):
 
 @kernel
 def priority_actions(st, cd, p, acts, first_only):
+    """_priority_actions, with each player's mana sources found once for the listing
+    (systems/mana.sources)."""
+    st.s[S_MANA_SRC] = 1
+    m = _priority_actions(st, cd, p, acts, first_only)
+    st.s[S_MANA_SRC] = 0
+    return m
+
+
+@kernel
+def _priority_actions(st, cd, p, acts, first_only):
     """Everything p (with shared team turns, each member of p's team) could do with
     priority: pass, lands, spells, abilities, special actions. With ``first_only`` it
     stops at the first option besides passing (has_action)."""

@@ -41,7 +41,15 @@ from components.cards import (
     ST_LAND_MANA_PLUS,
     ST_PERM_MANA_PLUS,
 )
-from components.game import NEED_GRANTED, S_CASUAL, S_NCZ, S_NEEDS
+from components.game import (
+    NEED_GRANTED,
+    S_CASUAL,
+    S_LDIRTY,
+    S_MANA_SRC,
+    S_MANA_SRC_N,
+    S_NCZ,
+    S_NEEDS,
+)
 from components.objects import (
     F_CARD,
     F_CTL,
@@ -229,6 +237,28 @@ def source_of_tapped(st, cd, i):
 
 @kernel
 def sources(st, cd, p, bits, amts, ids):
+    """p's mana sources into the scratch rows (``bits``, ``amts``, ``ids``): found once
+    per listing of p's options (legal_actions.priority_actions: every card and ability
+    asks again, and nothing changes meanwhile), else anew. Returns how many."""
+    s = st.s
+    if s[S_MANA_SRC] == 2 + p and not s[S_LDIRTY]:
+        return s[S_MANA_SRC_N]
+    m = _sources(st, cd, p, bits, amts, ids)
+    if s[S_MANA_SRC] > 0:
+        s[S_MANA_SRC] = 2 + p
+        s[S_MANA_SRC_N] = m
+    return m
+
+
+@kernel(inline="always")
+def forget_sources(st):
+    """The sources found may be stale (a source tapped for a look, a payment)."""
+    if st.s[S_MANA_SRC] > 1:
+        st.s[S_MANA_SRC] = 1
+
+
+@kernel
+def _sources(st, cd, p, bits, amts, ids):
     """p's mana sources: the pool first (one per colour with mana), then the permanents
     p controls (after recompute). Returns how many."""
     continuous_effects.recompute(st, cd)
@@ -333,7 +363,8 @@ def pay(st, cd, p, cost, extra_generic):
     the mana spent (-1 if it can't be paid: nothing is tapped then)."""
     scr = st.scr
     bits, amts, ids = scr[SCR_MANA_BITS], scr[SCR_MANA_AMTS], scr[SCR_MANA_IDS]
-    m = sources(st, cd, p, bits, amts, ids)
+    forget_sources(st)  # (the rows are spent from below)
+    m = _sources(st, cd, p, bits, amts, ids)
     used = scr[SCR_MANA_USED]
     used[:m] = 0
     need = scr[SCR_MANA_NEED]
