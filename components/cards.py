@@ -496,3 +496,12 @@ CARD_LAYOUT = Layout(
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],
     layout_id=2,
 )
+
+
+LAYER_STATICS = (
+    ST_CONTROL, ST_ARTIFACT_CREATURES, ST_SET_COLOR, ST_GRANT, ST_CHAR_PT, ST_PUMP, ST_PT_PER,
+    ST_COAT_OF_ARMS, ST_CANT_ATTACK, ST_CANT_BLOCK,
+)  # fmt: skip
+"""The statics the layers apply (systems/continuous_effects._recompute, in layer order);
+one of them with a condition makes the layers look again after any change
+(NEED_CONDITIONAL_STATICS, ecs/engine.needs); the others are asked when they matter."""

@@ -413,15 +413,6 @@ def new_arena(
     return a
 
 
-LAYER_STATICS = frozenset({
-    K.ST_CONTROL, K.ST_ARTIFACT_CREATURES, K.ST_SET_COLOR, K.ST_GRANT, K.ST_CHAR_PT, K.ST_PUMP,
-    K.ST_PT_PER, K.ST_COAT_OF_ARMS, K.ST_CANT_ATTACK, K.ST_CANT_BLOCK,
-})  # fmt: skip
-"""The statics the layers apply (systems/continuous_effects.py _recompute): one of them
-with a condition makes the layers look again after any change (NEED_CONDITIONAL_STATICS);
-the others are asked when they matter (Banefire's "can't be countered if X is 5 or more")."""
-
-
 def needs(compiled: Compiled) -> int:
     """S_NEEDS: the kinds of rules some card of the cards arena uses (checks skip the others)."""
     bits = 0
@@ -431,7 +422,7 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["sa"]:
         if row[K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE):
             bits |= G.NEED_COST_CHANGES
-        if row[K.A_IF] >= 0 and row[K.A_KIND] in LAYER_STATICS:
+        if row[K.A_IF] >= 0 and row[K.A_KIND] in K.LAYER_STATICS:
             bits |= G.NEED_CONDITIONAL_STATICS
         if row[K.A_KIND] in CONSPIRACY_STATICS:
             bits |= G.NEED_CONSPIRACY

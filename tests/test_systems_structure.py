@@ -115,3 +115,15 @@ def test_scratch_rows_have_one_owner_at_a_time() -> None:
         for f in users:
             inside = _reach(calls, f) & users
             assert not inside, f"{r}: {f} calls {sorted(inside)}, which use the same row"
+
+
+def test_the_layer_statics_are_declared_once_and_are_the_ones_recompute_applies() -> None:
+    """components.cards.LAYER_STATICS (read by ecs.engine.needs) names exactly the static
+    kinds systems/continuous_effects._recompute applies."""
+    import re
+
+    from components import cards as K
+
+    src = (Path(__file__).resolve().parents[1] / "systems" / "continuous_effects.py").read_text()
+    applied = re.findall(r"_statics\(st, cd, srcs\[q\], (ST_\w+)\)", src)
+    assert applied and [getattr(K, n) for n in applied] == list(K.LAYER_STATICS)
