@@ -491,6 +491,24 @@ G_AT_RANDOM = TARGETS.field(
     "at_random", "1: its targets are chosen at random among the legal ones (Furnace Layer)"
 )
 
+# ----------------------------------------------------------------- face-down permanents and
+# copy effects (708, 707; 903.3's example: Ixidron, Cytoshape, Body Double)
+OP_BECOME_COPY = len(OP_NAMES)  # 707.2: X_OBJ becomes a copy of an object (E_REF2) until ...
+OP_NAMES = OP_NAMES + ("become_copy",)
+OP["become_copy"] = OP_BECOME_COPY
+OP_ENTER_AS_COPY = len(OP_NAMES)  # 614.1c, 707.2: the resolving permanent spell enters as a copy
+OP_NAMES = OP_NAMES + ("enter_as_copy",)
+OP["enter_as_copy"] = OP_ENTER_AS_COPY
+C_ENTERS_AS_COPY = CARDS.field(
+    "enters_as_copy", "1 + ability row: the program its spell resolves with, choosing what it "
+    "enters as a copy of (Body Double); 0"
+)  # fmt: skip
+L_FACE_DOWN = FILTERS.field("face_down", "1: a face-down permanent (708); 0 either")
+C_ENTERS_FACE_DOWN = CARDS.field(
+    "enters_face_down", "1 + filter row: as it enters, the other permanents matching are "
+    "turned face down (Ixidron); 0"
+)  # fmt: skip
+
 CARD_LAYOUT = Layout(
     "CardTables",
     [CARDS, ABILITIES, TARGETS, FILTERS, AMOUNTS, CONDITIONS, EFFECT_ROWS, STATICS],

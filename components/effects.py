@@ -30,6 +30,7 @@ UNTIL_END_OF_TURN, UNTIL_LEAVES, UNTIL_YOUR_NEXT_TURN, UNTIL_FOREVER = range(4)
 UNTIL_WHILE_CONTROLLED = 4  # while its controller controls the source (Olivia Voldaren)
 UNTIL_PLANESWALK = 8  # until a player planeswalks (901.11; issue 14)
 X_GRANT_ABILITY = 17  # an activated ability (its row in X_P) granted to X_OBJ (Stensia)
+X_COPY = 18  # layer 1 (613.2a, 707.2): X_OBJ has the copiable values of card row X_P
 
 SHIELDS = Table("sh", "prevention and redirection shields (615, 614.9)", rows="shields")
 F = SHIELDS.field

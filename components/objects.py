@@ -136,3 +136,6 @@ MUST_ATTACK = 4  # "attacks this turn if able" (508.1d)
 F_FREE = F("without_paying", "1 while it is being cast without paying its mana cost (118.9)")
 F_HIT_PLAYER = F("hit_player_turn", "1 + the turn in which it last dealt damage to a player "
                  "('for the first time each turn': Stensia); 0 never")  # fmt: skip
+# 707.2, 613.2a: a copy effect (903.3's example: Cytoshape)
+F_COPY_OF = F("copy_of", "1 + the card row whose copiable values a copy effect gives it "
+              "(layer 1; set by the layers from the effects); 0 none")  # fmt: skip

@@ -374,6 +374,8 @@ def _filter(f: Any, plural: bool = False) -> str:
         pre.append("nonattacking")
     if f.get("token") is False:
         pre.append("nontoken")
+    if f.get("face_down") is True:
+        pre.append("face-down")
     if "color" in f:
         pre.append(_join([COLORS.get(c, str(c)) for c in _list(f["color"])], "or"))
     if "not_color" in f:
@@ -841,6 +843,11 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{subject} attacks{whom} {when} if able."
     if verb == "merge":
         return f"{ctx.name} merges with {ref('what', 'target')}."
+    if verb == "become_copy":  # 707.2
+        tail = {"end_of_turn": " until end of turn", "forever": ""}.get(
+            args.get("until", "end_of_turn"), f" until {args.get('until')}"
+        )
+        return f"{_cap(ref('what', 'target'))} becomes a copy of {ref('of', 'target')}{tail}."
     if verb == "copy_token":
         of = ref("of", "target") if "of" in args else ref("what", "target")
         return f"{_verb(ref('for', 'you'), 'create')} a token that's a copy of {of}."
@@ -1583,6 +1590,13 @@ def _enters(ctx: Ctx, body: dict) -> str:
         parts.append(f"with {'a' if n == 1 else _num(n)} {k} counter{'s' if n != 1 else ''} on it")
     if body.get("with_x_counters"):
         parts.append(f"with X {body['with_x_counters']} counters on it")
+    if "as_copy_of" in body:  # 707.2 (Body Double)
+        f = body["as_copy_of"]
+        return f"You may have {ctx.name} enter as a copy of any {_filter(f)}."
+    if "turn_face_down" in body:  # 708 (Ixidron)
+        f = body["turn_face_down"]
+        return (f"As {ctx.name} enters, turn all other {_filter(f, plural=True)} on the "
+                "battlefield face down. (They're 2/2 creatures.)")  # fmt: skip
     for k in body:
         if k not in ("tapped", "counters", "with_x_counters"):
             parts.append(f"({k.replace('_', ' ')})")

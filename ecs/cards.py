@@ -121,6 +121,7 @@ FILTER_KEYS = {
     "same_name_as", "shares_type_with",  # Planechase (2009): Isle of Vesuva, Cliffside Market
     "attacked_this_turn",  # Planechase (2009): Sokenzan
     "enchanted", "dealt_combat_damage_to_player",  # Planechase 2012: Akoum, Glen Elendra
+    "face_down",  # 708: face-down permanents (Ixidron)
 }  # fmt: skip
 
 
@@ -488,7 +489,7 @@ class Compiler:
         row[K.C_NSA] = len(t.rows["sa"]) - row[K.C_SA0]
         if enters is not None:
             self.where = f"card {name!r}: enters"
-            self._enters(enters, row)
+            self._enters(enters, row, r)
         if "back" in rec:
             back = self.t.new("ct")
             bname = rec["back"].get("name", name + " (back)")
@@ -982,7 +983,7 @@ class Compiler:
             return a
         return None
 
-    def _enters(self, body: Any, row: list) -> None:
+    def _enters(self, body: Any, row: list, card: int) -> None:
         if not isinstance(body, dict):
             self.fail("enters: {tapped: true} or {counters: {KIND: N}} or {with_x_counters: KIND}")
         if "counters" in body and "with_x_counters" in body:
@@ -992,6 +993,24 @@ class Compiler:
                 if v is not True:
                     self.fail("enters: day_if_neither is true")
                 row[K.C_FLAGS] |= K.CF_DAY_AS_ENTERS
+            elif k == "turn_face_down":  # "as this enters, turn [these] face down" (708)
+                row[K.C_ENTERS_FACE_DOWN] = 1 + self.filter(v)
+            elif k == "as_copy_of":  # "you may have this enter as a copy of [a card]" (707.2)
+                if "Creature" not in _list(self.current_record.get("types")):
+                    self.fail("enters: as_copy_of is for a creature card (its spell resolves)")
+                f = dict(FILTER_WORDS.get(v, {})) if isinstance(v, str) else dict(v)
+                a = self.t.new("ab")  # (after the card's abilities: not one of them)
+                self._ability_defaults(a, card, K.AB_SPELL)
+                self._targets_effects(
+                    a,
+                    {
+                        "effects": [
+                            {"choose": {"filter": f, "up_to": True}},
+                            {"enter_as_copy": "chosen"},
+                        ]
+                    },
+                )
+                row[K.C_ENTERS_AS_COPY] = 1 + a
             elif k == "tapped":
                 row[K.C_ENTERS_TAPPED] = 1 if v else 0
             elif k == "with_x_counters":  # "enters with X +1/+1 counters" (107.3m)
@@ -1498,6 +1517,10 @@ class Compiler:
             v[K.L_PLAYER_REF] = 1 + self.simple(pv, "filter: player")
         else:
             v[K.L_PLAYER] = self._rel(pv)
+        if "face_down" in spec:  # 708: "face-down creatures" (Ixidron)
+            if spec["face_down"] is not True:
+                self.fail("filter: face_down is true")
+            v[K.L_FACE_DOWN] = 1
         if spec.get("dealt_combat_damage_to_player"):  # (Glen Elendra) this combat
             v[K.L_COMBAT_DAMAGED] = 1
         if "enchanted" in spec:  # "a creature that isn't enchanted" (Akoum)
@@ -2035,6 +2058,15 @@ class Compiler:
             a = self._args(verb, arg, "of", {"for"})
             self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
                       **self._subject(a, "of", "target", verb))  # fmt: skip
+        elif verb == "enter_as_copy":  # (the program of `enters: {as_copy_of: ...}`)
+            a = self._args(verb, arg, "of", set())
+            self._row(op, ref=self.simple(a["of"], "enter_as_copy: of"))
+        elif verb == "become_copy":  # "[target creature] becomes a copy of [it]" (707.2)
+            a = self._args(verb, arg, "what", {"of", "until"})
+            if "of" not in a:
+                self.fail("become_copy: of (the object it becomes a copy of)")
+            self._row(op, ref2=self.simple(a["of"], "become_copy: of"),
+                      until=self._until(a, verb), **self._subject(a, "what", "target", verb))  # fmt: skip
         elif verb == "must_attack":  # "[target creature] attacks this turn if able"
             a = self._args(verb, arg, "what", {"until", "player"})
             who, owner = K.R_NONE, 0  # "attacks [that player / its owner] ... if able"

@@ -466,6 +466,8 @@ def _pool_needs(compiled: Compiled) -> int:
     for row in rows["ep"]:
         if row[K.E_OP] == K.OP_EXILE and row[K.E_A] == 2:
             bits |= G.NEED_EXILE_UNTIL
+        if row[K.E_OP] in (K.OP_BECOME_COPY, K.OP_ENTER_AS_COPY):
+            bits |= G.NEED_COPY_EFFECTS
     for row in rows["sa"]:
         if row[K.A_KIND] == K.ST_EXTRA_LAND:
             bits |= G.NEED_LAND_DROPS

@@ -60,6 +60,7 @@ from components.effects import (
     X_CANT_BLOCK,
     X_COLORS,
     X_CONTROL,
+    X_COPY,
     X_CTL,
     X_KIND,
     X_KW,
@@ -79,9 +80,11 @@ from components.effects import (
     X_UNTIL,
 )
 from components.game import (
+    NEED_COPY_EFFECTS,
     S_LDIRTY,
     S_NBF,
     S_NCZ,
+    S_NEEDS,
     S_NEFF,
     S_SDIRTY,
     S_VERSION,
@@ -97,6 +100,7 @@ from components.objects import (
     F_BLOCKING,
     F_CARD,
     F_COLORS,
+    F_COPY_OF,
     F_CTL,
     F_CTR,
     F_FACE_DOWN,
@@ -156,6 +160,18 @@ def face(st, cd, i):
 
 
 @kernel
+def _copy_effects(st, bf, ne):
+    """Layer 1 (613.2a, 707.2): each permanent a copy effect applies to has the copiable
+    values it copied (F_COPY_OF), the latest effect winning (613.7)."""
+    o, eff = st.o, st.eff
+    for i in bf:
+        o[i, F_COPY_OF] = 0
+    for k in range(ne):
+        if eff[k, X_KIND] == X_COPY and _applies(o, eff[k, X_TS], eff[k, X_OBJ]):
+            o[eff[k, X_OBJ], F_COPY_OF] = 1 + eff[k, X_P]
+
+
+@kernel
 def _recompute(st, cd):
     o, s, eff, ct = st.o, st.s, st.eff, cd.ct
     s[S_LDIRTY] = 0
@@ -168,6 +184,8 @@ def _recompute(st, cd):
     m = 0
     if ne:
         ne = _end_effects(st)
+    if s[S_NEEDS] & NEED_COPY_EFFECTS:
+        _copy_effects(st, bf, ne)
     for i in bf:
         c = face(st, cd, i)
         o[i, F_CTL] = o[i, F_BCTL]
@@ -175,11 +193,13 @@ def _recompute(st, cd):
         o[i, F_MUST_ATTACK_P] = 0
         o[i, F_ANIMATED] = 0
         o[i, F_XSUB] = -1
-        if c < 0:
-            o[i, F_TYPES] = 0
+        if c < 0:  # (708.2a: a face-down permanent is a 2/2 creature with no text)
+            down = o[i, F_FACE_DOWN] == 1
+            o[i, F_TYPES] = T_CREATURE if down else 0
+            o[i, F_COLORS] = 0
             o[i, F_KW] = 0
-            o[i, F_POW] = 0
-            o[i, F_TOU] = 0
+            o[i, F_POW] = 2 if down else 0
+            o[i, F_TOU] = 2 if down else 0
             o[i, F_PROT] = 0
             continue
         o[i, F_TYPES] = ct[c, C_TYPES]

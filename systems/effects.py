@@ -51,6 +51,7 @@ from components.cards import (
     OP_ANIMATE,
     OP_ATTACH,
     OP_BASICS_FROM_OUTSIDE,
+    OP_BECOME_COPY,
     OP_BOUNCE,
     OP_CANT_BLOCK,
     OP_CANT_REGENERATE,
@@ -73,6 +74,7 @@ from components.cards import (
     OP_DRAW,
     OP_DRAW_GAME,
     OP_EMBLEM,
+    OP_ENTER_AS_COPY,
     OP_EXCHANGE_CONTROL,
     OP_EXCHANGE_LIFE,
     OP_EXILE,
@@ -174,6 +176,7 @@ from components.effects import (
     X_CANT_BLOCK,
     X_COLORS,
     X_CONTROL,
+    X_COPY,
     X_CTL,
     X_GRANT_ABILITY,
     X_KIND,
@@ -563,6 +566,9 @@ def step(st, cd, r):
     # 726-729 (subgames, mutate, day and night's cards)
     if op == OP_MERGE:
         return _merge(st, cd, r, you, src, item)
+    if op == OP_ENTER_AS_COPY:
+        _enter_as_copy(st, cd, r, you, src, item)
+        return NEXT
     if op == OP_SUBGAME:
         return _subgame(st, cd, r, you)
     if op == OP_WISH:
@@ -850,6 +856,8 @@ def _simple(st, cd, r, you, src, item):
                 kind = X_CONTROL
             elif op == OP_GRANT_ABILITY:  # (X_P: the ability row it gains)
                 kind = X_GRANT_ABILITY
+            elif op == OP_BECOME_COPY:  # (X_P: the card row of the copiable values, 707.2)
+                kind = X_COPY
             if kind >= 0:
                 newctl = you
                 if op == OP_MUST_ATTACK:  # (X_NEWCTL: the player it must attack; -1 any)
@@ -867,6 +875,11 @@ def _simple(st, cd, r, you, src, item):
                         continue
                     newctl = -1 - y
                 pw, tg = ep[r, E_A], ep[r, E_B]
+                if op == OP_BECOME_COPY:  # the values it copies, as the effect begins
+                    y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                    if y == NONE or y < 0 or selectors.face(st, cd, y) < 0:
+                        continue  # (a copy of a face-down permanent: not in the vocabulary)
+                    pw = selectors.face(st, cd, y)
                 if ep[r, E_AMT] >= 0:  # "+X/+X": the amounts, counted as it resolves
                     pw = amt
                     tg = selectors.amount(st, cd, ep[r, E_AMT2], you, src, item)
@@ -2324,6 +2337,19 @@ def _merge(st, cd, r, you, src, item):
         merging.merge(st, cd, item, x, s[S_ANSWER] == 1)
         return NEXT
     return _ask(st, PEND_POSITION, you, x)
+
+
+@kernel
+def _enter_as_copy(st, cd, r, you, src, item):
+    """614.1c, 707.2: the resolving permanent spell enters the battlefield as a copy of
+    the object chosen (its copiable values now), or as itself if none was."""
+    o = st.o
+    if o[item, F_ZONE] != STACK:
+        return
+    y = selectors.simple_ref(st, cd, cd.ep[r, E_REF], you, src, item)
+    c = selectors.face(st, cd, y) if y != NONE and y >= 0 else -1
+    o[item, F_IAB] = -1
+    zones.enter_as_copy(st, cd, item, you, -1, 0, c)
 
 
 @kernel

@@ -81,6 +81,7 @@ from components.cards import (
     L_CTL,
     L_CTL_REF,
     L_ENCHANTED,
+    L_FACE_DOWN,
     L_KW,
     L_MUTATE,
     L_MV,
@@ -189,12 +190,14 @@ from components.objects import (
     F_COLORS,
     F_COMBAT_DAMAGED,
     F_COMMANDER,
+    F_COPY_OF,
     F_CTL,
     F_CTR,
     F_EVA,
     F_EVC,
     F_EVO,
     F_EVP,
+    F_FACE_DOWN,
     F_IAB,
     F_ICTL,
     F_KICKED,
@@ -306,12 +309,9 @@ def has_subtype(st, cd, i, sub):
     subtypes are those of the face it shows: a merged permanent's topmost component's
     (727.2a), a transformed permanent's back face's (712)."""
     o = st.o
-    j = o[i, F_TOP] - 1 if o[i, F_TOP] > 0 else i
-    c = o[j, F_CARD]
+    c = face(st, cd, i)
     if c < 0:
         return False
-    if o[j, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
-        c = cd.ct[c, C_BACK]
     if o[i, F_KW] & KW_CHANGELING and (o[i, F_TYPES] & (T_CREATURE | T_KINDRED)):
         return sub >= 0 and sub < SUBTYPE_NONCREATURE
     if o[i, F_XSUB] == sub and o[i, F_ZONE] == BATTLEFIELD:  # an animation's subtype (layer 4)
@@ -391,7 +391,8 @@ def _matches(st, cd, f, x, you, src, item):
             return False
     if fl[f, L_NOT_SUB] >= 0 and has_subtype(st, cd, x, fl[f, L_NOT_SUB]):
         return False
-    sup = cd.ct[c, C_SUPER]
+    fc = face(st, cd, x)  # (a copy's, 707.2; a face-down permanent has none, 708.2a)
+    sup = cd.ct[fc, C_SUPER] if fc >= 0 else 0
     if fl[f, L_SUPER] and not (sup & fl[f, L_SUPER]):
         return False
     if sup & fl[f, L_NOT_SUPER]:
@@ -468,8 +469,10 @@ def _matches(st, cd, f, x, you, src, item):
         mana_value(st, cd, x), fl[f, L_MV], base_amount(st, cd, fl[f, L_MV + 1], you, src, item)
     ):
         return False
-    if fl[f, L_NAME] >= 0 and c != fl[f, L_NAME]:
+    if fl[f, L_NAME] >= 0 and fc != fl[f, L_NAME]:
         return False
+    if fl[f, L_FACE_DOWN] and not (o[x, F_FACE_DOWN] and o[x, F_ZONE] == BATTLEFIELD):
+        return False  # 708: "face-down creatures" (Ixidron)
     if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0 and commander.card_of(st, x) < 0:
         return False  # (903.3c: a merged permanent with a commander card is one)
     if fl[f, L_NAMED] and not _named(st, fl[f, L_NAMED], c, src, item):
@@ -508,8 +511,14 @@ def _earlier_target(st, cd, item, k):
 @kernel(inline="always")
 def face(st, cd, i):
     """The card row whose characteristics object i has (its back face when
-    transformed; a merged permanent's topmost component's, 727.2a)."""
-    t = st.o[i, F_TOP]
+    transformed; a merged permanent's topmost component's, 727.2a; what a copy effect
+    copies, 707.2); -1 for a face-down permanent, which has none (708.2a)."""
+    o = st.o
+    if o[i, F_FACE_DOWN] and o[i, F_ZONE] == BATTLEFIELD:
+        return -1
+    if o[i, F_COPY_OF] > 0:
+        return o[i, F_COPY_OF] - 1
+    t = o[i, F_TOP]
     if t > 0:
         i = t - 1
     c = st.o[i, F_CARD]
@@ -529,6 +538,10 @@ def same_name(st, cd, i, j):
 def mana_value(st, cd, x):
     """202.3: the mana value; on the stack X counts (202.3e)."""
     c = st.o[x, F_CARD]
+    if st.o[x, F_ZONE] == BATTLEFIELD:  # (a copy's; a face-down permanent's is 0, 708.2a)
+        c = face(st, cd, x)
+        if c < 0:
+            return 0
     v = cd.ct[c, C_MV]
     if st.o[x, F_ZONE] == STACK:
         v += cd.ct[c, C_XS] * st.o[x, F_X]

@@ -19,6 +19,7 @@ from components.cards import (
     B_IF,
     B_KIND,
     B_NTG,
+    C_ENTERS_AS_COPY,
     C_NSA,
     C_SA0,
     C_TYPES,
@@ -203,6 +204,12 @@ def resolve_top(st, cd):
         else:
             zones.cease(st, cd, i)
         after_resolution(st, cd)
+        return
+    if kind == I_SPELL and ct[o[i, F_CARD], C_ENTERS_AS_COPY] > 0 and st.pl[ctl, P_ALIVE]:
+        # 614.1c, 707.2 (Body Double): what it enters as a copy of is chosen as it resolves
+        o[i, F_IAB] = ct[o[i, F_CARD], C_ENTERS_AS_COPY] - 1
+        if effects.start(st, cd, i):
+            finish_resolution(st, cd)
         return
     if kind == I_SPELL and ct[o[i, F_CARD], C_TYPES] & T_PERMANENT:
         _permanent_spell(st, cd, i, ctl, a)

@@ -12,6 +12,7 @@ from components.cards import (
     C_COLORS,
     C_DEF,
     C_ENTERS_CTR,
+    C_ENTERS_FACE_DOWN,
     C_ENTERS_N,
     C_ENTERS_TAPPED,
     C_KW,
@@ -29,6 +30,17 @@ from components.cards import (
     ST_DOUBLE_COUNTERS,
 )
 from components.decisions import T_SHUFFLE
+from components.effects import (
+    UNTIL_FOREVER,
+    X_COPY,
+    X_CTL,
+    X_KIND,
+    X_OBJ,
+    X_P,
+    X_SRC,
+    X_TS,
+    X_UNTIL,
+)
 from components.game import (
     ERR_FULL,
     NEED_SELF_TRIGGERS,
@@ -36,6 +48,7 @@ from components.game import (
     S_NBF,
     S_NCZ,
     S_NEEDS,
+    S_NEFF,
     S_NSTK,
     S_RES,
     S_TOKENS,
@@ -55,6 +68,7 @@ from components.objects import (
     F_CASTING,
     F_COLORS,
     F_COMBAT_DAMAGED,
+    F_COPY_OF,
     F_CTL,
     F_CTR,
     F_DECL,
@@ -121,12 +135,22 @@ from components.rules import (
     T_INSTANT,
     T_PLANESWALKER,
 )
-from systems import command_zone, conspiracy, day_night, merging, players, triggers, variants
+from systems import (
+    command_zone,
+    conspiracy,
+    day_night,
+    merging,
+    players,
+    selectors,
+    triggers,
+    variants,
+)
 from systems.jit import kernel
 from systems.state import (
     bump,
     fail,
     insert_ordered,
+    new_row,
     rand_below,
     remove_value,
     stamp,
@@ -308,7 +332,8 @@ def move_one(st, cd, i, zone, controller):
     if zone != EXILE:
         o[i, F_EXILED_BY] = -1
     o[i, F_TRANSFORMED] = 0
-    o[i, F_FACE_DOWN] = 0
+    o[i, F_FACE_DOWN] = 0  # (708.9: a face-down permanent leaving is turned face up)
+    o[i, F_COPY_OF] = 0
     o[i, F_NOREGEN] = 0
     o[i, F_ATTACKED] = 0  # (a new object hasn't attacked, 400.7)
     o[i, F_COMBAT_DAMAGED] = 0
@@ -347,10 +372,33 @@ def move_one(st, cd, i, zone, controller):
 def enter_battlefield(st, cd, i, controller, attach_to, tapped):
     """Object i enters the battlefield under ``controller`` (attached to ``attach_to``
     for an Aura): status, starting loyalty / defense (306.5b, 310.4b), "enters tapped"
-    and "enters with counters" (614.1c), then the event (603.6a)."""
+    and "enters with counters" (614.1c), then the event (603.6a). (A card that may
+    enter as a copy, Body Double, is asked only as its spell resolves; put onto the
+    battlefield another way it enters as itself: the documented default.)"""
+    enter_as_copy(st, cd, i, controller, attach_to, tapped, -1)
+
+
+@kernel
+def enter_as_copy(st, cd, i, controller, attach_to, tapped, copy):
+    """enter_battlefield; with ``copy`` >= 0 i enters as a copy of that card row (614.1c,
+    707.2: an effect for as long as it stays on the battlefield), so what it enters
+    with and what its entering triggers are the copy's."""
     move(st, cd, i, BATTLEFIELD, controller)
     o = st.o
-    c = o[i, F_CARD]
+    if copy >= 0:
+        k = new_row(st, st.eff, S_NEFF)
+        if k >= 0:
+            st.eff[k, :] = 0
+            st.eff[k, X_KIND] = X_COPY
+            st.eff[k, X_OBJ] = i
+            st.eff[k, X_CTL] = controller
+            st.eff[k, X_TS] = stamp(st)
+            st.eff[k, X_P] = copy
+            st.eff[k, X_UNTIL] = UNTIL_FOREVER
+            st.eff[k, X_SRC] = i
+            o[i, F_COPY_OF] = 1 + copy
+            touch(st)
+    c = selectors.face(st, cd, i)
     o[i, F_SICK] = 1
     day_night.entering(st, cd, i)  # 702.145f; "it becomes day as this enters"
     if c >= 0:
@@ -372,6 +420,8 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
             o[i, F_CTR + k] += cd.ct[c, C_ENTERS_N]
         elif k >= 0 and cd.ct[c, C_ENTERS_N] < 0:  # "enters with X counters" (107.3m)
             o[i, F_CTR + k] += o[i, F_X]
+    if c >= 0 and cd.ct[c, C_ENTERS_FACE_DOWN] > 0:  # (Ixidron: "as this enters, ...")
+        _turn_face_down(st, cd, i, controller, cd.ct[c, C_ENTERS_FACE_DOWN] - 1)
     conspiracy.enters_counters(st, cd, i, controller)  # (Muzzio's Preparations, Grinder)
     d = command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)  # 122.6, 614.1a: Loft Gardens
     if d > 0:
@@ -382,6 +432,18 @@ def enter_battlefield(st, cd, i, controller, attach_to, tapped):
         o[i, F_ATT] = attach_to
     triggers.event(st, cd, EV_ENTERS, i, -1, 0, controller)
     day_night.bound_check(st, cd)  # 702.145c, e
+
+
+@kernel
+def _turn_face_down(st, cd, i, controller, f):
+    """As i enters, the other permanents matching filter f are turned face down: 2/2
+    creatures with no name, text, subtypes or mana cost (708.2a), the same objects
+    (a commander stays a commander, 903.3)."""
+    o = st.o
+    for x in permanents(st):
+        if x != i and not o[x, F_FACE_DOWN] and selectors.matches(st, cd, f, x, controller, i, -1):
+            o[x, F_FACE_DOWN] = 1
+            touch(st)
 
 
 @kernel
