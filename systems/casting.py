@@ -383,11 +383,11 @@ def castable(st, cd, p, i, option):
     a = cast_ability(cd, c, option)
     if option != CAST_NORMAL and a < 0:
         return False
-    if not ability_feasible(st, cd, a, p, i, -1):
-        return False
-    cost = st.scr[SCR_CASTABLE_COST]
+    cost = st.scr[SCR_CASTABLE_COST]  # (the mana first: most cards not castable lack it)
     base_cost(st, cd, p, i, a, option, cost)
-    return mana.can_pay(st, cd, p, cost, 0)
+    if not mana.can_pay(st, cd, p, cost, 0):
+        return False
+    return ability_feasible(st, cd, a, p, i, -1)
 
 
 @kernel

@@ -100,7 +100,8 @@ from systems import leaving_game, players
 from systems.jit import kernel
 from systems.state import copy_into
 
-M1, M2 = 2147483647, 2147483629  # two hashes modulo primes below 2**31 (no overflow)
+# two 64-bit multiplicative hashes (wrapping int64 arithmetic: no division in the loop)
+K1, K2 = np.int64(0x100000001B3), np.int64(-7046029254386353131)
 MAX_ANSWERS = 255  # "stop after K" options listed: K = 0 .. 254 (and accepting)
 
 
@@ -108,7 +109,7 @@ MAX_ANSWERS = 255  # "stop after K" options listed: K = 0 .. 254 (and accepting)
 @kernel(inline="always")
 def _mix(h1, h2, x):
     x = np.int64(x)
-    return (h1 * 1000003 + x) % M1, (h2 * 999983 + 7 * x + 1) % M2
+    return (h1 ^ x) * K1, (h2 + x + np.int64(1)) * K2
 
 
 @kernel
@@ -118,7 +119,10 @@ def state_key(st, cd):
     hashed in id order, with their zones) and the libraries' sizes; their order isn't
     in the key either way."""
     o, s = st.o, st.s
-    h1, h2 = 17, 29  # (not the number of objects: each ability put on the stack adds one)
+    h1, h2 = (
+        np.int64(17),
+        np.int64(29),
+    )  # (not the number of objects: each ability put on the stack adds one)
     for i in range(s[S_N]):
         z = o[i, F_ZONE]
         if z == GONE or z == STACK or z == LIBRARY or o[i, F_CARD] < 0:
@@ -130,7 +134,7 @@ def state_key(st, cd):
         if z == BATTLEFIELD:
             h1, h2 = _mix(h1, h2, o[i, F_TAPPED])
             h1, h2 = _mix(h1, h2, o[i, F_DMG])
-            h1, h2 = _mix(h1, h2, o[i, F_KW] % M1)
+            h1, h2 = _mix(h1, h2, o[i, F_KW])
             h1, h2 = _mix(h1, h2, o[i, F_POW])
             h1, h2 = _mix(h1, h2, o[i, F_TOU])
             h1, h2 = _mix(h1, h2, o[i, F_TRANSFORMED])
@@ -169,7 +173,7 @@ def state_key(st, cd):
         h1, h2 = _mix(h1, h2, st.sh[k, H_REDIRECT])
     for x in (s[S_TURN], s[S_STEP], s[S_ACTIVE], s[S_PRIO], s[S_PASSES], s[S_DAY_NIGHT]):
         h1, h2 = _mix(h1, h2, x)
-    return h1, h2
+    return (h1 >> 33) & 0x7FFFFFFF, (h2 >> 33) & 0x7FFFFFFF  # (the arena is int32)
 
 
 @kernel(inline="always")
