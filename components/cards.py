@@ -61,6 +61,8 @@ C_HYB = F("hybrid", "hybrid symbols of the mana cost: colour bits of each; 0 non
 CF_REAL, CF_TOKEN, CF_CAN_BE_COMMANDER, CF_AURA, CF_EQUIPMENT = 1, 2, 4, 8, 16
 CF_MUTATE_FROM_GRAVEYARD = 32  # may be cast from its owner's graveyard for its mutate cost
 CF_DAY_AS_ENTERS = 64  # "if it's neither day nor night, it becomes day as this enters"
+CF_LISTED = 128  # an ability of its own a player may activate (activated, loyalty, equip or a
+# mana ability the automatic payment doesn't use, 605.3a): listings skip the cards without
 
 # ----------------------------------------------------------------- abilities
 ABILITIES = Table("ab", "spell, activated, mana, loyalty and triggered abilities", rows="abilities")
@@ -508,6 +510,11 @@ C_ENTERS_FACE_DOWN = CARDS.field(
     "enters_face_down", "1 + filter row: as it enters, the other permanents matching are "
     "turned face down (Ixidron); 0"
 )  # fmt: skip
+
+# ----------------------------------------------------------------- flashback (702.34; Otaria)
+AB_FLASHBACK = 11  # its flashback cast: its cost, the spell's targets and effects (702.34a)
+C_FLASHBACK = CARDS.field("flashback", "1 + ability row of its flashback cast (702.34); 0")
+ST_GRANT_FLASHBACK = 151  # "[these cards in graveyards] have flashback: their mana cost" (Otaria)
 
 CARD_LAYOUT = Layout(
     "CardTables",

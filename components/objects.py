@@ -139,3 +139,5 @@ F_HIT_PLAYER = F("hit_player_turn", "1 + the turn in which it last dealt damage 
 # 707.2, 613.2a: a copy effect (903.3's example: Cytoshape)
 F_COPY_OF = F("copy_of", "1 + the card row whose copiable values a copy effect gives it "
               "(layer 1; set by the layers from the effects); 0 none")  # fmt: skip
+F_FLASHBACK = F("flashback", "1 while a spell cast by flashback is on the stack (702.34a: exiled "
+                "as it leaves the stack)")  # fmt: skip

@@ -169,6 +169,8 @@ def _keyword(k: Any) -> str:
         return f"ward—pay {arg.get('life')} life"
     if name == "partner_with":
         return f"partner with {arg}"
+    if arg == "mana_cost":  # (its cost follows: "equal to the card's mana cost")
+        return name
     return f"{name} {_mana(arg)}"
 
 
@@ -1702,6 +1704,9 @@ def _static(ctx: Ctx, body: dict) -> str:
                 f"{'has' if single else 'have'} {', '.join(_keyword(x) for x in _list(arg['keywords']))}"
             )
         text = f"{who} {' and '.join(parts) or 'are affected'}."
+        for x in _list(arg.get("keywords")):
+            if isinstance(x, dict) and list(x.values()) == ["mana_cost"]:  # (Otaria, Grixis)
+                text += f" The {next(iter(x))} cost is equal to the card's mana cost."
     elif k == "cost" and isinstance(arg, dict):
         n = arg.get("less", arg.get("more"))
         sp = arg.get("spells")

@@ -482,6 +482,8 @@ class Compiler:
             if t.rows["ab"][a][K.B_KIND] == K.AB_TRIGGERED and t.rows["ab"][a][K.B_WHEN] >= 0:
                 mask |= 1 << t.rows["ab"][a][K.B_WHEN]
         row[K.C_TRIGMASK] = mask
+        if any(listed_ability(t.rows["ab"][a]) for a in range(first, len(t.rows["ab"]))):
+            row[K.C_FLAGS] |= K.CF_LISTED
         row[K.C_SA0] = len(t.rows["sa"])
         for k, body in enumerate(statics):
             self.where = f"card {name!r}: static {k}"
@@ -557,7 +559,15 @@ class Compiler:
                         if any(cost[1:]):
                             self.fail("ward: only a generic mana cost is supported")
                         ward = cost[0]
-                elif k in ("equip", "kicker", "overload", "unearth", "cycling", "mutate"):
+                elif k in (
+                    "equip",
+                    "kicker",
+                    "overload",
+                    "unearth",
+                    "cycling",
+                    "mutate",
+                    "flashback",
+                ):
                     pass  # abilities, compiled after the printed ones
                 elif k == "annihilator":  # 702.86: compiled as its triggered ability
                     self._int(arg, "annihilator")
@@ -964,6 +974,21 @@ class Compiler:
             self._targets_effects(a, overloaded(bodies[0]))
             row[K.C_ALT] = a
             return a
+        if kname == "flashback":  # 702.34a: cast from the graveyard for this cost; exiled after
+            rec = self.current_record
+            bodies = [
+                b for it in _list(rec.get("abilities")) for k, b in it.items() if k == "spell"
+            ]
+            if row[K.C_SPELL] < 0 or len(bodies) != 1:
+                self.fail("flashback: for an instant or sorcery with one spell ability")
+            a = self.t.new("ab")
+            self._ability_defaults(a, card, K.AB_FLASHBACK)
+            self._cost(a, arg)
+            if self.t.rows["ab"][a][K.B_TAP]:
+                self.fail("flashback: a mana cost")
+            self._targets_effects(a, bodies[0])
+            row[K.C_FLASHBACK] = 1 + a
+            return a
         if kname == "mutate":  # 702.140: a cast for its mutate cost targeting a creature
             a = t.new("ab")
             self._ability_defaults(a, card, K.AB_MUTATE)
@@ -1220,6 +1245,19 @@ class Compiler:
             row[K.A_AMT] = self.amount(arg["amount"])
             row[K.A_P] = self._int(arg.get("power", 1), "power")
             row[K.A_T] = self._int(arg.get("toughness", 1), "toughness")
+            return
+        if (
+            kind == "grant"
+            and isinstance(arg, dict)
+            and arg.get("keywords") == [{"flashback": "mana_cost"}]
+        ):  # "[these cards in graveyards] have flashback: their mana cost" (Otaria)
+            if set(arg) != {"what", "keywords"} or not isinstance(arg["what"], dict):
+                self.fail("grant flashback: {what: FILTER, keywords: [{flashback: mana_cost}]}")
+            if arg["what"].get("zone") != "graveyard" or zone != "command":
+                self.fail("grant flashback: to cards in graveyards, from the command zone")
+            row[K.A_KIND] = K.ST_GRANT_FLASHBACK
+            row[K.A_REF] = K.R_EACH
+            row[K.A_REFA] = self.filter(arg["what"])
             return
         if kind in ("pump", "grant"):
             if not isinstance(arg, dict):
@@ -2545,6 +2583,23 @@ class Compiler:
         self.token_names[r] = name
         self._later(r, name, spec, Card(name, spec, real=False, token=True))
         return r
+
+
+def manual_mana(row: list[int]) -> bool:
+    """Is this mana ability row one the automatic payment doesn't use (605.3a: a cost
+    besides {T}, or two colours at once; the engine's test is systems/mana.manual)?"""
+    cost = any(row[K.B_COST + k] for k in range(7))
+    colors = sum(1 for k in range(6) if row[K.B_MANA_A + k])
+    return bool(row[K.B_TAP] != 1 or row[K.B_SAC] != -1 or row[K.B_LIFE] or row[K.B_RMCTR] >= 0
+                or cost or (row[K.B_MANA] == K.MANA_FIXED and colors > 1))  # fmt: skip
+
+
+def listed_ability(row: list[int]) -> bool:
+    """Could a listing of options offer this ability row of a card (CF_LISTED)?"""
+    kind = row[K.B_KIND]
+    if kind == K.AB_MANA:
+        return manual_mana(row)
+    return kind in (K.AB_ACTIVATED, K.AB_LOYALTY, K.AB_EQUIP)
 
 
 def overloaded(body: dict) -> dict:

@@ -55,6 +55,7 @@ from ecs.cards import (
     chosen_color_key,
     chosen_color_of,
     load_pool,
+    manual_mana,
 )
 
 
@@ -457,17 +458,17 @@ def _pool_needs(compiled: Compiled) -> int:
             row[K.B_ZONE] not in (BATTLEFIELD, COMMAND) or row[K.B_WHEN] == K.EV_PUT_INTO_GRAVEYARD
         ):
             bits |= G.NEED_SELF_TRIGGERS  # (and "whenever a card is put into a graveyard")
-        if row[K.B_KIND] == K.AB_MANA:
-            cost = any(row[K.B_COST + k] for k in range(7))
-            colors = sum(1 for k in range(6) if row[K.B_MANA_A + k])
-            if (row[K.B_TAP] != 1 or row[K.B_SAC] != -1 or row[K.B_LIFE] or row[K.B_RMCTR] >= 0
-                    or cost or (row[K.B_MANA] == K.MANA_FIXED and colors > 1)):  # fmt: skip
-                bits |= G.NEED_COSTED_MANA
+        if row[K.B_KIND] == K.AB_MANA and manual_mana(row):
+            bits |= G.NEED_COSTED_MANA
     for row in rows["ep"]:
         if row[K.E_OP] == K.OP_EXILE and row[K.E_A] == 2:
             bits |= G.NEED_EXILE_UNTIL
         if row[K.E_OP] in (K.OP_BECOME_COPY, K.OP_ENTER_AS_COPY):
             bits |= G.NEED_COPY_EFFECTS
+    if any(row[K.C_FLASHBACK] for row in rows["ct"]) or any(
+        row[K.A_KIND] == K.ST_GRANT_FLASHBACK for row in rows["sa"]
+    ):
+        bits |= G.NEED_FLASHBACK
     for row in rows["sa"]:
         if row[K.A_KIND] == K.ST_EXTRA_LAND:
             bits |= G.NEED_LAND_DROPS

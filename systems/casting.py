@@ -20,10 +20,12 @@ from components.cards import (
     A_ARG,
     A_IF,
     A_KIND,
+    A_REFA,
     A_WHO,
     A_ZONE,
     AB_ACTIVATED,
     AB_ALT_SPELL,
+    AB_FLASHBACK,
     AB_MANA,
     AB_MUTATE,
     AB_SPELL,
@@ -54,6 +56,7 @@ from components.cards import (
     B_XS,
     C_ALT,
     C_COST,
+    C_FLASHBACK,
     C_HYB,
     C_KICKER,
     C_MUTATE,
@@ -81,6 +84,7 @@ from components.cards import (
     ST_COST_LESS,
     ST_COST_MORE,
     ST_FLASH_FOR,
+    ST_GRANT_FLASHBACK,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
@@ -135,6 +139,7 @@ from components.objects import (
     F_EVC,
     F_EVO,
     F_FACE_DOWN,
+    F_FLASHBACK,
     F_FREE,
     F_FROM,
     F_IAB,
@@ -167,6 +172,7 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    COMMAND,
     CTR_LOYALTY,
     EXILE,
     GRAVEYARD,
@@ -201,6 +207,7 @@ from systems.state import lowest_bit, popcount, rand_below, touch, trace
 
 # option of a cast (the A_CAST action's argument)
 CAST_NORMAL, CAST_ALTERNATIVE, CAST_MUTATE = 0, 1, 2
+CAST_FLASHBACK, CAST_FLASHBACK_MANA = 3, 4  # 702.34a: for its flashback cost / its mana cost
 SAC_SELF = -2
 MAX_X = 99
 
@@ -214,6 +221,8 @@ def cast_ability(cd, c, option):
         return cd.ct[c, C_ALT]
     if option == CAST_MUTATE:
         return cd.ct[c, C_MUTATE]
+    if option == CAST_FLASHBACK:
+        return cd.ct[c, C_FLASHBACK] - 1
     return cd.ct[c, C_SPELL]
 
 
@@ -229,7 +238,7 @@ def base_cost(st, cd, p, i, a, option, out):
         for k in range(out.shape[0]):
             out[k] = 0
         xs = 0
-    elif a >= 0 and (not spell or option != CAST_NORMAL):
+    elif a >= 0 and (not spell or (option != CAST_NORMAL and option != CAST_FLASHBACK_MANA)):
         for k in range(N_MANA + 1):
             out[k] = ab[a, B_COST + k]
         if out.shape[0] >= COST_W:
@@ -263,7 +272,7 @@ def _is_spell_kind(cd, a):
     if a < 0:
         return True
     k = cd.ab[a, B_KIND]
-    return k == AB_SPELL or k == AB_ALT_SPELL or k == AB_MUTATE
+    return k == AB_SPELL or k == AB_ALT_SPELL or k == AB_MUTATE or k == AB_FLASHBACK
 
 
 @kernel
@@ -391,6 +400,23 @@ def castable(st, cd, p, i, option):
 
 
 @kernel
+def flashback_granted(st, cd, p, i):
+    """Does a face-up command-zone card give card i in p's graveyard flashback for its
+    mana cost (Otaria: "instant and sorcery cards in graveyards have flashback")?"""
+    o, ct, sa = st.o, cd.ct, cd.sa
+    for k in range(st.s[S_NCZ]):
+        src = st.cz[k]
+        c = o[src, F_CARD]
+        if c < 0 or o[src, F_FACE_DOWN]:
+            continue
+        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+            if sa[r, A_KIND] == ST_GRANT_FLASHBACK and sa[r, A_ZONE] == COMMAND:
+                if selectors.matches(st, cd, sa[r, A_REFA], i, o[src, F_CTL], src, -1):
+                    return True
+    return False
+
+
+@kernel
 def activatable(st, cd, p, i, a):
     """Could p activate ability a of object i now and complete it (timing and range
     are the caller's)?"""
@@ -514,6 +540,7 @@ def _spell_on_stack(st, cd, p, i, option, free):
     o[i, F_IAB] = cast_ability(cd, c, option)
     o[i, F_FROM] = frm
     o[i, F_KICKED] = 2 if option == CAST_ALTERNATIVE else 0
+    o[i, F_FLASHBACK] = 1 if option == CAST_FLASHBACK or option == CAST_FLASHBACK_MANA else 0
     o[i, F_CHOOSER] = -1
     o[i, F_NT] = 0
     o[i, F_MODES] = 0
@@ -841,6 +868,10 @@ def total_cost(st, cd, it, out):
             option = CAST_ALTERNATIVE
         elif a >= 0 and cd.ab[a, B_KIND] == AB_MUTATE:
             option = CAST_MUTATE
+        elif a >= 0 and cd.ab[a, B_KIND] == AB_FLASHBACK:
+            option = CAST_FLASHBACK
+        elif o[it, F_FLASHBACK]:  # (flashback a plane gives: its mana cost, Otaria)
+            option = CAST_FLASHBACK_MANA
         zone = o[it, F_ZONE]
         o[it, F_ZONE] = o[it, F_FROM]  # (the tax and cost changes look at where it was)
         xs = base_cost(st, cd, p, src, a, option, out)

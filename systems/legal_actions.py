@@ -30,10 +30,13 @@ from components.cards import (
     C_AB0,
     C_ALT,
     C_FLAGS,
+    C_FLASHBACK,
     C_MUTATE,
     C_NAB,
     C_NSA,
     C_SA0,
+    C_SPELL,
+    CF_LISTED,
     CF_MUTATE_FROM_GRAVEYARD,
     G_UP_TO,
     ST_EXTRA_LAND,
@@ -83,6 +86,7 @@ from components.game import (
     ERR_FULL,
     NEED_CONSPIRACY,
     NEED_COSTED_MANA,
+    NEED_FLASHBACK,
     NEED_GRANTED,
     NEED_GRANTED_ABILITIES,
     NEED_GRAVEYARD_ABILITIES,
@@ -292,6 +296,13 @@ def _priority_actions(st, cd, p, acts, first_only):
                             m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)
                             if first_only and m > m0:
                                 return m
+        if st.s[S_NEEDS] & NEED_FLASHBACK:  # (flashback: 702.34)
+            for i in range(st.s[S_N]):
+                if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
+                    m0 = m
+                    m = _flashback_options(st, cd, q, i, sorc, acts, m)
+                    if first_only and m > m0:
+                        return m
         if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES:  # (unearth: 702.84)
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q:
@@ -380,6 +391,31 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
 
 
 @kernel
+def _flashback_options(st, cd, q, i, sorc, acts, m):
+    """702.34a: casting card i from q's graveyard by flashback: its own flashback cost,
+    or its mana cost when a command-zone card gives it flashback (Otaria); its timing is
+    the card's (an instant any time q could cast one, a sorcery at sorcery speed)."""
+    o, ct = st.o, cd.ct
+    c = o[i, F_CARD]
+    own = ct[c, C_FLASHBACK] > 0
+    if not own and not st.s[S_NCZ]:
+        return m
+    t = o[i, F_TYPES]
+    if not (
+        sorc or t & T_INSTANT or o[i, F_KW] & KW_FLASH or casting.as_though_flash(st, cd, q, i)
+    ):
+        return m
+    if conspiracy.cant_cast(st, cd, q, i) or planechase.cant_cast_by_library_tops(st, cd, i):
+        return m
+    if own and casting.castable(st, cd, q, i, casting.CAST_FLASHBACK):
+        m = _add(acts, m, A_CAST, q, i, casting.CAST_FLASHBACK, 0)
+    if casting.flashback_granted(st, cd, q, i):
+        if ct[c, C_SPELL] >= 0 and casting.castable(st, cd, q, i, casting.CAST_FLASHBACK_MANA):
+            m = _add(acts, m, A_CAST, q, i, casting.CAST_FLASHBACK_MANA, 0)
+    return m
+
+
+@kernel
 def _ability_options(st, cd, q, i, sorc, acts, m):
     o = st.o
     if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:  # 702.140e: every component's abilities
@@ -393,7 +429,8 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
         c = continuous_effects.face(st, cd, i)
         if c < 0:
             return m
-        m = _card_ability_options(st, cd, q, i, c, sorc, acts, m, -1)
+        if cd.ct[c, C_FLAGS] & CF_LISTED:  # (most permanents have no such ability: lands)
+            m = _card_ability_options(st, cd, q, i, c, sorc, acts, m, -1)
     if st.s[S_NEEDS] & NEED_GRANTED_ABILITIES and o[i, F_ZONE] == BATTLEFIELD:
         for x in zones.permanents(st):  # "enchanted creature has '{T}: ...'" (Auras on it)
             if o[x, F_ATT] == i:

@@ -76,6 +76,7 @@ from components.objects import (
     F_DTHIT,
     F_EXILED_BY,
     F_FACE_DOWN,
+    F_FLASHBACK,
     F_FREE,
     F_FSD,
     F_HIT_PLAYER,
@@ -283,6 +284,9 @@ def move_one(st, cd, i, zone, controller):
     if old == BATTLEFIELD and zone != BATTLEFIELD and zone != GONE and o[i, F_UNEARTHED]:
         zone = EXILE  # 702.84c: an unearthed permanent is exiled instead
     o[i, F_UNEARTHED] = 0
+    if old == STACK and zone != STACK and o[i, F_FLASHBACK]:
+        zone = EXILE  # 702.34a: a spell cast by flashback is exiled as it leaves the stack
+        o[i, F_FLASHBACK] = 0
     owner = o[i, F_OWNER]
     if (old == LIBRARY and zone == HAND) or (old == HAND and zone == STACK):
         bump(st)  # a draw, a cast: nothing the layers or the state-based actions look at

@@ -36,7 +36,6 @@ REFUSED = {
     # Planechase (901): planes of Planechase (2009) waiting for a word
     "Glimmervoid Basin": "copy_for_each_other_target",
     "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
-    "Otaria": "flashback can't be granted",  # flashback granted to graveyard cards
     # Planechase 2012 (901): planes waiting for a word
     "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
     "Jund": "devour",  # granted to a creature spell
