@@ -515,6 +515,8 @@ C_ENTERS_FACE_DOWN = CARDS.field(
 AB_FLASHBACK = 11  # its flashback cast: its cost, the spell's targets and effects (702.34a)
 C_FLASHBACK = CARDS.field("flashback", "1 + ability row of its flashback cast (702.34); 0")
 ST_GRANT_FLASHBACK = 151  # "[these cards in graveyards] have flashback: their mana cost" (Otaria)
+ST_GRANT_UNEARTH = 152  # "[these cards in graveyards] have unearth: their mana cost" (Grixis)
+AB_FROM_END_UNEARTH = 5  # the synthetic row of a granted unearth: before its delayed trigger's
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -928,17 +928,7 @@ class Compiler:
                 row[K.C_KICKER + k] = cost[k]
             return None
         if kname == "unearth":  # 702.84: an activated ability that works from the graveyard
-            body = {
-                "cost": arg, "timing": "sorcery", "zone": "graveyard",
-                "effects": [
-                    {"return": {"what": "self", "to": "battlefield"}},
-                    {"grant": {"what": "self", "keywords": ["haste"], "until": "forever"}},
-                    {"exile_if_leaves": "self"},
-                    {"delayed": {"at": "next_end_step", "what": "self",
-                                 "effects": [{"exile": "event.object"}]}},
-                ],
-            }  # fmt: skip
-            a = self.ability("activated", body, card)
+            a = self.ability("activated", unearth_body(arg), card)
             row[K.C_UNEARTH] = a
             return a
         if kname == "cycling":  # 702.29: "{cost}, discard this card: draw a card", from the hand
@@ -1246,16 +1236,20 @@ class Compiler:
             row[K.A_P] = self._int(arg.get("power", 1), "power")
             row[K.A_T] = self._int(arg.get("toughness", 1), "toughness")
             return
-        if (
-            kind == "grant"
-            and isinstance(arg, dict)
-            and arg.get("keywords") == [{"flashback": "mana_cost"}]
-        ):  # "[these cards in graveyards] have flashback: their mana cost" (Otaria)
+        granted = {"flashback": K.ST_GRANT_FLASHBACK, "unearth": K.ST_GRANT_UNEARTH}
+        kws = arg.get("keywords") if kind == "grant" and isinstance(arg, dict) else None
+        one = kws[0] if isinstance(kws, list) and len(kws) == 1 else None
+        if isinstance(one, dict) and len(one) == 1 and list(one.values()) == ["mana_cost"]:
+            # "[these cards in graveyards] have flashback / unearth: their mana cost"
+            # (Otaria, Grixis)
+            (k,) = one
+            if k not in granted:
+                self.fail(f"grant: {k} with its mana cost can't be granted")
             if set(arg) != {"what", "keywords"} or not isinstance(arg["what"], dict):
-                self.fail("grant flashback: {what: FILTER, keywords: [{flashback: mana_cost}]}")
+                self.fail(f"grant {k}: {{what: FILTER, keywords: [{{{k}: mana_cost}}]}}")
             if arg["what"].get("zone") != "graveyard" or zone != "command":
-                self.fail("grant flashback: to cards in graveyards, from the command zone")
-            row[K.A_KIND] = K.ST_GRANT_FLASHBACK
+                self.fail(f"grant {k}: to cards in graveyards, from the command zone")
+            row[K.A_KIND] = granted[k]
             row[K.A_REF] = K.R_EACH
             row[K.A_REFA] = self.filter(arg["what"])
             return
@@ -2762,9 +2756,12 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(name if str(name).startswith(CHOSEN) else self.get(name).name)
+        _granted_unearth_ability(comp)  # (then its delayed trigger's row)
         _rebound_ability(comp)
         _exalted_ability(comp)
         _deploy_ability(comp)
+        n = len(comp.t.rows["ab"])
+        assert n - comp.granted_unearth == K.AB_FROM_END_UNEARTH, "AB_FROM_END_UNEARTH"
         return Compiled(
             comp.t.arena(), dict(comp.row_of), comp.t, self, tuple(names), comp.token_names
         )
@@ -2795,6 +2792,31 @@ class CardDB:
         card = self.get(name)
         tokens = {n: c.record for n, c in self.cards.items() if c.token}
         return render(card.name, card.record, tokens)
+
+
+def unearth_body(cost: Any) -> dict:
+    """702.84a: "[cost]: return this card from your graveyard to the battlefield. It gains
+    haste. Exile it at the beginning of the next end step or if it would leave the
+    battlefield. Activate only as a sorcery." """
+    return {
+        "cost": cost, "timing": "sorcery", "zone": "graveyard",
+        "effects": [
+            {"return": {"what": "self", "to": "battlefield"}},
+            {"grant": {"what": "self", "keywords": ["haste"], "until": "forever"}},
+            {"exile_if_leaves": "self"},
+            {"delayed": {"at": "next_end_step", "what": "self",
+                         "effects": [{"exile": "event.object"}]}},
+        ],
+    }  # fmt: skip
+
+
+def _granted_unearth_ability(comp: Compiler) -> None:
+    """Unearth a plane gives graveyard cards (Grixis), its cost each card's mana cost
+    (systems/casting.base_cost): one row every cards arena has, before rebound's
+    (components.cards AB_FROM_END_UNEARTH)."""
+    comp.where = "unearth granted (702.84)"
+    comp.current_record, comp.current_name = {}, "unearth"
+    comp.granted_unearth = comp.ability("activated", unearth_body("{0}"), -1)
 
 
 def _rebound_ability(comp: Compiler) -> None:

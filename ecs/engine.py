@@ -469,6 +469,8 @@ def _pool_needs(compiled: Compiled) -> int:
         row[K.A_KIND] == K.ST_GRANT_FLASHBACK for row in rows["sa"]
     ):
         bits |= G.NEED_FLASHBACK
+    if any(row[K.A_KIND] == K.ST_GRANT_UNEARTH for row in rows["sa"]):
+        bits |= G.NEED_GRANTED_UNEARTH
     for row in rows["sa"]:
         if row[K.A_KIND] == K.ST_EXTRA_LAND:
             bits |= G.NEED_LAND_DROPS

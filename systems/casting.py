@@ -26,6 +26,7 @@ from components.cards import (
     AB_ACTIVATED,
     AB_ALT_SPELL,
     AB_FLASHBACK,
+    AB_FROM_END_UNEARTH,
     AB_MANA,
     AB_MUTATE,
     AB_SPELL,
@@ -84,7 +85,6 @@ from components.cards import (
     ST_COST_LESS,
     ST_COST_MORE,
     ST_FLASH_FOR,
-    ST_GRANT_FLASHBACK,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
@@ -238,7 +238,11 @@ def base_cost(st, cd, p, i, a, option, out):
         for k in range(out.shape[0]):
             out[k] = 0
         xs = 0
-    elif a >= 0 and (not spell or (option != CAST_NORMAL and option != CAST_FLASHBACK_MANA)):
+    elif (
+        a >= 0
+        and (not spell or (option != CAST_NORMAL and option != CAST_FLASHBACK_MANA))
+        and a != ab.shape[0] - AB_FROM_END_UNEARTH  # (granted unearth: the mana cost, Grixis)
+    ):
         for k in range(N_MANA + 1):
             out[k] = ab[a, B_COST + k]
         if out.shape[0] >= COST_W:
@@ -400,9 +404,10 @@ def castable(st, cd, p, i, option):
 
 
 @kernel
-def flashback_granted(st, cd, p, i):
-    """Does a face-up command-zone card give card i in p's graveyard flashback for its
-    mana cost (Otaria: "instant and sorcery cards in graveyards have flashback")?"""
+def graveyard_grant(st, cd, i, kind):
+    """Does a face-up command-zone card give graveyard card i flashback or unearth (the
+    static ``kind``) for its mana cost (Otaria: "instant and sorcery cards in graveyards
+    have flashback"; Grixis)?"""
     o, ct, sa = st.o, cd.ct, cd.sa
     for k in range(st.s[S_NCZ]):
         src = st.cz[k]
@@ -410,7 +415,7 @@ def flashback_granted(st, cd, p, i):
         if c < 0 or o[src, F_FACE_DOWN]:
             continue
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-            if sa[r, A_KIND] == ST_GRANT_FLASHBACK and sa[r, A_ZONE] == COMMAND:
+            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
                 if selectors.matches(st, cd, sa[r, A_REFA], i, o[src, F_CTL], src, -1):
                     return True
     return False

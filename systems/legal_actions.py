@@ -19,6 +19,7 @@ from components.cards import (
     A_ZONE,
     AB_ACTIVATED,
     AB_EQUIP,
+    AB_FROM_END_UNEARTH,
     AB_GRANTED_BY_EFFECT,
     AB_LOYALTY,
     AB_MANA,
@@ -40,6 +41,8 @@ from components.cards import (
     CF_MUTATE_FROM_GRAVEYARD,
     G_UP_TO,
     ST_EXTRA_LAND,
+    ST_GRANT_FLASHBACK,
+    ST_GRANT_UNEARTH,
     ST_LOYALTY_INSTANT,
 )
 from components.decisions import (
@@ -89,6 +92,7 @@ from components.game import (
     NEED_FLASHBACK,
     NEED_GRANTED,
     NEED_GRANTED_ABILITIES,
+    NEED_GRANTED_UNEARTH,
     NEED_GRAVEYARD_ABILITIES,
     NEED_GRAVEYARD_CASTS,
     NEED_HAND_ABILITIES,
@@ -303,6 +307,15 @@ def _priority_actions(st, cd, p, acts, first_only):
                     m = _flashback_options(st, cd, q, i, sorc, acts, m)
                     if first_only and m > m0:
                         return m
+        if st.s[S_NEEDS] & NEED_GRANTED_UNEARTH and sorc:  # (unearth a plane gives: Grixis)
+            a = cd.ab.shape[0] - AB_FROM_END_UNEARTH
+            for i in range(st.s[S_N]):
+                if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
+                    if casting.graveyard_grant(st, cd, i, ST_GRANT_UNEARTH):
+                        if casting.activatable(st, cd, q, i, a):
+                            m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
+                            if first_only:
+                                return m
         if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES:  # (unearth: 702.84)
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q:
@@ -409,7 +422,7 @@ def _flashback_options(st, cd, q, i, sorc, acts, m):
         return m
     if own and casting.castable(st, cd, q, i, casting.CAST_FLASHBACK):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_FLASHBACK, 0)
-    if casting.flashback_granted(st, cd, q, i):
+    if casting.graveyard_grant(st, cd, i, ST_GRANT_FLASHBACK):
         if ct[c, C_SPELL] >= 0 and casting.castable(st, cd, q, i, casting.CAST_FLASHBACK_MANA):
             m = _add(acts, m, A_CAST, q, i, casting.CAST_FLASHBACK_MANA, 0)
     return m

@@ -35,7 +35,6 @@ REFUSED = {
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
     # Planechase (901): planes of Planechase (2009) waiting for a word
     "Glimmervoid Basin": "copy_for_each_other_target",
-    "Grixis": "unearth can't be granted",  # unearth granted to graveyard cards, at mana cost
     # Planechase 2012 (901): planes waiting for a word
     "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
     "Jund": "devour",  # granted to a creature spell
