@@ -71,6 +71,8 @@ P_HA_VER = F("has_action_version", "state version has_action was answered for", 
 P_HA_SORC = F("has_action_sorcery", "timing it was answered for", volatile=True)
 P_HA_VAL = F("has_action_value", "the cached answer", volatile=True)
 P_NINSTANT = F("instants_in_hand", "cards in hand castable at instant speed", volatile=True)
+P_NGRAVE_ACT = F("graveyard_actions", "cards in the graveyard whose own words let them be "
+                 "activated or cast from there (CF_FROM_GRAVEYARD)", volatile=True)  # fmt: skip
 P_HELD0 = F("held_start", "start of their permanents in the `held` list", volatile=True)
 P_NHELD = F("held_count", "how many permanents they control", volatile=True)
 P_ELIG = F("eligible", "807.5a: gets priority for the loaded stack", volatile=True)

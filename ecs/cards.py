@@ -484,6 +484,16 @@ class Compiler:
         row[K.C_TRIGMASK] = mask
         if any(listed_ability(t.rows["ab"][a]) for a in range(first, len(t.rows["ab"]))):
             row[K.C_FLAGS] |= K.CF_LISTED
+        if (
+            row[K.C_FLASHBACK]
+            or flags & K.CF_MUTATE_FROM_GRAVEYARD
+            or any(
+                t.rows["ab"][a][K.B_ZONE] == ZONE["graveyard"]
+                and t.rows["ab"][a][K.B_KIND] in (K.AB_ACTIVATED, K.AB_MANA)
+                for a in range(first, len(t.rows["ab"]))
+            )
+        ):
+            row[K.C_FLAGS] |= K.CF_FROM_GRAVEYARD
         row[K.C_SA0] = len(t.rows["sa"])
         for k, body in enumerate(statics):
             self.where = f"card {name!r}: static {k}"

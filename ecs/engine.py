@@ -469,6 +469,8 @@ def _pool_needs(compiled: Compiled) -> int:
         row[K.A_KIND] == K.ST_GRANT_FLASHBACK for row in rows["sa"]
     ):
         bits |= G.NEED_FLASHBACK
+    if any(row[K.A_KIND] == K.ST_GRANT_FLASHBACK for row in rows["sa"]):
+        bits |= G.NEED_GRANTED_FLASHBACK
     if any(row[K.A_KIND] == K.ST_GRANT_UNEARTH for row in rows["sa"]):
         bits |= G.NEED_GRANTED_UNEARTH
     for row in rows["sa"]:
@@ -557,6 +559,8 @@ def add_object(
         v.pl[owner, PL.P_HANDN] = n + 1
         if ct[K.C_TYPES] & T_INSTANT or ct[K.C_KW] & KW_FLASH:
             v.pl[owner, PL.P_NINSTANT] += 1
+    elif zone == GRAVEYARD and ct[K.C_FLAGS] & K.CF_FROM_GRAVEYARD:
+        v.pl[owner, PL.P_NGRAVE_ACT] += 1  # (systems/zones.py counts the moves)
     elif zone == BATTLEFIELD:
         n = int(s[G.S_NBF])
         v.bf[n] = i

@@ -92,6 +92,7 @@ from components.game import (
     NEED_FLASHBACK,
     NEED_GRANTED,
     NEED_GRANTED_ABILITIES,
+    NEED_GRANTED_FLASHBACK,
     NEED_GRANTED_UNEARTH,
     NEED_GRAVEYARD_ABILITIES,
     NEED_GRAVEYARD_CASTS,
@@ -149,6 +150,7 @@ from components.players import (
     P_HA_VER,
     P_LAND_DROPS,
     P_LANDS,
+    P_NGRAVE_ACT,
     P_NINSTANT,
     P_OUTSIDE_BASICS,
     P_START_HAND,
@@ -286,7 +288,8 @@ def _priority_actions(st, cd, p, acts, first_only):
                 m = _ability_options(st, cd, q, i, sorc, acts, m)
                 if first_only and m > m0:
                     return m
-        if st.s[S_NEEDS] & NEED_GRAVEYARD_CASTS:  # Brokkos: a mutate cast from the graveyard
+        gy = st.pl[q, P_NGRAVE_ACT] > 0  # (cards in q's graveyard whose words work there)
+        if st.s[S_NEEDS] & NEED_GRAVEYARD_CASTS and gy:  # Brokkos: a mutate cast from there
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
                     c = o[i, F_CARD]
@@ -300,7 +303,7 @@ def _priority_actions(st, cd, p, acts, first_only):
                             m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)
                             if first_only and m > m0:
                                 return m
-        if st.s[S_NEEDS] & NEED_FLASHBACK:  # (flashback: 702.34)
+        if st.s[S_NEEDS] & NEED_FLASHBACK and (gy or st.s[S_NEEDS] & NEED_GRANTED_FLASHBACK):
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
                     m0 = m
@@ -316,7 +319,7 @@ def _priority_actions(st, cd, p, acts, first_only):
                             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
                             if first_only:
                                 return m
-        if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES:  # (unearth: 702.84)
+        if st.s[S_NEEDS] & NEED_GRAVEYARD_ABILITIES and gy:  # (unearth: 702.84)
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q:
                     m0 = m

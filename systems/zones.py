@@ -15,11 +15,13 @@ from components.cards import (
     C_ENTERS_FACE_DOWN,
     C_ENTERS_N,
     C_ENTERS_TAPPED,
+    C_FLAGS,
     C_KW,
     C_LOY,
     C_POW,
     C_TOU,
     C_TYPES,
+    CF_FROM_GRAVEYARD,
     EV_DIES,
     EV_DISCARDS,
     EV_DRAWS,
@@ -115,7 +117,15 @@ from components.objects import (
     F_XSUB,
     F_ZONE,
 )
-from components.players import P_DRAWS, P_DREW_EMPTY, P_GRAVEYARD_TURN, P_HANDN, P_LIBN, P_NINSTANT
+from components.players import (
+    P_DRAWS,
+    P_DREW_EMPTY,
+    P_GRAVEYARD_TURN,
+    P_HANDN,
+    P_LIBN,
+    P_NGRAVE_ACT,
+    P_NINSTANT,
+)
 from components.rules import (
     BATTLEFIELD,
     COMMAND,
@@ -240,6 +250,15 @@ def _hand_add(st, cd, p, i):
         st.pl[p, P_NINSTANT] += 1
 
 
+@kernel(inline="always")
+def _graveyard_count(st, cd, i, d):
+    """P_NGRAVE_ACT: i (a card whose own words work from the graveyard) enters (d = 1)
+    or leaves (d = -1) its owner's graveyard."""
+    c = st.o[i, F_CARD]
+    if c >= 0 and cd.ct[c, C_FLAGS] & CF_FROM_GRAVEYARD and st.o[i, F_TOKEN] == 0:
+        st.pl[st.o[i, F_OWNER], P_NGRAVE_ACT] += d
+
+
 @kernel
 def _hand_remove(st, cd, p, i):
     st.pl[p, P_HANDN] = remove_value(st.hand[p], st.pl[p, P_HANDN], i)
@@ -309,6 +328,10 @@ def move_one(st, cd, i, zone, controller):
         _hand_remove(st, cd, owner, i)
     elif zone == HAND and old != HAND:
         _hand_add(st, cd, owner, i)
+    if old == GRAVEYARD and zone != GRAVEYARD:
+        _graveyard_count(st, cd, i, -1)
+    elif zone == GRAVEYARD and old != GRAVEYARD:
+        _graveyard_count(st, cd, i, 1)
     if old == STACK:
         s[S_NSTK] = remove_value(st.stk, s[S_NSTK], i)
         o[i, F_LKI_CTL] = o[i, F_ICTL]  # (608.2h: "its controller" of a countered spell)
