@@ -61,6 +61,7 @@ C_HYB = F("hybrid", "hybrid symbols of the mana cost: colour bits of each; 0 non
 CF_REAL, CF_TOKEN, CF_CAN_BE_COMMANDER, CF_AURA, CF_EQUIPMENT = 1, 2, 4, 8, 16
 CF_MUTATE_FROM_GRAVEYARD = 32  # may be cast from its owner's graveyard for its mutate cost
 CF_DAY_AS_ENTERS = 64  # "if it's neither day nor night, it becomes day as this enters"
+CF_COST_CHANGE = 512  # a static ability of its changes what spells cost (601.2f; _cost_change)
 CF_FROM_GRAVEYARD = 256  # its own words let it be activated or cast from a graveyard (unearth,
 # flashback, a mutate cast from the graveyard): counted per graveyard (P_NGRAVE_ACT)
 CF_LISTED = 128  # an ability of its own a player may activate (activated, loyalty, equip or a

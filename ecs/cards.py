@@ -499,6 +499,11 @@ class Compiler:
             self.where = f"card {name!r}: static {k}"
             self.static(body, r)
         row[K.C_NSA] = len(t.rows["sa"]) - row[K.C_SA0]
+        if any(
+            t.rows["sa"][x][K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE)
+            for x in range(row[K.C_SA0], len(t.rows["sa"]))
+        ):
+            row[K.C_FLAGS] |= K.CF_COST_CHANGE
         if enters is not None:
             self.where = f"card {name!r}: enters"
             self._enters(enters, row, r)

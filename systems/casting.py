@@ -57,6 +57,7 @@ from components.cards import (
     B_XS,
     C_ALT,
     C_COST,
+    C_FLAGS,
     C_FLASHBACK,
     C_HYB,
     C_KICKER,
@@ -66,6 +67,7 @@ from components.cards import (
     C_SELF_COST,
     C_SPELL,
     C_XS,
+    CF_COST_CHANGE,
     CHOOSER_EVENT_CONTROLLER,
     COST_W,
     EV_BECOMES_TARGET,
@@ -288,7 +290,9 @@ def _cost_change(st, cd, p, i):
         return 0
     d = 0
     for src in zones.permanents(st):
-        d += _changes_of(st, cd, src, p, i)
+        c = continuous_effects.face(st, cd, src)
+        if c >= 0 and cd.ct[c, C_FLAGS] & CF_COST_CHANGE:  # (most have none: no call)
+            d += _changes_of(st, cd, src, p, i)
     for k in range(st.s[S_NCZ]):
         d += _changes_of(st, cd, st.cz[k], p, i)
     return d
