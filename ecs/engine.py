@@ -418,7 +418,11 @@ def needs(compiled: Compiled) -> int:
     """S_NEEDS: the kinds of rules some card of the cards arena uses (checks skip the others)."""
     bits = 0
     for row in compiled.tables.rows["ab"]:
-        if row[K.B_ZONE] == GRAVEYARD and row[K.B_KIND] in (K.AB_ACTIVATED, K.AB_MANA):
+        if (
+            row[K.B_ZONE] == GRAVEYARD
+            and row[K.B_KIND] in (K.AB_ACTIVATED, K.AB_MANA)
+            and row[K.B_CARD] >= 0  # (a card's: not the unearth a plane may grant)
+        ):
             bits |= G.NEED_GRAVEYARD_ABILITIES
     for row in compiled.tables.rows["sa"]:
         if row[K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE):

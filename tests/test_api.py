@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from components import cards as K
 from components import game as G
 from components import objects as O
 from components import players as PL
-from components.rules import BATTLEFIELD, GONE, HAND, LIBRARY, STACK
+from components.rules import BATTLEFIELD, GONE, GRAVEYARD, HAND, LIBRARY, STACK
 from ecs.agents import MonteCarloAgent, PolicyAgent, RandomAgent, play_game
 from ecs.decks import load_deck
 from ecs.engine import Action, Game, IllegalAction, Options, SetupError
@@ -50,6 +51,12 @@ def check_invariants(g: Game) -> None:
     if not s[G.S_NMARK]:  # one stack (Grand Melee keeps one per marker)
         stk = [int(i) for i in v.stk[: s[G.S_NSTK]]]
         assert sorted(stk) == [int(i) for i in np.flatnonzero(zone == STACK)]
+    flags = np.array([r[K.C_FLAGS] for r in g.compiled.tables.rows["ct"]])
+    cards = o[:n, O.F_CARD]
+    works = (cards >= 0) & ((flags[np.maximum(cards, 0)] & K.CF_FROM_GRAVEYARD) != 0)
+    for p in range(len(g.names)):  # the listing's count of cards that work from a graveyard
+        mine = (zone == GRAVEYARD) & (o[:n, O.F_OWNER] == p) & (o[:n, O.F_TOKEN] == 0) & works
+        assert int(pl[p, PL.P_NGRAVE_ACT]) == int(mine.sum())
     assert (o[:n, O.F_DMG] >= 0).all() and (o[:n, O.F_CTR : O.F_CTR + 8] >= 0).all()
     assert (pl[:, PL.P_MANA : PL.P_MANA + 6] >= 0).all()
     for p in range(len(g.names)):  # 800.4a: players who left own nothing left in the game
@@ -87,6 +94,29 @@ def test_random_play_keeps_the_invariants(players: int, variant: str) -> None:
             steps += 1
         check_invariants(g)
         assert g.over
+
+
+def test_random_play_with_cards_that_work_from_the_graveyard() -> None:
+    """Unearth (Extractor Demon, whose trigger mills), flashback (Cackling Counterpart) and
+    a mutate cast from the graveyard (Brokkos): random play keeps the invariants, the count
+    of such cards in each graveyard among them, and casts and activations from a graveyard
+    are offered."""
+    deck = (["Swamp"] * 8 + ["Island"] * 8 + ["Forest"] * 8 + ["Mountain"] * 6
+            + ["Extractor Demon", "Cackling Counterpart", "Brokkos, Apex of Forever",
+               "Lightning Bolt", "Grizzly Bears"] * 4)  # fmt: skip
+    used = 0
+    for seed in range(3):
+        g = Game.new([deck, deck], variant="two-player", seed=seed, options=Options(max_turns=40))
+        rng = np.random.default_rng(seed)
+        while not g.over:
+            check_invariants(g)
+            n = g.n_actions()
+            for a in g.legal_actions():
+                if a.kind in ("cast", "activate") and a.obj >= 0:
+                    used += int(g.v.o[a.obj, O.F_ZONE] == GRAVEYARD)
+            g.step(int(rng.integers(n)))
+        check_invariants(g)
+    assert used > 0
 
 
 def test_refused_options_leave_the_state_exactly_as_it_was() -> None:
