@@ -20,7 +20,6 @@ from components.cards import (
     A_ARG,
     A_IF,
     A_KIND,
-    A_REFA,
     A_WHO,
     A_ZONE,
     AB_ACTIVATED,
@@ -174,7 +173,6 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
-    COMMAND,
     CTR_LOYALTY,
     EXILE,
     GRAVEYARD,
@@ -405,24 +403,6 @@ def castable(st, cd, p, i, option):
     if not mana.can_pay(st, cd, p, cost, 0):
         return False
     return ability_feasible(st, cd, a, p, i, -1)
-
-
-@kernel
-def graveyard_grant(st, cd, i, kind):
-    """Does a face-up command-zone card give graveyard card i flashback or unearth (the
-    static ``kind``) for its mana cost (Otaria: "instant and sorcery cards in graveyards
-    have flashback"; Grixis)?"""
-    o, ct, sa = st.o, cd.ct, cd.sa
-    for k in range(st.s[S_NCZ]):
-        src = st.cz[k]
-        c = o[src, F_CARD]
-        if c < 0 or o[src, F_FACE_DOWN]:
-            continue
-        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
-                if selectors.matches(st, cd, sa[r, A_REFA], i, o[src, F_CTL], src, -1):
-                    return True
-    return False
 
 
 @kernel

@@ -4,7 +4,17 @@ that change objects go through the layers, systems/continuous_effects.py.)"""
 
 from __future__ import annotations
 
-from components.cards import A_ARG, A_IF, A_KIND, A_P, A_ZONE, C_NSA, C_SA0, EACH_PLAYER_STATIC
+from components.cards import (
+    A_ARG,
+    A_IF,
+    A_KIND,
+    A_P,
+    A_REFA,
+    A_ZONE,
+    C_NSA,
+    C_SA0,
+    EACH_PLAYER_STATIC,
+)
 from components.game import S_CASUAL, S_NCZ, S_TEAM_TURNS
 from components.objects import F_CARD, F_CTL, F_FACE_DOWN, F_TYPES
 from components.rules import COMMAND, T_PHENOMENON, T_PLANE
@@ -49,18 +59,7 @@ def command_static(st, cd, p, kind):
 def command_static_any(st, cd, kind):
     """Has a face-up command-zone card a static ability of this kind that applies to the
     whole game (The Great Forest's)?"""
-    if not st.s[S_CASUAL]:
-        return False
-    o, ct, sa = st.o, cd.ct, cd.sa
-    for k in range(st.s[S_NCZ]):
-        i = st.cz[k]
-        c = o[i, F_CARD]
-        if o[i, F_FACE_DOWN] or c < 0:
-            continue
-        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-            if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
-                return True
-    return False
+    return count_statics(st, cd, kind, -1) > 0
 
 
 @kernel
@@ -69,6 +68,21 @@ def doublings(st, cd, kind):
     would create, counters an effect would put on a permanent): how many face-up
     command-zone objects have a static ability of this kind; each one doubles once
     (616.1: applied one after another, 2 to the power of the count)."""
+    return count_statics(st, cd, kind, -1)
+
+
+@kernel
+def grants(st, cd, x, kind):
+    """Does a face-up command-zone card's static ability of this kind apply to object x
+    (its filter matches x: Otaria's "instant and sorcery cards in graveyards have
+    flashback", Grixis's unearth)?"""
+    return count_statics(st, cd, kind, x) > 0
+
+
+@kernel
+def count_statics(st, cd, kind, x):
+    """How many static abilities of this kind (ST_*) the face-up command-zone cards have
+    (those whose filter, A_REFA, matches object x; x < 0: all)."""
     if not st.s[S_CASUAL]:
         return 0
     o, ct, sa = st.o, cd.ct, cd.sa
@@ -80,5 +94,6 @@ def doublings(st, cd, kind):
             continue
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
             if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:
-                n += 1
+                if x < 0 or selectors.matches(st, cd, sa[r, A_REFA], x, o[i, F_CTL], i, -1):
+                    n += 1
     return n

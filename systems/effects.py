@@ -343,7 +343,17 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import copy_into, delete_row, new_row, popcount, rand_below, stamp, touch, trace
+from systems.state import (
+    copy_into,
+    delete_row,
+    new_effect,
+    new_row,
+    popcount,
+    rand_below,
+    stamp,
+    touch,
+    trace,
+)
 
 PAUSE, NEXT, JUMPED = 0, 1, 2
 NONE = NO_TARGET  # the "none" / "no more" option of a choice
@@ -1071,17 +1081,9 @@ def _effect(st, cd, r, kind, x, you, src, ts, newctl, pw, tg):
 def _must_attack(st, t, you, src, q):
     """508.1d: t attacks player q each combat if able (for as long as it is on the
     battlefield)."""
-    k = new_row(st, st.eff, S_NEFF)
-    if k < 0:
-        return
-    st.eff[k, :] = 0
-    st.eff[k, X_KIND] = X_MUST_ATTACK
-    st.eff[k, X_OBJ] = t
-    st.eff[k, X_CTL] = you
-    st.eff[k, X_TS] = stamp(st)
-    st.eff[k, X_NEWCTL] = q
-    st.eff[k, X_UNTIL] = UNTIL_FOREVER
-    st.eff[k, X_SRC] = src
+    k = new_effect(st, X_MUST_ATTACK, t, you, src, UNTIL_FOREVER)
+    if k >= 0:
+        st.eff[k, X_NEWCTL] = q
 
 
 @kernel

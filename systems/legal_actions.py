@@ -314,7 +314,7 @@ def _priority_actions(st, cd, p, acts, first_only):
             a = cd.ab.shape[0] - AB_FROM_END_UNEARTH
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
-                    if casting.graveyard_grant(st, cd, i, ST_GRANT_UNEARTH):
+                    if command_zone.grants(st, cd, i, ST_GRANT_UNEARTH):
                         if casting.activatable(st, cd, q, i, a):
                             m = _add(acts, m, A_ACTIVATE, q, i, a, 0)
                             if first_only:
@@ -425,7 +425,7 @@ def _flashback_options(st, cd, q, i, sorc, acts, m):
         return m
     if own and casting.castable(st, cd, q, i, casting.CAST_FLASHBACK):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_FLASHBACK, 0)
-    if casting.graveyard_grant(st, cd, i, ST_GRANT_FLASHBACK):
+    if command_zone.grants(st, cd, i, ST_GRANT_FLASHBACK):
         if ct[c, C_SPELL] >= 0 and casting.castable(st, cd, q, i, casting.CAST_FLASHBACK_MANA):
             m = _add(acts, m, A_CAST, q, i, casting.CAST_FLASHBACK_MANA, 0)
     return m

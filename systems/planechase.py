@@ -20,15 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from components.cards import (
-    A_KIND,
-    A_ZONE,
     AB_TRIGGERED,
     B_KIND,
     B_WHEN,
     C_AB0,
     C_NAB,
-    C_NSA,
-    C_SA0,
     EV_CHAOS,
     EV_PLANESWALK_FROM,
     EV_PLANESWALK_TO,
@@ -94,7 +90,7 @@ from components.rules import (
 )
 from components.stack import I_PLANESWALKING, Q_SRC
 from components.variants import CASUAL_PLANECHASE, CASUAL_SINGLE_PLANAR_DECK, GRAND_MELEE
-from systems import mana, players, triggers, zones
+from systems import command_zone, mana, players, triggers, zones
 from systems.jit import kernel
 from systems.state import (
     contains,
@@ -763,18 +759,9 @@ def cant_cast_by_library_tops(st, cd, i):
     card of a library (any player's in the game)?"""
     if not on(st):
         return False
-    o, ct, sa = st.o, cd.ct, cd.sa
-    found = False
-    for k in range(st.s[S_NCZ]):
-        src = st.cz[k]
-        c = o[src, F_CARD]
-        if c < 0 or o[src, F_FACE_DOWN]:
-            continue
-        for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-            if sa[r, A_KIND] == ST_CANT_CAST_LIBRARY_TOP_TYPES and sa[r, A_ZONE] == COMMAND:
-                found = True
-    if not found:
+    if not command_zone.command_static_any(st, cd, ST_CANT_CAST_LIBRARY_TOP_TYPES):
         return False
+    o = st.o
     tops = 0
     for p in range(st.pl.shape[0]):
         if st.pl[p, P_ALIVE]:

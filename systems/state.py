@@ -24,6 +24,7 @@ from numba.np.arrayobj import populate_array
 
 from components.cards import CARD_LAYOUT
 from components.decisions import TR_ACTION, TR_INDEX, TR_KIND, TR_N, TR_PLAYER
+from components.effects import X_CTL, X_KIND, X_OBJ, X_SRC, X_TS, X_UNTIL
 from components.game import (
     ERR_FULL,
     NEED_CONDITIONAL_STATICS,
@@ -31,6 +32,7 @@ from components.game import (
     S_ERROR,
     S_LDIRTY,
     S_NEEDS,
+    S_NEFF,
     S_NTR,
     S_OVER,
     S_RNG,
@@ -258,6 +260,22 @@ def new_row(st, tab, count):
         return -1
     tab[k, :] = 0
     s[count] = k + 1
+    return k
+
+
+@kernel
+def new_effect(st, kind, obj, ctl, src, until):
+    """A row of the effects table (611.2: a continuous effect of a resolved spell or
+    ability, or what a replacement leaves), timestamped now (613.7); -1 if it is full."""
+    k = new_row(st, st.eff, S_NEFF)
+    if k >= 0:
+        e = st.eff
+        e[k, X_KIND] = kind
+        e[k, X_OBJ] = obj
+        e[k, X_CTL] = ctl
+        e[k, X_TS] = stamp(st)
+        e[k, X_UNTIL] = until
+        e[k, X_SRC] = src
     return k
 
 

@@ -35,13 +35,7 @@ from components.decisions import T_SHUFFLE
 from components.effects import (
     UNTIL_FOREVER,
     X_COPY,
-    X_CTL,
-    X_KIND,
-    X_OBJ,
     X_P,
-    X_SRC,
-    X_TS,
-    X_UNTIL,
 )
 from components.game import (
     ERR_FULL,
@@ -50,7 +44,6 @@ from components.game import (
     S_NBF,
     S_NCZ,
     S_NEEDS,
-    S_NEFF,
     S_NSTK,
     S_RES,
     S_TOKENS,
@@ -161,7 +154,7 @@ from systems.state import (
     bump,
     fail,
     insert_ordered,
-    new_row,
+    new_effect,
     rand_below,
     remove_value,
     stamp,
@@ -413,16 +406,9 @@ def enter_as_copy(st, cd, i, controller, attach_to, tapped, copy):
     move(st, cd, i, BATTLEFIELD, controller)
     o = st.o
     if copy >= 0:
-        k = new_row(st, st.eff, S_NEFF)
+        k = new_effect(st, X_COPY, i, controller, i, UNTIL_FOREVER)
         if k >= 0:
-            st.eff[k, :] = 0
-            st.eff[k, X_KIND] = X_COPY
-            st.eff[k, X_OBJ] = i
-            st.eff[k, X_CTL] = controller
-            st.eff[k, X_TS] = stamp(st)
             st.eff[k, X_P] = copy
-            st.eff[k, X_UNTIL] = UNTIL_FOREVER
-            st.eff[k, X_SRC] = i
             o[i, F_COPY_OF] = 1 + copy
             touch(st)
     c = selectors.face(st, cd, i)
