@@ -519,6 +519,7 @@ AB_FLASHBACK = 11  # its flashback cast: its cost, the spell's targets and effec
 C_FLASHBACK = CARDS.field("flashback", "1 + ability row of its flashback cast (702.34); 0")
 ST_GRANT_FLASHBACK = 151  # "[these cards in graveyards] have flashback: their mana cost" (Otaria)
 ST_GRANT_UNEARTH = 152  # "[these cards in graveyards] have unearth: their mana cost" (Grixis)
+ST_PLAY_FROM_TOP = 153  # "players may play the top card of their libraries" (Windriddle Palace)
 AB_FROM_END_UNEARTH = 5  # the synthetic row of a granted unearth: before its delayed trigger's
 
 CARD_LAYOUT = Layout(

@@ -1614,6 +1614,7 @@ def _static(ctx: Ctx, body: dict) -> str:
     ((k, arg),) = body.items()
     fixed = {
         "cant_lose": "You can't lose the game.",
+        "play_from_library_top": "Players may play the top card of their libraries.",
         "cant_win": "Your opponents can't win the game.",
         "cant_gain_life": "You can't gain life.",
         "cant_lose_life": "You can't lose life.",

@@ -1342,6 +1342,11 @@ class Compiler:
                 self.fail("skip_untap_steps: players")
             row[K.A_KIND] = K.ST_SKIP_UNTAP
             return
+        if kind == "play_from_library_top":  # Windriddle Palace (every player; 601.3, 305.1)
+            if arg != "each_player" or zone != "command":
+                self.fail(f"{kind}: each_player, on a command-zone card")
+            row[K.A_KIND] = K.ST_PLAY_FROM_TOP
+            return
         if kind in ("reveal_draws", "library_tops_revealed"):  # (information only)
             if arg != "players":
                 self.fail(f"{kind}: players")

@@ -1407,8 +1407,8 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
             g.positions[i] = 1 if pos == "top" else 0  # (answered as it resolves)
         else:
             option = 1 if (a.get("choices") or {}).get("overload") else 0  # 702.96: overloaded
-            if g.v.o[i, O.F_ZONE] == GRAVEYARD:  # 702.34a: flashback (its own cost listed first)
-                option = None
+            if g.v.o[i, O.F_ZONE] in (GRAVEYARD, LIBRARY):  # flashback (its own cost listed
+                option = None  # first, 702.34a); the top of the library (Windriddle Palace)
             with _paying(g, sc, a):
                 _take(g, f"casting {a['cast']}", A_CAST, p, i, option)
                 _choices(sc, a)

@@ -44,6 +44,7 @@ from components.cards import (
     ST_GRANT_FLASHBACK,
     ST_GRANT_UNEARTH,
     ST_LOYALTY_INSTANT,
+    ST_PLAY_FROM_TOP,
 )
 from components.decisions import (
     A_ACTIVATE,
@@ -98,6 +99,7 @@ from components.game import (
     NEED_GRAVEYARD_CASTS,
     NEED_HAND_ABILITIES,
     NEED_LAND_DROPS,
+    NEED_PLAY_FROM_TOP,
     S_ACTIVE,
     S_CASTING,
     S_CASUAL,
@@ -253,6 +255,16 @@ def _priority_actions(st, cd, p, acts, first_only):
                         m = _add(acts, m, A_LAND, q, -2 - c, 0, 0)
                         if first_only:
                             return m
+    if st.s[S_NEEDS] & NEED_PLAY_FROM_TOP and command_zone.command_static_any(
+        st, cd, ST_PLAY_FROM_TOP
+    ):
+        for j in range(k):  # "players may play the top card of their libraries"
+            q = buf[j]
+            if players.same_side(st, p, q):
+                m0 = m
+                m = _library_top_options(st, cd, q, acts, m)
+                if first_only and m > m0:
+                    return m
     for j in range(k):  # spells (601.3): the hand, then commanders (903.8)
         q = buf[j]
         if not players.same_side(st, p, q):
@@ -404,6 +416,21 @@ def _cast_options(st, cd, q, i, sorc, acts, m):
     if ct[c, C_MUTATE] >= 0 and casting.castable(st, cd, q, i, casting.CAST_MUTATE):
         m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)  # 702.140a
     return m
+
+
+@kernel
+def _library_top_options(st, cd, q, acts, m):
+    """Windriddle Palace: q may play the top card of their library: a land as their land
+    play for the turn (305.1-305.2), a spell with its own timing (601.3)."""
+    t = zones.library_top(st, q, 0)
+    if t < 0 or st.o[t, F_CARD] < 0:
+        return m
+    sorc = sorcery_timing(st, q)
+    if st.o[t, F_TYPES] & T_LAND:
+        if sorc and st.pl[q, P_LANDS] < land_drops(st, cd, q):
+            m = _add(acts, m, A_LAND, q, t, 0, 0)
+        return m
+    return _cast_options(st, cd, q, t, sorc, acts, m)
 
 
 @kernel

@@ -40,7 +40,6 @@ REFUSED = {
     "Jund": "devour",  # granted to a creature spell
     "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
-    "Windriddle Palace": "play_from_library_top",
     # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
     # random agents fill the tables; it waits for activating it N times as one shortcut
     "Eladamri": "shortcut_repeat",
