@@ -315,14 +315,21 @@ def _priority_actions(st, cd, p, acts, first_only):
                             m = _add(acts, m, A_CAST, q, i, casting.CAST_MUTATE, 0)
                             if first_only and m > m0:
                                 return m
-        if st.s[S_NEEDS] & NEED_FLASHBACK and (gy or st.s[S_NEEDS] & NEED_GRANTED_FLASHBACK):
+        granted = st.s[S_NEEDS] & NEED_GRANTED_FLASHBACK and command_zone.command_static_any(
+            st, cd, ST_GRANT_FLASHBACK
+        )  # (a face-up plane gives graveyard cards flashback: Otaria)
+        if st.s[S_NEEDS] & NEED_FLASHBACK and (gy or granted):
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
                     m0 = m
                     m = _flashback_options(st, cd, q, i, sorc, acts, m)
                     if first_only and m > m0:
                         return m
-        if st.s[S_NEEDS] & NEED_GRANTED_UNEARTH and sorc:  # (unearth a plane gives: Grixis)
+        if (
+            st.s[S_NEEDS] & NEED_GRANTED_UNEARTH
+            and sorc
+            and command_zone.command_static_any(st, cd, ST_GRANT_UNEARTH)
+        ):  # (unearth a face-up plane gives: Grixis)
             a = cd.ab.shape[0] - AB_FROM_END_UNEARTH
             for i in range(st.s[S_N]):
                 if o[i, F_ZONE] == GRAVEYARD and o[i, F_OWNER] == q and o[i, F_CARD] >= 0:
