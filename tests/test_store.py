@@ -32,11 +32,18 @@ def melee(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+def _foreground() -> None:
+    """A terminal's foreground job gets Ctrl-C: undo an inherited "ignore SIGINT" (a
+    test run started in the background by a non-interactive shell passes one on, and
+    Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
     """``melee ARGS`` in its own process group (as a terminal's foreground job is)."""
     return subprocess.Popen(
         [sys.executable, "-m", "ecs", *args], cwd=cwd, env=ENV, start_new_session=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_foreground,
     )  # fmt: skip
 
 
