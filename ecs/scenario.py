@@ -107,6 +107,7 @@ from components.rules import (
     CTR_DEFENSE,
     CTR_LOYALTY,
     EXILE,
+    GONE,
     GRAVEYARD,
     HAND,
     LIBRARY,
@@ -140,6 +141,7 @@ ZONES = {
     "exile": EXILE,
     "command": COMMAND,
     "battlefield": BATTLEFIELD,
+    "outside_game": GONE,  # (our field: cards a wish may bring in, 903.11)
 }
 PLAYER_FIELDS = {
     "name", "team", "role", "range_of_influence", "life", "poison", "mana", *ZONES,
@@ -934,7 +936,15 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     from components import cards as K
 
     # battlefield objects first, in file order (timestamps follow the file), then the rest
-    for zname in ("battlefield", "hand", "library", "graveyard", "exile", "command"):
+    for zname in (
+        "battlefield",
+        "hand",
+        "library",
+        "graveyard",
+        "exile",
+        "command",
+        "outside_game",
+    ):
         for p in range(len(players)):
             es = entries[(p, zname)]
             if zname == "library":
@@ -943,6 +953,9 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
                 i = add_object(a, compiled, _compiled_name(e, db), p, ZONES[zname], v)
                 if "id" in e:
                     refs[e["id"]] = i
+                if zname == "outside_game":
+                    o[i, O.F_OUTSIDE] = 1  # (a card its owner has outside the game: 903.11)
+                    continue
                 if e.get("commander"):
                     try:
                         designate(a, compiled, p, i)  # 903.3, 903.4

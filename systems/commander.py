@@ -28,26 +28,34 @@ the game's S_CASUAL bits first, so other games never come here).
   whoever controls it (``cdmg[victim, 2 * owner + slot]``); 21 from one commander makes
   the player lose, a state-based action; Brawl has no such rule (903.12h: the limit
   S_COMMANDER_DAMAGE is 0 there).
+- 903.11: a card brought in from outside the game (a wish) must not share a name with a
+  card its player started with or owns in the game, and its colour identity must be
+  within their commander's (``may_bring_in``, asked through variants.may_bring_in).
 - 903.12g: Brawl's free first mulligan is the mulligan rule's (S_FREE_MULLIGAN)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from components.cards import C_IDENTITY, C_NAME_ID
 from components.decisions import PEND_COMMAND_ZONE, PEND_NONE
-from components.game import S_ACTIVE, S_COMMANDER_DAMAGE, S_PB, S_PEND, S_PPLAYER
+from components.game import S_ACTIVE, S_COMMANDER_DAMAGE, S_N, S_PB, S_PEND, S_PPLAYER
 from components.objects import (
     CMD_NO,
     CMD_YES,
+    F_CARD,
     F_CMD_ANSWER,
     F_CMD_MOVED,
     F_COMMANDER,
     F_FROM,
+    F_IKIND,
     F_MERGED,
+    F_OUTSIDE,
     F_OWNER,
+    F_TOKEN,
     F_ZONE,
 )
-from components.players import HOW_COMMANDER, P_ALIVE, P_CMD, P_CMDCAST, P_HOW
+from components.players import HOW_COMMANDER, P_ALIVE, P_CMD, P_CMDCAST, P_HOW, P_IDENTITY
 from components.rules import COMMAND, EXILE, GRAVEYARD, HAND, LIBRARY
 from systems import players, zones
 from systems.jit import kernel
@@ -72,6 +80,27 @@ def card_of(st, i):
 def column(st, c):
     """The ``cdmg`` column of commander card c: its owner's slot (903.10a, 702.124)."""
     return 2 * st.o[c, F_OWNER] + st.o[c, F_COMMANDER] - 1
+
+
+# ----------------------------------------------------------------- 903.11
+@kernel
+def may_bring_in(st, cd, p, i):
+    """903.11: may p bring card i from outside the game into this game? Not if a card p
+    started with or owns in the game has its name (every card object p owns that isn't
+    outside the game: the starting deck and what was brought in since), nor if a colour
+    of its identity is outside p's commander's (903.4; none without a commander, 903.4f)."""
+    o, ct = st.o, cd.ct
+    c = o[i, F_CARD]
+    if ct[c, C_IDENTITY] & ~st.pl[p, P_IDENTITY]:
+        return False
+    name = ct[c, C_NAME_ID]
+    for j in range(st.s[S_N]):
+        if o[j, F_OWNER] != p or o[j, F_OUTSIDE] or o[j, F_TOKEN] or o[j, F_IKIND]:
+            continue
+        cj = o[j, F_CARD]
+        if cj >= 0 and ct[cj, C_NAME_ID] == name:
+            return False
+    return True
 
 
 # ----------------------------------------------------------------- casting (903.8)

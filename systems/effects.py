@@ -2396,7 +2396,7 @@ def _wish(st, cd, r, you, src, item):
 def _wish_count(st, cd, r, p, src):
     n = 0
     for i in range(st.s[S_N]):
-        if st.o[i, F_OUTSIDE] and st.o[i, F_OWNER] == p:
+        if st.o[i, F_OUTSIDE] and st.o[i, F_OWNER] == p and variants.may_bring_in(st, cd, p, i):
             if selectors.matches_card(st, cd, cd.ep[r, E_REFA], i, p, src):
                 n += 1
     return n
@@ -2455,7 +2455,7 @@ def more_options(st, cd, out_obj, out_arg):
     elif kind == PEND_CHOOSE_OBJECT and ep[r, E_OP] == OP_WISH:
         _, src = selectors.context_of(st, s[S_RES])
         for i in range(s[S_N]):
-            if o[i, F_OUTSIDE] and o[i, F_OWNER] == p:
+            if o[i, F_OUTSIDE] and o[i, F_OWNER] == p and variants.may_bring_in(st, cd, p, i):
                 if selectors.matches_card(st, cd, ep[r, E_REFA], i, p, src):
                     out_obj[m], out_arg[m] = i, 0
                     m += 1

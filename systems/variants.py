@@ -218,6 +218,14 @@ def moved(st, i, zone):
 
 
 @kernel(inline="always")
+def may_bring_in(st, cd, p, i):
+    """May p bring card i from outside the game into it (903.11 limits it in Commander)?"""
+    if st.s[S_CASUAL] & COMMANDER_RULES:
+        return commander.may_bring_in(st, cd, p, i)
+    return True
+
+
+@kernel(inline="always")
 def castable_from_command_zone(st, p, i):
     """May p cast the card i in the command zone (903.8: a commander p owns)?"""
     if st.s[S_CASUAL] & COMMANDER_RULES:
