@@ -508,6 +508,9 @@ C_ENTERS_AS_COPY = CARDS.field(
     "enters_as_copy", "1 + ability row: the program its spell resolves with, choosing what it "
     "enters as a copy of (Body Double); 0"
 )  # fmt: skip
+OP_MELD = len(OP_NAMES)  # 701.42a: exile self and E_REFA's permanent, meld them (self's back)
+OP_NAMES = OP_NAMES + ("meld",)
+OP["meld"] = OP_MELD
 L_FACE_DOWN = FILTERS.field("face_down", "1: a face-down permanent (708); 0 either")
 C_ENTERS_FACE_DOWN = CARDS.field(
     "enters_face_down", "1 + filter row: as it enters, the other permanents matching are "

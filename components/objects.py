@@ -64,6 +64,9 @@ F_MERGED = F("merged_next", "next component under it of a merged permanent (727)
 F_MERGED_IN = F("merged_into", "the merged permanent it is a component of (727); -1")
 F_TOP = F("top", "1 + a merged permanent's topmost component (727.2a); 0: the permanent itself")
 F_COPY = F("copy", "1: a token copy of a permanent (707.2): named as what it copies; 0")
+F_MELDED = F(
+    "melded", "1: a melded permanent (701.42, 712.4): its back face, its other card merged in"
+)
 F_LEFT_WITH = F("left_with", "1 + the merged permanent it left the battlefield with (727.3c); 0")
 # subgames (726)
 F_ORIGIN = F("origin", "1 + the object a subgame's card is in the game above (726); 0: none")

@@ -97,6 +97,8 @@ def render(name: str, rec: dict, tokens: dict[str, dict] | None = None) -> str:
 
 
 def _render(ctx: Ctx, name: str, rec: dict) -> str:
+    if isinstance(rec.get("back"), dict) and rec["back"].get("name"):
+        ctx.back = rec["back"]["name"]
     lines = [_header(name, rec)]
     lines += _conspiracy_lines(rec)
     kws = [_keyword(k) for k in _list(rec.get("keywords"))]
@@ -124,6 +126,7 @@ class Ctx:
         self.targets: list[str] = []
         self.mentioned: set[int] = set()
         self.event_object = "that creature"  # what a trigger's event.object is called
+        self.back = "its back face"  # the back face's name (a meld card's melded permanent)
 
 
 def _header(name: str, rec: dict) -> str:
@@ -788,6 +791,9 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
                 else f"It becomes {b}.")  # fmt: skip
     if verb == "subgame":
         return "Players play a Magic subgame, using their libraries as their decks."
+    if verb == "meld":  # 701.42a
+        return (f"Exile {ctx.name} and {_article(_filter(args.get('with', a)))}, then meld "
+                f"them into {ctx.back}.")  # fmt: skip
     if verb == "wish":
         return (f"You may put {_article(_filter(args.get('filter', a)))} you own from "
                 "outside the game into your hand.")  # fmt: skip

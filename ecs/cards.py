@@ -2373,6 +2373,11 @@ class Compiler:
             if arg not in (None, True, {}):
                 self.fail("subgame: takes no arguments")
             self._row(op)
+        elif verb == "meld":  # 701.42a: "exile this and [its partner], then meld them"
+            a = self._args(verb, arg, "with", set())
+            fd = a["with"]
+            fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
+            self._row(op, refa=self.filter(fd))
         elif verb == "wish":  # a card you own from outside the game into your hand
             a = self._args(verb, arg, "filter", {"who"})
             fd = a["filter"]

@@ -144,7 +144,7 @@ def _count_static(st, cd, kind, p, x, first):
             you = o[src, F_CTL]
             if you != p and kind != ST_CANT_CAST:
                 continue
-            c = o[src, F_CARD]
+            c = o[src, F_CARD] if pass_ == 0 else selectors.face(st, cd, src)  # (its face, 712)
             if c < 0 or ct[c, C_NSA] == 0:
                 continue
             for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):

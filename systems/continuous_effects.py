@@ -112,7 +112,6 @@ from components.objects import (
     F_PROT,
     F_RESTRICT,
     F_SICK,
-    F_TOP,
     F_TOU,
     F_TS,
     F_TYPES,
@@ -209,7 +208,7 @@ def _recompute(st, cd):
         o[i, F_TOU] = ct[c, C_TOU]
         o[i, F_PROT] = ct[c, C_PROT]
         has_statics = ct[c, C_NSA] > 0
-        if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:  # 702.140e: every component's abilities
+        if merging.mutated(st, i):  # 702.140e: every component's abilities
             o[i, F_KW] |= merging.other_keywords(st, cd, i)
             has_statics = True
         if has_statics:
@@ -371,7 +370,7 @@ def _statics(st, cd, src, kind):
     controller's range of influence); a merged permanent's are those of every
     component (702.140e)."""
     o = st.o
-    if o[src, F_TOP] > 0 or o[src, F_MERGED] >= 0:
+    if merging.mutated(st, src):
         j = merging.top(st, src)
         while j >= 0:
             c = merging.card_face(st, cd, j)

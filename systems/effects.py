@@ -21,6 +21,7 @@ from components.cards import (
     B_HYB,
     B_MODES0,
     B_NMODES,
+    C_BACK,
     COST_W,
     E_A,
     E_AMT,
@@ -98,6 +99,7 @@ from components.cards import (
     OP_LOSE_KEYWORDS,
     OP_LOSE_LIFE,
     OP_MAY,
+    OP_MELD,
     OP_MERGE,
     OP_MILL,
     OP_MONARCH,
@@ -583,6 +585,9 @@ def step(st, cd, r):
         return _subgame(st, cd, r, you)
     if op == OP_WISH:
         return _wish(st, cd, r, you, src, item)
+    if op == OP_MELD:
+        _meld(st, cd, r, you, src)
+        return NEXT
     if op == OP_EXILE_UNTIL:
         return _exile_until(st, cd, r, you, src, item)
     if op == OP_CAST_FREE:
@@ -2352,6 +2357,34 @@ def _enter_as_copy(st, cd, r, you, src, item):
     c = selectors.face(st, cd, y) if y != NONE and y >= 0 else -1
     o[item, F_IAB] = -1
     zones.enter_as_copy(st, cd, item, you, -1, 0, c)
+
+
+@kernel
+def _meld(st, cd, r, you, src):
+    """701.42a: "exile [this] and [the permanent E_REFA matches], then meld them into
+    [this card's back face]": both are exiled; they become one melded permanent (712.4,
+    systems/merging.meld) only if they are two cards, neither merged with anything, both
+    owned and controlled by ``you``. Otherwise they stay in exile (701.42b); with either
+    gone from the battlefield, nothing happens (Gisela's intervening "if", 603.4)."""
+    o = st.o
+    if src < 0 or o[src, F_ZONE] != BATTLEFIELD:
+        return
+    b = -1
+    for j in zones.permanents(st):
+        if j != src and selectors.matches(st, cd, cd.ep[r, E_REFA], j, you, src, -1):
+            b = j
+            break
+    if b < 0:
+        return
+    ok = True
+    for x in (src, b):
+        ok = ok and o[x, F_OWNER] == you and o[x, F_CTL] == you and o[x, F_TOKEN] == 0
+        ok = ok and not merging.is_merged(st, x) and o[x, F_CARD] >= 0
+    ok = ok and cd.ct[o[src, F_CARD], C_BACK] >= 0  # (this card's back: the melded face)
+    zones.move(st, cd, src, EXILE, -1)
+    zones.move(st, cd, b, EXILE, -1)
+    if ok and o[src, F_ZONE] == EXILE and o[b, F_ZONE] == EXILE:
+        merging.meld(st, cd, src, b, you)
 
 
 @kernel

@@ -139,7 +139,6 @@ from components.objects import (
     F_MUST_ATTACK_P,
     F_OWNER,
     F_RESTRICT,
-    F_TOP,
     F_TS,
     F_TYPES,
     F_ZONE,
@@ -468,7 +467,7 @@ def _flashback_options(st, cd, q, i, sorc, acts, m):
 @kernel
 def _ability_options(st, cd, q, i, sorc, acts, m):
     o = st.o
-    if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:  # 702.140e: every component's abilities
+    if merging.mutated(st, i):  # 702.140e: every component's abilities
         j = merging.top(st, i)
         while j >= 0:
             c = merging.card_face(st, cd, j)

@@ -33,6 +33,7 @@ from components.objects import (
     F_CTL,
     F_LEFT_WITH,
     F_LKI_CTL,
+    F_MELDED,
     F_MERGED,
     F_MERGED_IN,
     F_TOKEN,
@@ -49,6 +50,13 @@ from systems.state import remove_value, touch
 @kernel(inline="always")
 def is_merged(st, i):
     return st.o[i, F_TOP] > 0 or st.o[i, F_MERGED] >= 0
+
+
+@kernel(inline="always")
+def mutated(st, i):
+    """Does permanent i have the abilities of several cards (702.140e: a merged permanent,
+    not a melded one, whose face is its melded back face alone: 712.4a)?"""
+    return (st.o[i, F_TOP] > 0 or st.o[i, F_MERGED] >= 0) and not st.o[i, F_MELDED]
 
 
 @kernel(inline="always")
@@ -114,6 +122,22 @@ def merge(st, cd, i, perm, on_top):
 
 
 @kernel
+def meld(st, cd, a, b, p):
+    """701.42a, 712.4: cards a and b, just exiled, become one melded permanent under p: a's
+    back face (the melded card's), with b merged in under it (one object represented by
+    two cards: it leaves as a merged permanent does, 727.3). It enters the battlefield
+    as a new object: summoning sick, its entering triggers (603.6a)."""
+    o = st.o
+    zones.move_one(st, cd, b, GONE, -1)
+    o[b, F_MERGED_IN] = a
+    o[b, F_MERGED] = -1
+    o[a, F_MERGED] = b
+    o[a, F_TOP] = 0
+    o[a, F_MELDED] = 1
+    zones.enter_battlefield(st, cd, a, p, -1, 0)
+
+
+@kernel
 def leave(st, cd, i, zone, controller):
     """727.3: merged permanent i leaves the battlefield: one permanent leaves, and each of
     its components is put into that zone (a token component ceases to exist); the
@@ -153,6 +177,10 @@ def token_copy(st, cd, i, p):
         return -1
     o[x, F_TOKEN] = 1
     o[x, F_COPY] = 1
+    if o[i, F_MELDED]:  # (a melded permanent's copiable values: its melded face, 712.4a)
+        o[x, F_MELDED] = 1
+        zones.enter_battlefield(st, cd, x, p, -1, 0)
+        return x
     prev = x
     j = t
     while j >= 0:

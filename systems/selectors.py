@@ -206,6 +206,8 @@ from components.objects import (
     F_LKI_CTL,
     F_LKI_CTR,
     F_LKI_POW,
+    F_MELDED,
+    F_MERGED,
     F_NAMED,
     F_NAMED2,
     F_NT,
@@ -538,6 +540,8 @@ def same_name(st, cd, i, j):
 def mana_value(st, cd, x):
     """202.3: the mana value; on the stack X counts (202.3e)."""
     c = st.o[x, F_CARD]
+    if st.o[x, F_MELDED] and st.o[x, F_ZONE] == BATTLEFIELD:
+        return _melded_mana_value(st, cd, x)
     if st.o[x, F_ZONE] == BATTLEFIELD:  # (a copy's; a face-down permanent's is 0, 708.2a)
         c = face(st, cd, x)
         if c < 0:
@@ -545,6 +549,22 @@ def mana_value(st, cd, x):
     v = cd.ct[c, C_MV]
     if st.o[x, F_ZONE] == STACK:
         v += cd.ct[c, C_XS] * st.o[x, F_X]
+    return v
+
+
+@kernel
+def _melded_mana_value(st, cd, x):
+    """A melded permanent's mana value: the total of its two cards' front faces' (712.4;
+    a token copy of one, or a permanent copying one, has its back face's)."""
+    o = st.o
+    if o[x, F_TOKEN] or o[x, F_COPY_OF]:
+        return cd.ct[face(st, cd, x), C_MV]
+    v = 0
+    j = x
+    while j >= 0:
+        if o[j, F_CARD] >= 0:
+            v += cd.ct[o[j, F_CARD], C_MV]
+        j = o[j, F_MERGED]
     return v
 
 

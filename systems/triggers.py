@@ -82,7 +82,6 @@ from components.objects import (
     F_OWNER,
     F_SRC,
     F_T0,
-    F_TOP,
     F_TYPES,
     F_ZONE,
 )
@@ -213,7 +212,7 @@ def _check_one(st, cd, src, a, you, ev, obj, player, amount, evc, aux):
 @kernel
 def _check(st, cd, src, ev, obj, player, amount, evc, aux, look):
     o = st.o
-    if o[src, F_TOP] > 0 or o[src, F_MERGED] >= 0:  # 702.140e: every component's abilities
+    if merging.mutated(st, src):  # 702.140e: every component's abilities
         j = merging.top(st, src)
         while j >= 0:
             _check_card(st, cd, src, merging.card_face(st, cd, j), ev, obj, player, amount,

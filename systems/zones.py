@@ -84,6 +84,7 @@ from components.objects import (
     F_LKI_CTR,
     F_LKI_POW,
     F_LOYUSED,
+    F_MELDED,
     F_MERGED,
     F_MERGED_IN,
     F_NAMED,
@@ -369,6 +370,7 @@ def move_one(st, cd, i, zone, controller):
         put_on_library(st, owner, i, True)
     if old == BATTLEFIELD:
         o[i, F_MERGED] = -1
+        o[i, F_MELDED] = 0  # (its cards leave as themselves, front face up)
         # the events first: abilities that look back see what was attached to it
         # (603.10a: Skullclamp's "whenever equipped creature dies")
         if zone == GRAVEYARD:
@@ -405,6 +407,8 @@ def enter_as_copy(st, cd, i, controller, attach_to, tapped, copy):
     with and what its entering triggers are the copy's."""
     move(st, cd, i, BATTLEFIELD, controller)
     o = st.o
+    if o[i, F_MELDED]:
+        o[i, F_TRANSFORMED] = 1  # 712.4a: a melded permanent has its combined back face
     if copy >= 0:
         k = new_effect(st, X_COPY, i, controller, i, UNTIL_FOREVER)
         if k >= 0:
