@@ -511,6 +511,15 @@ C_ENTERS_AS_COPY = CARDS.field(
 OP_MELD = len(OP_NAMES)  # 701.42a: exile self and E_REFA's permanent, meld them (self's back)
 OP_NAMES = OP_NAMES + ("meld",)
 OP["meld"] = OP_MELD
+# ----------------------------------------------------------------- devour (702.82; Jund)
+C_DEVOUR = CARDS.field("devour", "N of its devour N (702.82a); 0")
+AB_FROM_END_DEVOUR = 6  # the synthetic devour program row: before the granted unearth's
+OP_DEVOUR = len(OP_NAMES)  # 702.82a: sacrifice the chosen creatures; it enters with counters
+OP_NAMES = OP_NAMES + ("devour",)
+OP["devour"] = OP_DEVOUR
+OP_GAIN_DEVOUR = len(OP_NAMES)  # "[that spell] gains devour N" (Jund): F_DEVOUR
+OP_NAMES = OP_NAMES + ("gain_devour",)
+OP["gain_devour"] = OP_GAIN_DEVOUR
 L_FACE_DOWN = FILTERS.field("face_down", "1: a face-down permanent (708); 0 either")
 C_ENTERS_FACE_DOWN = CARDS.field(
     "enters_face_down", "1 + filter row: as it enters, the other permanents matching are "

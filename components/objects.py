@@ -64,6 +64,8 @@ F_MERGED = F("merged_next", "next component under it of a merged permanent (727)
 F_MERGED_IN = F("merged_into", "the merged permanent it is a component of (727); -1")
 F_TOP = F("top", "1 + a merged permanent's topmost component (727.2a); 0: the permanent itself")
 F_COPY = F("copy", "1: a token copy of a permanent (707.2): named as what it copies; 0")
+F_DEVOUR = F("devour", "N of a devour N it gained as a spell (Jund), kept as it resolves; 0")
+F_DEVOURED = F("devoured", "how many creatures it devoured as it entered (702.82b); 0")
 F_MELDED = F(
     "melded", "1: a melded permanent (701.42, 712.4): its back face, its other card merged in"
 )

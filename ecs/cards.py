@@ -586,6 +586,9 @@ class Compiler:
                     pass  # abilities, compiled after the printed ones
                 elif k == "annihilator":  # 702.86: compiled as its triggered ability
                     self._int(arg, "annihilator")
+                elif k == "devour" and not grant:  # 702.82a (C_DEVOUR)
+                    if self._int(arg, "devour") < 1:
+                        self.fail("devour: a number, 1 or more")
                 else:
                     self.fail(f"keywords: unknown keyword {k!r}")
             else:
@@ -937,6 +940,11 @@ class Compiler:
             t.set("ab", a, K.B_NTG, 1)
             row[K.C_EQUIP] = a
             return a
+        if kname == "devour":  # 702.82a: as its spell resolves (the synthetic devour program)
+            if "Creature" not in _list(self.current_record.get("types")):
+                self.fail("devour: for a creature card")
+            row[K.C_DEVOUR] = arg
+            return None
         if kname == "kicker":
             cost, xs, _, _ = parse_cost(arg, f"{self.where}: kicker")
             for k in range(7):
@@ -2135,6 +2143,14 @@ class Compiler:
                        "animate": {"power", "toughness", "keywords", "until", "types", "subtypes",
                                    "colors"}}[verb]  # fmt: skip
             a = self._args(verb, arg, "what", allowed)
+            kws = _list(a.get("keywords"))
+            if verb == "grant" and any(isinstance(k, dict) and "devour" in k for k in kws):
+                if len(kws) != 1 or a.get("until", "forever") != "forever":
+                    self.fail("grant: devour alone, until forever (a spell gains it: Jund)")
+                n = self._int(kws[0]["devour"], "devour")
+                self._row(K.OP_GAIN_DEVOUR, amt=self.amount(n),
+                          **self._subject(a, "what", "target", verb))  # fmt: skip
+                return
             kw, prot, _ = self._keywords(a.get("keywords"), grant=True)
             if prot:
                 self.fail("keywords: protection from an effect is not implemented yet")
@@ -2378,6 +2394,8 @@ class Compiler:
             fd = a["with"]
             fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
             self._row(op, refa=self.filter(fd))
+        elif verb == "devour":  # (the synthetic devour program's last step, 702.82a)
+            self._row(op)
         elif verb == "wish":  # a card you own from outside the game into your hand
             a = self._args(verb, arg, "filter", {"who"})
             fd = a["filter"]
@@ -2781,6 +2799,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(name if str(name).startswith(CHOSEN) else self.get(name).name)
+        _devour_program(comp)
         _granted_unearth_ability(comp)  # (then its delayed trigger's row)
         _rebound_ability(comp)
         _exalted_ability(comp)
@@ -2833,6 +2852,23 @@ def unearth_body(cost: Any) -> dict:
                          "effects": [{"exile": "event.object"}]}},
         ],
     }  # fmt: skip
+
+
+def _devour_program(comp: Compiler) -> None:
+    """702.82a: "as this enters, you may sacrifice any number of creatures; it enters with
+    N +1/+1 counters for each": the program a creature spell with devour (its own, or
+    gained on the stack: Jund) resolves with, one row every cards arena has, before the
+    granted unearth's (components.cards AB_FROM_END_DEVOUR). At most 64 creatures (the
+    size of the `chosen` table)."""
+    t = comp.t
+    comp.where = "devour (702.82)"
+    comp.current_record, comp.current_name = {"types": ["Creature"]}, "devour"
+    a = t.new("ab")
+    comp._ability_defaults(a, -1, K.AB_SPELL)
+    comp.n_specs = 0
+    choose = {"filter": {"type": "Creature", "controller": "you"}, "amount": 64, "up_to": True}
+    comp._targets_effects(a, {"effects": [{"choose": choose}, {"devour": True}]})
+    assert len(t.rows["ab"]) == a + 1
 
 
 def _granted_unearth_ability(comp: Compiler) -> None:

@@ -1754,6 +1754,9 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
             for x in val if isinstance(val, list) else [val]:
                 _take(g, f"{key} {x}", obj=resolve_card(sc, x))
         elif key in ("target", "card"):
+            if key == "card" and val in (None, "none"):  # (our word: "no more", "none")
+                _take(g, "choosing none", obj=NO_TARGET)
+                continue
             _take(g, f"choosing {val}", obj=resolve_target(sc, val))
         elif key == "targets":
             for x in val:

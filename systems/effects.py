@@ -70,6 +70,7 @@ from components.cards import (
     OP_DAY_NIGHT,
     OP_DELAYED,
     OP_DESTROY,
+    OP_DEVOUR,
     OP_DISCARD,
     OP_DOUBLE_LIFE,
     OP_DRAW,
@@ -87,6 +88,7 @@ from components.cards import (
     OP_FIGHT,
     OP_FOR_EACH,
     OP_GAIN_CONTROL,
+    OP_GAIN_DEVOUR,
     OP_GAIN_LIFE,
     OP_GRANT,
     OP_GRANT_ABILITY,
@@ -251,6 +253,8 @@ from components.objects import (
     F_COMMANDER,
     F_CTL,
     F_CTR,
+    F_DEVOUR,
+    F_DEVOURED,
     F_EVO,
     F_EXILED_BY,
     F_FROM,
@@ -588,6 +592,9 @@ def step(st, cd, r):
     if op == OP_MELD:
         _meld(st, cd, r, you, src)
         return NEXT
+    if op == OP_DEVOUR:
+        _devour(st, cd, you, item)
+        return NEXT
     if op == OP_EXILE_UNTIL:
         return _exile_until(st, cd, r, you, src, item)
     if op == OP_CAST_FREE:
@@ -821,6 +828,9 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_REGENERATE:
             if z == BATTLEFIELD:
                 o[x, F_REGEN] += 1
+        elif op == OP_GAIN_DEVOUR:  # "[that creature spell] gains devour N" (Jund)
+            if z == STACK and o[x, F_IKIND] == I_SPELL:
+                o[x, F_DEVOUR] = max(o[x, F_DEVOUR], amt)
         elif op == OP_EXILE_IF_LEAVES:
             if z == BATTLEFIELD:
                 o[x, F_UNEARTHED] = 1
@@ -2357,6 +2367,26 @@ def _enter_as_copy(st, cd, r, you, src, item):
     c = selectors.face(st, cd, y) if y != NONE and y >= 0 else -1
     o[item, F_IAB] = -1
     zones.enter_as_copy(st, cd, item, you, -1, 0, c)
+
+
+@kernel
+def _devour(st, cd, you, item):
+    """702.82a: the chosen creatures (those still creatures ``you`` control) are
+    sacrificed, and the resolving creature spell enters with N +1/+1 counters for each
+    (it devoured them, 702.82b: F_DEVOURED)."""
+    s, o = st.s, st.o
+    if o[item, F_ZONE] != STACK:
+        return
+    k = 0
+    for j in range(s[S_NCHOSEN]):
+        x = st.chosen[j]
+        if x >= 0 and o[x, F_ZONE] == BATTLEFIELD and o[x, F_CTL] == you:
+            if o[x, F_TYPES] & T_CREATURE:
+                zones.move(st, cd, x, GRAVEYARD, -1)
+                k += 1
+    o[item, F_IAB] = -1
+    o[item, F_DEVOURED] = k
+    zones.enter_battlefield(st, cd, item, you, -1, 0)
 
 
 @kernel

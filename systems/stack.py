@@ -14,6 +14,7 @@ from components.cards import (
     A_KIND,
     A_ZONE,
     AB_EQUIP,
+    AB_FROM_END_DEVOUR,
     AB_FROM_END_REBOUND,
     AB_MUTATE,
     B_IF,
@@ -208,6 +209,13 @@ def resolve_top(st, cd):
     if kind == I_SPELL and ct[o[i, F_CARD], C_ENTERS_AS_COPY] > 0 and st.pl[ctl, P_ALIVE]:
         # 614.1c, 707.2 (Body Double): what it enters as a copy of is chosen as it resolves
         o[i, F_IAB] = ct[o[i, F_CARD], C_ENTERS_AS_COPY] - 1
+        if effects.start(st, cd, i):
+            finish_resolution(st, cd)
+        return
+    if kind == I_SPELL and zones.devour_of(st, cd, i) > 0 and st.pl[ctl, P_ALIVE]:
+        # 702.82a: as it enters its controller may sacrifice creatures (a program of the
+        # rules: choose them, then it enters with counters for each)
+        o[i, F_IAB] = ab.shape[0] - AB_FROM_END_DEVOUR
         if effects.start(st, cd, i):
             finish_resolution(st, cd)
         return

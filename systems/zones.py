@@ -11,6 +11,7 @@ from __future__ import annotations
 from components.cards import (
     C_COLORS,
     C_DEF,
+    C_DEVOUR,
     C_ENTERS_CTR,
     C_ENTERS_FACE_DOWN,
     C_ENTERS_N,
@@ -67,6 +68,8 @@ from components.objects import (
     F_CTL,
     F_CTR,
     F_DECL,
+    F_DEVOUR,
+    F_DEVOURED,
     F_DMG,
     F_DTHIT,
     F_EXILED_BY,
@@ -353,6 +356,9 @@ def move_one(st, cd, i, zone, controller):
     if zone != EXILE:
         o[i, F_EXILED_BY] = -1
     o[i, F_TRANSFORMED] = 0
+    if old != STACK or zone != BATTLEFIELD:  # (devour gained as a spell, 702.82: kept)
+        o[i, F_DEVOUR] = 0
+        o[i, F_DEVOURED] = 0
     o[i, F_FACE_DOWN] = 0  # (708.9: a face-down permanent leaving is turned face up)
     o[i, F_COPY_OF] = 0
     o[i, F_NOREGEN] = 0
@@ -390,6 +396,15 @@ def move_one(st, cd, i, zone, controller):
     variants.moved(st, i, zone)
 
 
+@kernel(inline="always")
+def devour_of(st, cd, i):
+    """N of object i's devour N (702.82a): its card's, or one it gained as a spell (Jund);
+    with both, the larger (the engine applies one instance: a documented default)."""
+    c = st.o[i, F_CARD]
+    n = cd.ct[c, C_DEVOUR] if c >= 0 else 0
+    return max(n, st.o[i, F_DEVOUR])
+
+
 @kernel
 def enter_battlefield(st, cd, i, controller, attach_to, tapped):
     """Object i enters the battlefield under ``controller`` (attached to ``attach_to``
@@ -409,6 +424,8 @@ def enter_as_copy(st, cd, i, controller, attach_to, tapped, copy):
     o = st.o
     if o[i, F_MELDED]:
         o[i, F_TRANSFORMED] = 1  # 712.4a: a melded permanent has its combined back face
+    if o[i, F_DEVOURED]:  # 702.82a: N +1/+1 counters for each creature it devoured
+        o[i, F_CTR + CTR_P1P1] += o[i, F_DEVOURED] * devour_of(st, cd, i)
     if copy >= 0:
         k = new_effect(st, X_COPY, i, controller, i, UNTIL_FOREVER)
         if k >= 0:

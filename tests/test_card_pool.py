@@ -37,7 +37,6 @@ REFUSED = {
     "Glimmervoid Basin": "copy_for_each_other_target",
     # Planechase 2012 (901): planes waiting for a word
     "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
-    "Jund": "devour",  # granted to a creature spell
     "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
     # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
