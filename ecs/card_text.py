@@ -448,6 +448,8 @@ def _filter(f: Any, plural: bool = False) -> str:
         post.append(f"named {f['name']}")
     if f.get("attacked_this_turn"):
         post.append("that attacked this turn")
+    if f.get("single_target"):
+        post.append("with a single target")
     if f.get("enchanted") is False:
         post.append("that isn't enchanted" if not plural else "that aren't enchanted")
     elif f.get("enchanted") is True:
@@ -858,7 +860,16 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         return f"{_cap(ref('what', 'target'))} becomes a copy of {ref('of', 'target')}{tail}."
     if verb == "copy_token":
         of = ref("of", "target") if "of" in args else ref("what", "target")
-        return f"{_verb(ref('for', 'you'), 'create')} a token that's a copy of {of}."
+        tail = " tapped" if args.get("tapped") else ""
+        if "attacking" in args:
+            tail = (tail + " and" if tail else "") + " attacking that player"
+        return f"{_verb(ref('for', 'you'), 'create')} a token that's a copy of {of}{tail}."
+    if verb == "copy_for_each_other_target":  # Glimmervoid Basin
+        return ("That player copies that spell for each other object or player it could "
+                "target. Each copy targets a different one of them.")  # fmt: skip
+    if verb == "sacrifice_each":
+        what = "the chosen ones" if a in ("all_chosen", None) else ref("what", "all_chosen")
+        return f"Sacrifice {what}."
     if verb == "draw":
         n, note = _n(ctx, args.get("amount", 1), "card")
         return f"{_verb(ref('who', 'you'), 'draw')} {n}{note}."
@@ -1133,6 +1144,11 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             # "Each player may choose a blue card in their graveyard. Return ..." (Minamo)
             return (who + inner[2:].replace(" its graveyard", " their graveyard").replace(
                 "Return the chosen one", "They return the chosen card"))  # fmt: skip
+        if where == "each_player_but_controller_of_target" and len(steps) == 1:
+            inner = inner.replace(" it creates", " creates").replace("It creates", "creates")
+            return f"Each player other than its controller {_low(inner)}"
+        if where == "each_opponent_but_defending":
+            return f"For each opponent other than the defending player, {_low(inner)}"
         return f"For each of {_ref_text(args.get('in'), ctx)}: {_low(inner)}"
     if verb in ("choose", "put_land", "put_onto_battlefield", "exile_from_hand"):
         who = ref("who", "you")
@@ -1141,6 +1157,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             n = args.get("amount", 1)
             fl = _filter(args.get("filter", "card"), plural=n != 1)
             what = _article(fl) if n == 1 else _num(n) + " " + fl
+            if args.get("up_to") and n >= 64:  # (the size of the chosen table: any number)
+                return f"{_cap(who)} may choose any number of {fl}."
             if args.get("up_to"):
                 return f"{_cap(who)} may choose {'up to ' + what if n != 1 else what}."
             return f"{_verb(who, 'choose')} {what}."
@@ -1190,7 +1208,11 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
     if verb == "exile_if_leaves":
         return f"If {ref('what', 'self')} would leave the battlefield, exile it instead."
     if verb == "delayed":
+        saved = ctx.event_object
+        if args.get("what") == "it":  # (what the step before made: "exile it")
+            ctx.event_object = "it"
         inner = " ".join(_step(ctx, s) for s in _list(args.get("effects")))
+        ctx.event_object = saved
         if args.get("at") == "end_of_combat":
             return f"At end of combat, {_low(inner)}"
         return f"At the beginning of the next end step, {_low(inner)}"

@@ -85,6 +85,8 @@ SET_REFS = {
     "each_other_player": K.R_EACH_OTHER, "each_teammate": K.R_EACH_TEAMMATE,
     "all_chosen": K.R_ALL_CHOSEN,
     "each_opponent_but_target": K.R_EACH_OPPONENT_BUT_TARGET,  # (issue 14)
+    "each_opponent_but_defending": K.R_EACH_OPPONENT_BUT_DEFENDING,  # (Kharasha Foothills)
+    "each_player_but_controller_of_target": K.R_EACH_PLAYER_BUT_TARGET_CONTROLLER,
 }  # fmt: skip
 FILTER_WORDS = {
     "any": {"what": "both", "type": ["Creature", "Planeswalker", "Battle"]},
@@ -122,6 +124,7 @@ FILTER_KEYS = {
     "attacked_this_turn",  # Planechase (2009): Sokenzan
     "enchanted", "dealt_combat_damage_to_player",  # Planechase 2012: Akoum, Glen Elendra
     "face_down",  # 708: face-down permanents (Ixidron)
+    "single_target",  # a spell with a single target (Glimmervoid Basin)
 }  # fmt: skip
 
 
@@ -1577,6 +1580,10 @@ class Compiler:
             v[K.L_PLAYER_REF] = 1 + self.simple(pv, "filter: player")
         else:
             v[K.L_PLAYER] = self._rel(pv)
+        if "single_target" in spec:  # "a spell with a single target" (Glimmervoid Basin)
+            if spec["single_target"] is not True:
+                self.fail("filter: single_target is true")
+            v[K.L_SINGLE_TARGET] = 1
         if "face_down" in spec:  # 708: "face-down creatures" (Ixidron)
             if spec["face_down"] is not True:
                 self.fail("filter: face_down is true")
@@ -2115,9 +2122,18 @@ class Compiler:
         elif verb == "proliferate":
             self._row(op)
         elif verb == "copy_token":  # "create a token that's a copy of [a permanent]" (707.2)
-            a = self._args(verb, arg, "of", {"for"})
+            a = self._args(verb, arg, "of", {"for", "tapped", "attacking"})
+            if a.get("attacking", "it") != "it":  # (508.4: attacking the player `it` names)
+                self.fail("copy_token: attacking: it (the player of a for_each round)")
             self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
+                      a=1 if "attacking" in a else 0, c=1 if a.get("tapped") else 0,
                       **self._subject(a, "of", "target", verb))  # fmt: skip
+        elif verb == "copy_for_each_other_target":  # Glimmervoid Basin (707.10)
+            a = self._args(verb, arg, "what", {"for"})
+            self._row(op, ref2=self.simple(a.get("for", "you"), "for"),
+                      **self._subject(a, "what", "event.object", verb))  # fmt: skip
+        elif verb == "sacrifice_each":  # "sacrifice [these]": those the controller controls
+            self._row(op, **self._subject({"what": arg}, "what", "all_chosen", verb))
         elif verb == "enter_as_copy":  # (the program of `enters: {as_copy_of: ...}`)
             a = self._args(verb, arg, "of", set())
             self._row(op, ref=self.simple(a["of"], "enter_as_copy: of"))

@@ -61,6 +61,7 @@ from components.cards import (
     OP_CHAOTIC_AETHER,
     OP_CHOOSE,
     OP_CHOOSE_MODE,
+    OP_COPY_FOR_EACH_TARGET,
     OP_COPY_SPELL,
     OP_COPY_TOKEN,
     OP_COUNTER,
@@ -130,6 +131,7 @@ from components.cards import (
     OP_ROLL_PLANAR_DIE,
     OP_SAC_UNLESS_LIFE,
     OP_SACRIFICE,
+    OP_SACRIFICE_EACH,
     OP_SCRY,
     OP_SEARCH,
     OP_SET_BASE_PT,
@@ -561,7 +563,7 @@ def step(st, cd, r):
         return _redistribute(st, cd, r, you, src, item)
     if op == OP_RESTART:
         return _restart(st, cd, r, you, src, item)
-    if op == OP_LOSE_LIFE or op == OP_TO_LIBRARY:  # ("the life lost / cards put this way")
+    if op == OP_LOSE_LIFE or op == OP_TO_LIBRARY or op == OP_SACRIFICE_EACH:  # ("this way")
         s[S_LAST] = 0
     if op == OP_REVEAL_PLANES:
         return _reveal_planes(st, cd, r, you, src, item)
@@ -591,6 +593,9 @@ def step(st, cd, r):
         return _wish(st, cd, r, you, src, item)
     if op == OP_MELD:
         _meld(st, cd, r, you, src)
+        return NEXT
+    if op == OP_COPY_FOR_EACH_TARGET:
+        _copy_for_each_target(st, cd, r, you, src, item)
         return NEXT
     if op == OP_DEVOUR:
         _devour(st, cd, you, item)
@@ -828,6 +833,10 @@ def _simple(st, cd, r, you, src, item):
         elif op == OP_REGENERATE:
             if z == BATTLEFIELD:
                 o[x, F_REGEN] += 1
+        elif op == OP_SACRIFICE_EACH:  # 701.17a: only permanents its controller controls
+            if z == BATTLEFIELD and o[x, F_CTL] == you:
+                zones.move(st, cd, x, GRAVEYARD, -1)
+                s[S_LAST] += 1
         elif op == OP_GAIN_DEVOUR:  # "[that creature spell] gains devour N" (Jund)
             if z == STACK and o[x, F_IKIND] == I_SPELL:
                 o[x, F_DEVOUR] = max(o[x, F_DEVOUR], amt)
@@ -843,11 +852,16 @@ def _simple(st, cd, r, you, src, item):
                 z != GONE and z != STACK and o[x, F_TOKEN] == 0 and o[x, F_LEFT_WITH] == 0
             ):
                 y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+                d = s[S_RES_IT] if ep[r, E_A] else NONE  # (attacking the player "it" names)
                 n = 1 << command_zone.doublings(st, cd, ST_DOUBLE_TOKENS)  # (614.1a)
                 for _ in range(n):
                     t = merging.token_copy(st, cd, x, -1 - y if y != NONE and y < 0 else you)
                     if t >= 0:
                         s[S_RES_IT] = t
+                        o[t, F_TAPPED] = ep[r, E_C]
+                        if d != NONE and d < 0 and st.pl[-1 - d, P_ALIVE]:  # 508.4: not declared
+                            o[t, F_ATKP] = -1 - d
+                            o[t, F_ATKO] = -1
         elif op == OP_TRANSFORM:
             if z == BATTLEFIELD and day_night.can_transform(st, cd, x):
                 day_night.transform(st, cd, x)
@@ -995,6 +1009,32 @@ def _copy_target_options(st, cd, j, k, you, out):
             out[n] = buf[x]
             n += 1
     return n
+
+
+@kernel
+def _copy_for_each_target(st, cd, r, you, src, item):
+    """Glimmervoid Basin: the player E_REF2 names copies spell E_REF (a spell with a single
+    target) once for each other object or player it could target, each copy targeting a
+    different one (707.10, 707.10c); the copies go on the stack in the documented order of
+    targets (targets.candidates), not in an order the player chooses."""
+    s, o, ep = st.s, st.o, cd.ep
+    y = selectors.simple_ref(st, cd, ep[r, E_REF2], you, src, item)
+    if y == NONE or y >= 0 or not st.pl[-1 - y, P_ALIVE]:
+        return
+    p = -1 - y
+    x = selectors.simple_ref(st, cd, ep[r, E_REF], you, src, item)
+    if x == NONE or x < 0 or o[x, F_ZONE] != STACK or o[x, F_IKIND] != I_SPELL:
+        return
+    if o[x, F_NT] != 1 or o[x, F_T0] == NO_TARGET:
+        return
+    buf = np.empty(s[S_N] + st.pl.shape[0] + 1, np.int64)
+    c = targets.candidates(st, cd, o[x, F_TSPEC], p, p, x, x, buf, buf.shape[0])
+    for k in range(c):
+        if buf[k] != o[x, F_T0] and buf[k] != x:
+            j = _copy_spell(st, cd, x, p)
+            if j < 0:
+                return
+            o[j, F_T0] = buf[k]
 
 
 @kernel

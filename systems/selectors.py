@@ -105,6 +105,7 @@ from components.cards import (
     L_PUT_BY,
     L_SAME_NAME,
     L_SHARES_TYPE,
+    L_SINGLE_TARGET,
     L_SUB,
     L_SUBGAME,
     L_SUPER,
@@ -135,9 +136,11 @@ from components.cards import (
     R_EACH,
     R_EACH_OF_TARGET,
     R_EACH_OPPONENT,
+    R_EACH_OPPONENT_BUT_DEFENDING,
     R_EACH_OPPONENT_BUT_TARGET,
     R_EACH_OTHER,
     R_EACH_PLAYER,
+    R_EACH_PLAYER_BUT_TARGET_CONTROLLER,
     R_EACH_TEAMMATE,
     R_EVENT_ATTACKED,
     R_EVENT_CONTROLLER,
@@ -473,6 +476,8 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NAME] >= 0 and fc != fl[f, L_NAME]:
         return False
+    if fl[f, L_SINGLE_TARGET] and not (o[x, F_NT] == 1 and o[x, F_T0] != NO_TARGET):
+        return False  # "a spell with a single target" (Glimmervoid Basin)
     if fl[f, L_FACE_DOWN] and not (o[x, F_FACE_DOWN] and o[x, F_ZONE] == BATTLEFIELD):
         return False  # 708: "face-down creatures" (Ixidron)
     if fl[f, L_COMMANDER] == 1 and o[x, F_COMMANDER] == 0 and commander.card_of(st, x) < 0:
@@ -782,6 +787,13 @@ def refs(st, cd, ref, refa, you, src, item, out):
             ok = q != you
         elif ref == R_EACH_TEAMMATE:
             ok = q != you and players.teammates(st, you, q)
+        elif ref == R_EACH_PLAYER_BUT_TARGET_CONTROLLER:
+            t = simple_ref(st, cd, R_TARGET, you, src, item)
+            ok = t != NO_TARGET and t >= 0 and st.o[t, F_CTL] != q
+        elif ref == R_EACH_OPPONENT_BUT_DEFENDING:  # (the player the event's attacker attacks)
+            ok = players.is_opponent(st, you, q) and -1 - q != simple_ref(
+                st, cd, R_EVENT_ATTACKED, you, src, item
+            )
         elif ref == R_EACH_OPPONENT_BUT_TARGET:
             ok = players.is_opponent(st, you, q) and -1 - q != simple_ref(
                 st, cd, R_TARGET, you, src, item

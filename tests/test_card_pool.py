@@ -34,10 +34,8 @@ REFUSED = {
     # Commander (903): the 903.5c-d example's commander, for deck rules
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
     # Planechase (901): planes of Planechase (2009) waiting for a word
-    "Glimmervoid Basin": "copy_for_each_other_target",
     # Planechase 2012 (901): planes waiting for a word
     "Grand Ossuary": "distribute_counters",  # among any number of targets (601.2d)
-    "Kharasha Foothills": "each_opponent_but_defending",  # token copies attacking each
     "Talon Gates": "suspended",  # and suspend_any_nonland_card (a special action)
     # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
     # random agents fill the tables; it waits for activating it N times as one shortcut
