@@ -118,6 +118,11 @@ S_VERSION = F("version", "bumped by every change: cached answers compare it", vo
 S_LDIRTY = F("layers_dirty", "the layers must look again", volatile=True)
 S_SDIRTY = F("sba_dirty", "state-based actions must look again", volatile=True)
 S_STVER = F("state_trigger_version", "version state triggers last found nothing", volatile=True)
+S_BLOCK_LAST = F(
+    "block_last", "1 + the blocker just declared while the block listing before it stands "
+    "(at version S_BLOCK_VER); 0", volatile=True
+)  # fmt: skip
+S_BLOCK_VER = F("block_version", "the version right after that declaration", volatile=True)
 S_STCUR = F("state_trigger_marker", "marker they last looked with", volatile=True)
 S_WASPLAIN = F("layers_plain", "the last recompute found nothing modifying", volatile=True)
 S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=True)

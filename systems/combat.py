@@ -419,12 +419,24 @@ def queue_blockers(st):
 
 
 @kernel
-def _blockable(st, cd, b, a):
-    """Can creature b block attacker a (802.4a: a creature attacking b's controller,
-    or with shared team turns any player of that team; 509.1b: flying and reach,
-    landwalk 702.14, protection 702.16b, menace is checked on the whole)?"""
+def _open_attackers(st, cd, q, atk, na, out):
+    """The attackers of ``atk[:na]`` (in that order) a creature controlled by q could
+    block as far as the attacker alone says (``_open_to``): into out; returns how many."""
+    m = 0
+    for k in range(na):
+        if _open_to(st, cd, atk[k], q):
+            out[m] = atk[k]
+            m += 1
+    return m
+
+
+@kernel
+def _open_to(st, cd, a, q):
+    """What attacker a alone says about being blocked by a creature q controls: it
+    attacks q (802.4a; with shared team turns, any player of q's team), it can be
+    blocked (Orochi Colony), and no landwalk of it applies (702.14: the player it
+    attacks controls such a land)."""
     o = st.o
-    q = o[b, F_CTL]
     attacked = o[a, F_ATKP]
     if o[a, F_ZONE] != BATTLEFIELD or attacked < 0:
         return False
@@ -433,16 +445,23 @@ def _blockable(st, cd, b, a):
     akw = o[a, F_KW]
     if akw & KW_UNBLOCKABLE:  # "can't be blocked" (Orochi Colony)
         return False
-    if akw & KW_FLYING and not (o[b, F_KW] & (KW_FLYING | KW_REACH)):
-        return False
-    if (akw ^ o[b, F_KW]) & KW_SHADOW:  # 702.28b: shadow blocks and is blocked by shadow only
-        return False
-    if o[a, F_PROT] & o[b, F_COLORS]:
-        return False
     for k in range(5):  # landwalk: the player it attacks controls such a land
         if akw & (1 << (KW_LANDWALK0 + k)) and _controls_basic_type(st, cd, attacked, k):
             return False
     return True
+
+
+@kernel(inline="always")
+def _fits(st, b, a):
+    """What blocker b and attacker a say together (509.1b): flying and reach, shadow
+    (702.28b), protection (702.16b); menace is checked on the whole declaration."""
+    o = st.o
+    akw, bkw = o[a, F_KW], o[b, F_KW]
+    if akw & KW_FLYING and not (bkw & (KW_FLYING | KW_REACH)):
+        return False
+    if (akw ^ bkw) & KW_SHADOW:  # shadow blocks and is blocked by shadow only
+        return False
+    return (o[a, F_PROT] & o[b, F_COLORS]) == 0
 
 
 @kernel
@@ -503,15 +522,19 @@ def block_options(st, cd, q, acts, m):
         return m
     atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
+    opn = np.empty(na + 1, np.int64)
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, q, p):
+            continue
+        n = _open_attackers(st, cd, p, atk, na, opn)  # (what p's creatures could block)
+        if n == 0:
             continue
         for b in continuous_effects.held_by(st, p):
             if not _creature_of(st, b, p) or not can_block(st, b):
                 continue
-            for k in range(na):
-                if _blockable(st, cd, b, atk[k]):
-                    m = add_action(acts, m, A_BLOCK, p, b, atk[k])
+            for k in range(n):
+                if _fits(st, b, opn[k]):
+                    m = add_action(acts, m, A_BLOCK, p, b, opn[k])
     return m
 
 
@@ -523,13 +546,17 @@ def has_block_option(st, cd, q):
         return False
     atk = np.empty(st.s[S_NBF] + 1, np.int64)
     na = attackers(st, atk)
+    opn = np.empty(na + 1, np.int64)
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, q, p):
             continue
+        n = _open_attackers(st, cd, p, atk, na, opn)
+        if n == 0:
+            continue
         for bl in continuous_effects.held_by(st, p):
             if _creature_of(st, bl, p) and can_block(st, bl):
-                for k in range(na):
-                    if _blockable(st, cd, bl, atk[k]):
+                for k in range(n):
+                    if _fits(st, bl, opn[k]):
                         return True
     return False
 

@@ -101,10 +101,13 @@ from components.game import (
     NEED_LAND_DROPS,
     NEED_PLAY_FROM_TOP,
     S_ACTIVE,
+    S_BLOCK_LAST,
+    S_BLOCK_VER,
     S_CASTING,
     S_CASUAL,
     S_DEPLOY,
     S_DSEQ,
+    S_LDIRTY,
     S_MANA_SRC,
     S_MULLIGANS,
     S_N,
@@ -642,9 +645,12 @@ def list_actions(st, cd):
         if st.s[S_NEEDS] & NEED_CONSPIRACY:
             m = _attack_requirements(st, cd, acts, m)
     elif kind == PEND_BLOCK:
-        ok = combat.blocks_legal(st)
-        m = _add(acts, 0, A_BLOCK_DONE if ok else A_BLOCK_RESET, p, -1, 0, 0)
-        m = combat.block_options(st, cd, p, acts, m)
+        if s[S_BLOCK_LAST] > 0 and s[S_BLOCK_VER] == s[S_VERSION] and not s[S_LDIRTY]:
+            m = _block_relist(st, cd, s[S_BLOCK_LAST] - 1)
+        else:
+            ok = combat.blocks_legal(st)
+            m = _add(acts, 0, A_BLOCK_DONE if ok else A_BLOCK_RESET, p, -1, 0, 0)
+            m = combat.block_options(st, cd, p, acts, m)
     elif kind == PEND_DISCARD:
         for i in zones.hand_of(st, p):
             m = _add(acts, m, A_DISCARD, p, i, 0, 0)
@@ -667,6 +673,27 @@ def list_actions(st, cd):
         fail(st, ERR_FULL)
         m = 0
     s[S_NACTS] = m
+    s[S_BLOCK_LAST] = 0
+    return m
+
+
+@kernel
+def _block_relist(st, cd, b):
+    """The block options right after blocker b was declared, nothing else having changed
+    (not even the layers): the listing before it without b's rows, which is what
+    ``combat.block_options`` would list now, in the same order (only b can no longer
+    block); its first row "done" or "reset" as the declaration now stands (509.1c)."""
+    s, acts = st.s, st.acts
+    acts[0, AC_KIND] = A_BLOCK_DONE if combat.blocks_legal(st) else A_BLOCK_RESET
+    if combat.block_cap_reached(st, cd):  # (one blocker at most: it is declared)
+        return 1
+    m = 1
+    for k in range(1, s[S_NACTS]):
+        if acts[k, AC_OBJ] != b:
+            if m != k:
+                for f in range(acts.shape[1]):
+                    acts[m, f] = acts[k, f]
+            m += 1
     return m
 
 
@@ -846,6 +873,8 @@ def apply(st, cd, k):
             s[S_DSEQ] += 1
             combat.declare_blocker(st, obj, arg, s[S_DSEQ])
             bump(st)
+            s[S_BLOCK_LAST] = obj + 1  # (the next listing is this one without obj's rows)
+            s[S_BLOCK_VER] = s[S_VERSION]
         elif kind == A_BLOCK_RESET:
             combat.clear_declarations(st)
             bump(st)

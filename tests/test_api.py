@@ -96,6 +96,29 @@ def test_random_play_keeps_the_invariants(players: int, variant: str) -> None:
         assert g.over
 
 
+def test_block_options_after_a_declaration_are_the_full_listing() -> None:
+    """After a blocker is declared, the next listing is the one before without that
+    blocker's rows (systems/legal_actions._block_relist); it must be exactly what a
+    listing afresh gives (forced on a clone by forgetting the declaration)."""
+    compared = 0
+    for seed in range(8):
+        g = Game.new(_decks(4, seed), variant="free-for-all", seed=seed)
+        rng = np.random.default_rng(seed)
+        after_block = False
+        while not g.over and g.turn < 60:
+            if after_block and g.pending()[0] == "block":
+                fresh = g.clone()
+                fresh.v.s[G.S_BLOCK_LAST] = 0
+                fresh.refresh()
+                assert fresh.legal_actions() == g.legal_actions()
+                compared += 1
+            n = g.n_actions()
+            k = int(rng.integers(n))
+            after_block = g.legal_actions()[k].kind == "block"
+            g.step(k)
+    assert compared >= 20, compared
+
+
 def test_random_play_with_cards_that_work_from_the_graveyard() -> None:
     """Unearth (Extractor Demon, whose trigger mills), flashback (Cackling Counterpart) and
     a mutate cast from the graveyard (Brokkos): random play keeps the invariants, the count
