@@ -489,12 +489,15 @@ def blocks_legal(st):
     """509.1b-c: is the declaration so far legal as a whole (a menace attacker isn't
     blocked by exactly one creature)?"""
     o = st.o
-    for a in st.bf[: st.s[S_NBF]]:
+    bf = st.bf[: st.s[S_NBF]]
+    for a in bf:
         if o[a, F_KW] & KW_MENACE and attacker_now(st, a):
             k = 0
-            for b in st.bf[: st.s[S_NBF]]:
+            for b in bf:  # (declared blockers of a: two or more, or none)
                 if o[b, F_DSEQ] > 0 and o[b, F_DECL] == a:
                     k += 1
+                    if k > 1:
+                        break
             if k == 1:
                 return False
     return True

@@ -687,14 +687,19 @@ def _block_relist(st, cd, b):
     acts[0, AC_KIND] = A_BLOCK_DONE if combat.blocks_legal(st) else A_BLOCK_RESET
     if combat.block_cap_reached(st, cd):  # (one blocker at most: it is declared)
         return 1
-    m = 1
-    for k in range(1, s[S_NACTS]):
-        if acts[k, AC_OBJ] != b:
-            if m != k:
-                for f in range(acts.shape[1]):
-                    acts[m, f] = acts[k, f]
-            m += 1
-    return m
+    n = s[S_NACTS]
+    i0 = 1
+    while i0 < n and acts[i0, AC_OBJ] != b:
+        i0 += 1
+    i1 = i0
+    while i1 < n and acts[i1, AC_OBJ] == b:  # (b's rows are together: blockers outside)
+        i1 += 1
+    if i1 > i0:  # the rows after b's move up (one flat copy of the contiguous table)
+        w = acts.shape[1]
+        flat = acts.reshape(acts.shape[0] * w)
+        for j in range((n - i1) * w):
+            flat[i0 * w + j] = flat[i1 * w + j]
+    return n - (i1 - i0)
 
 
 @kernel
