@@ -502,6 +502,8 @@ class Compiler:
             self.where = f"card {name!r}: static {k}"
             self.static(body, r)
         row[K.C_NSA] = len(t.rows["sa"]) - row[K.C_SA0]
+        for k in range(row[K.C_SA0], row[K.C_SA0] + row[K.C_NSA]):
+            row[K.C_SAMASK] |= 1 << (t.rows["sa"][k][K.A_KIND] % 31)
         if any(
             t.rows["sa"][x][K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE)
             for x in range(row[K.C_SA0], len(t.rows["sa"]))

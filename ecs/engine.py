@@ -469,6 +469,8 @@ def _pool_needs(compiled: Compiled) -> int:
             bits |= G.NEED_EXILE_UNTIL
         if row[K.E_OP] in (K.OP_BECOME_COPY, K.OP_ENTER_AS_COPY):
             bits |= G.NEED_COPY_EFFECTS
+        if row[K.E_OP] == K.OP_GRANT_ABILITY:  # (the listing looks for X_GRANT_ABILITY)
+            bits |= G.NEED_GRANT_ABILITY_EFFECTS
     if any(row[K.C_FLASHBACK] for row in rows["ct"]) or any(
         row[K.A_KIND] == K.ST_GRANT_FLASHBACK for row in rows["sa"]
     ):

@@ -33,6 +33,7 @@ from components.cards import (
     C_POW,
     C_PROT,
     C_SA0,
+    C_SAMASK,
     C_SUB,
     C_TOU,
     C_TYPES,
@@ -384,6 +385,8 @@ def _statics(st, cd, src, kind):
 @kernel
 def _statics_of(st, cd, src, c, kind):
     o, ct, sa = st.o, cd.ct, cd.sa
+    if c < 0 or not (ct[c, C_SAMASK] >> (kind % 31)) & 1:
+        return  # (no static of this kind)
     you = o[src, F_CTL]
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
         if sa[r, A_KIND] != kind or sa[r, A_ZONE] != o[src, F_ZONE]:

@@ -91,6 +91,7 @@ from components.game import (
     NEED_CONSPIRACY,
     NEED_COSTED_MANA,
     NEED_FLASHBACK,
+    NEED_GRANT_ABILITY_EFFECTS,
     NEED_GRANTED,
     NEED_GRANTED_ABILITIES,
     NEED_GRANTED_FLASHBACK,
@@ -491,7 +492,11 @@ def _ability_options(st, cd, q, i, sorc, acts, m):
                     m = _card_ability_options(st, cd, q, i, cx, sorc, acts, m, x)
     if st.s[S_NEEDS] & NEED_GRANTED and o[i, F_ZONE] == BATTLEFIELD:  # (Conspiracy)
         m = _granted_options(st, cd, q, i, sorc, acts, m)
-    if st.s[S_NEFF] > 0 and o[i, F_ZONE] == BATTLEFIELD:  # gained until a time (Stensia)
+    if (
+        st.s[S_NEEDS] & NEED_GRANT_ABILITY_EFFECTS
+        and st.s[S_NEFF] > 0
+        and o[i, F_ZONE] == BATTLEFIELD
+    ):
         m = _effect_granted_options(st, cd, q, i, sorc, acts, m)
     d = cd.ab.shape[0] - 1  # 804.2: deploy, the last ability row, after its own abilities
     if st.s[S_DEPLOY] and o[i, F_TYPES] & T_CREATURE and o[i, F_ZONE] == BATTLEFIELD and sorc:

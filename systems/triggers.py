@@ -219,8 +219,9 @@ def _check(st, cd, src, ev, obj, player, amount, evc, aux, look):
                         evc, aux, look)  # fmt: skip
             j = o[j, F_MERGED]
         return
-    _check_card(st, cd, src, continuous_effects.face(st, cd, src), ev, obj, player, amount,
-                evc, aux, look)  # fmt: skip
+    c = continuous_effects.face(st, cd, src)
+    if c >= 0 and (cd.ct[c, C_TRIGMASK] >> ev) & 1:  # (most permanents wait for nothing)
+        _check_card(st, cd, src, c, ev, obj, player, amount, evc, aux, look)
 
 
 @kernel
