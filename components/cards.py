@@ -530,6 +530,17 @@ OP_COPY_FOR_EACH_TARGET = len(OP_NAMES)  # Glimmervoid Basin: a copy for each ot
 OP_NAMES = OP_NAMES + ("copy_for_each_other_target",)
 OP["copy_for_each_other_target"] = OP_COPY_FOR_EACH_TARGET
 L_SINGLE_TARGET = FILTERS.field("single_target", "1: a spell with a single target; 0 any")
+# ----------------------------------------------------------------- suspend (702.62; Talon Gates)
+ST_SUSPEND_ANY = 154  # "any time you could cast an instant, you may exile a nonland card ..."
+AB_FROM_END_SUSPEND_TICK = 8  # the synthetic upkeep trigger of suspend: "remove a time counter"
+AB_FROM_END_SUSPEND_CAST = 7  # ... and its "when the last is removed, you may cast it"
+OP_SUSPEND_TICK = len(OP_NAMES)  # remove a time counter from a suspended card
+OP_NAMES = OP_NAMES + ("suspend_tick",)
+OP["suspend_tick"] = OP_SUSPEND_TICK
+OP_SUSPEND_HASTE = len(OP_NAMES)  # the creature spell cast by suspend gains haste
+OP_NAMES = OP_NAMES + ("suspend_haste",)
+OP["suspend_haste"] = OP_SUSPEND_HASTE
+L_SUSPENDED = FILTERS.field("suspended", "1: a suspended card (702.62b); 0 any")
 L_FACE_DOWN = FILTERS.field("face_down", "1: a face-down permanent (708); 0 either")
 C_ENTERS_FACE_DOWN = CARDS.field(
     "enters_face_down", "1 + filter row: as it enters, the other permanents matching are "

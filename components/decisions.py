@@ -33,7 +33,7 @@ ACTION_NAMES = (
     A_BLOCK_RESET, A_DISCARD, A_CHOOSE, A_MULLIGAN, A_KEEP, A_SPECIAL,
 ) = range(len(ACTION_NAMES))  # fmt: skip
 # special actions (116.2): A_SPECIAL's arg
-SP_ROLL_PLANAR_DIE, SP_TURN_FACE_UP = range(2)
+SP_ROLL_PLANAR_DIE, SP_TURN_FACE_UP, SP_SUSPEND = range(3)
 
 ACTIONS = Table("acts", "the options of the pending decision", rows="actions", volatile=True)
 F = ACTIONS.field

@@ -160,6 +160,7 @@ NEED_GRANTED_ABILITIES = 4096  # S_NEEDS: an Aura gives the enchanted permanent 
 NEED_GRAVEYARD_TRIGGERS = 8192  # S_NEEDS: a triggered ability works from a graveyard
 NEED_FLASH_FOR = 1 << 20  # S_NEEDS: spells may be cast as though they had flash (Tawnos)
 NEED_GRANTED_UNEARTH = 1 << 23  # S_NEEDS: a plane gives graveyard cards unearth (Grixis)
+NEED_SUSPEND = 1 << 27  # S_NEEDS: a card may be suspended (702.62; Talon Gates)
 NEED_GRANT_ABILITY_EFFECTS = 1 << 26  # S_NEEDS: an effect may give an ability (Stensia)
 NEED_PLAY_FROM_TOP = 1 << 25  # S_NEEDS: players may play their libraries' top cards
 NEED_GRANTED_FLASHBACK = 1 << 24  # S_NEEDS: a plane gives graveyard cards flashback (Otaria)

@@ -66,6 +66,11 @@ F_TOP = F("top", "1 + a merged permanent's topmost component (727.2a); 0: the pe
 F_COPY = F("copy", "1: a token copy of a permanent (707.2): named as what it copies; 0")
 F_DEVOUR = F("devour", "N of a devour N it gained as a spell (Jund), kept as it resolves; 0")
 F_DEVOURED = F("devoured", "how many creatures it devoured as it entered (702.82b); 0")
+F_SUSPEND = F("suspend", "1: it gained suspend in exile (Talon Gates, 702.62); 0")
+F_SUSP_HASTE = F(
+    "suspend_haste", "1 + who cast it by suspend: a creature spell's haste while they control "
+    "it and the permanent it becomes (702.62a); 0"
+)  # fmt: skip
 F_MELDED = F(
     "melded", "1: a melded permanent (701.42, 712.4): its back face, its other card merged in"
 )

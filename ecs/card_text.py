@@ -381,6 +381,8 @@ def _filter(f: Any, plural: bool = False) -> str:
         pre.append("nontoken")
     if f.get("face_down") is True:
         pre.append("face-down")
+    if f.get("suspended") is True:
+        pre.append("suspended")
     if "color" in f:
         pre.append(_join([COLORS.get(c, str(c)) for c in _list(f["color"])], "or"))
     if "not_color" in f:
@@ -1643,6 +1645,11 @@ def _static(ctx: Ctx, body: dict) -> str:
     fixed = {
         "cant_lose": "You can't lose the game.",
         "play_from_library_top": "Players may play the top card of their libraries.",
+        "suspend_any_nonland_card": (
+            "Any time you could cast an instant, you may exile a nonland card from your hand "
+            "with X time counters on it, where X is its mana value. If the exiled card "
+            "doesn't have suspend, it gains suspend."
+        ),
         "cant_win": "Your opponents can't win the game.",
         "cant_gain_life": "You can't gain life.",
         "cant_lose_life": "You can't lose life.",

@@ -125,6 +125,7 @@ FILTER_KEYS = {
     "enchanted", "dealt_combat_damage_to_player",  # Planechase 2012: Akoum, Glen Elendra
     "face_down",  # 708: face-down permanents (Ixidron)
     "single_target",  # a spell with a single target (Glimmervoid Basin)
+    "suspended",  # 702.62b: a suspended card (Talon Gates)
 }  # fmt: skip
 
 
@@ -1355,6 +1356,11 @@ class Compiler:
                 self.fail("skip_untap_steps: players")
             row[K.A_KIND] = K.ST_SKIP_UNTAP
             return
+        if kind == "suspend_any_nonland_card":  # Talon Gates (702.62): the controller's action
+            if arg != "you" or zone != "command":
+                self.fail(f"{kind}: you, on a command-zone card")
+            row[K.A_KIND] = K.ST_SUSPEND_ANY
+            return
         if kind == "play_from_library_top":  # Windriddle Palace (every player; 601.3, 305.1)
             if arg != "each_player" or zone != "command":
                 self.fail(f"{kind}: each_player, on a command-zone card")
@@ -1582,6 +1588,10 @@ class Compiler:
             v[K.L_PLAYER_REF] = 1 + self.simple(pv, "filter: player")
         else:
             v[K.L_PLAYER] = self._rel(pv)
+        if "suspended" in spec:  # 702.62b (Talon Gates)
+            if spec["suspended"] is not True:
+                self.fail("filter: suspended is true")
+            v[K.L_SUSPENDED] = 1
         if "single_target" in spec:  # "a spell with a single target" (Glimmervoid Basin)
             if spec["single_target"] is not True:
                 self.fail("filter: single_target is true")
@@ -2412,6 +2422,8 @@ class Compiler:
             fd = a["with"]
             fd = dict(FILTER_WORDS.get(fd, {})) if isinstance(fd, str) else dict(fd)
             self._row(op, refa=self.filter(fd))
+        elif verb in ("suspend_tick", "suspend_haste"):  # (suspend's triggers, 702.62a)
+            self._row(op, **self._subject({"what": arg}, "what", "event.object", verb))
         elif verb == "devour":  # (the synthetic devour program's last step, 702.82a)
             self._row(op)
         elif verb == "wish":  # a card you own from outside the game into your hand
@@ -2817,6 +2829,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(name if str(name).startswith(CHOSEN) else self.get(name).name)
+        _suspend_triggers(comp)
         _devour_program(comp)
         _granted_unearth_ability(comp)  # (then its delayed trigger's row)
         _rebound_ability(comp)
@@ -2870,6 +2883,21 @@ def unearth_body(cost: Any) -> dict:
                          "effects": [{"exile": "event.object"}]}},
         ],
     }  # fmt: skip
+
+
+def _suspend_triggers(comp: Compiler) -> None:
+    """702.62a: the two triggered abilities of suspend, rows every cards arena has (before
+    devour's; components.cards AB_FROM_END_SUSPEND_TICK and _CAST): "at the beginning of
+    your upkeep, if this card is suspended, remove a time counter from it" and "when the
+    last time counter is removed from it, you may cast it without paying its mana cost;
+    a creature spell cast so gains haste" (systems/suspend.py puts them on the stack)."""
+    _builtin_trigger(comp, "exile", "suspend (702.62)", [{"suspend_tick": "event.object"}])
+    _builtin_trigger(
+        comp,
+        "exile",
+        "suspend (702.62)",
+        [{"cast_without_paying": {"from": "event.object"}}, {"suspend_haste": "it"}],
+    )
 
 
 def _devour_program(comp: Compiler) -> None:

@@ -477,6 +477,8 @@ def _pool_needs(compiled: Compiled) -> int:
         bits |= G.NEED_FLASHBACK
     if any(row[K.A_KIND] == K.ST_GRANT_FLASHBACK for row in rows["sa"]):
         bits |= G.NEED_GRANTED_FLASHBACK
+    if any(row[K.A_KIND] == K.ST_SUSPEND_ANY for row in rows["sa"]):
+        bits |= G.NEED_SUSPEND
     if any(row[K.A_KIND] == K.ST_PLAY_FROM_TOP for row in rows["sa"]):
         bits |= G.NEED_PLAY_FROM_TOP
     if any(row[K.A_KIND] == K.ST_GRANT_UNEARTH for row in rows["sa"]):

@@ -98,6 +98,7 @@ from components.decisions import (
     PEND_X,
     PEND_YES_NO,
     SP_ROLL_PLANAR_DIE,
+    SP_SUSPEND,
     SP_TURN_FACE_UP,
 )
 from components.rules import (
@@ -182,6 +183,7 @@ ACTION_KEYS = {
     "choose",
     "shortcut",
     "turn_face_up",
+    "suspend",  # (our word: Talon Gates' special action, 702.62)
 }
 ACTION_EXTRA = {
     "player", "targets", "x", "modes", "choices", "ability", "pay", "expect_error", "result",
@@ -749,7 +751,7 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         and "Basic" in (db.get(a[kind]).record.get("supertypes") or [])
     ):
         pass  # a basic land from outside the game (Sovereign's Realm)
-    elif kind in ("play_land", "cast", "activate", "turn_face_up"):
+    elif kind in ("play_land", "cast", "activate", "turn_face_up", "suspend"):
         chk(f"{f}.{kind}", a[kind])
     if "mutate" in a:
         if kind != "cast":
@@ -1485,6 +1487,10 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["turn_face_up"])
         _take(g, f"turning {a['turn_face_up']} face up", A_SPECIAL, p, i, SP_TURN_FACE_UP)
+    elif "suspend" in a:  # Talon Gates: exile a card from the hand suspended (702.62)
+        _need_priority(g, p, a["player"])
+        i = resolve_card(sc, a["suspend"])
+        _take(g, f"suspending {a['suspend']}", A_SPECIAL, p, i, SP_SUSPEND)
 
 
 def _stop_after_next(step: Any) -> bool:

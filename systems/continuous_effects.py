@@ -82,6 +82,7 @@ from components.effects import (
 )
 from components.game import (
     NEED_COPY_EFFECTS,
+    NEED_SUSPEND,
     S_LDIRTY,
     S_NBF,
     S_NCZ,
@@ -132,7 +133,7 @@ from components.rules import (
     T_PLANE,
 )
 from components.scratch import SCR_STATIC_SOURCES
-from systems import merging, players, selectors, zones
+from systems import merging, players, selectors, suspend, zones
 from systems.jit import kernel
 from systems.state import (
     delete_row,
@@ -269,6 +270,9 @@ def _recompute(st, cd):
             i = eff[k, X_OBJ]
             if _applies(o, eff[k, X_TS], i):
                 o[i, F_KW] &= ~eff[k, X_KW]
+    if s[S_NEEDS] & NEED_SUSPEND:
+        for i in bf:
+            suspend.haste(st, i)  # (702.62a: cast by suspend)
     # layer 7b: power and toughness set
     for k in range(ne):
         kind = eff[k, X_KIND]

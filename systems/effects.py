@@ -140,6 +140,8 @@ from components.cards import (
     OP_SHUFFLE,
     OP_SUBGAME,
     OP_SURVEIL,
+    OP_SUSPEND_HASTE,
+    OP_SUSPEND_TICK,
     OP_TAP,
     OP_TO_LIBRARY,
     OP_TRANSFORM,
@@ -275,6 +277,8 @@ from components.objects import (
     F_REGEN,
     F_SPENT,
     F_SRC,
+    F_SUSP_HASTE,
+    F_SUSPEND,
     F_T0,
     F_TAPPED,
     F_TOKEN,
@@ -345,6 +349,7 @@ from systems import (
     players,
     selectors,
     stack,
+    suspend,
     targets,
     turn_structure,
     variants,
@@ -815,8 +820,13 @@ def _simple(st, cd, r, you, src, item):
                     else:
                         zones.move(st, cd, y, HAND, -1)
                 s[S_RES_IT] = x
+        elif op == OP_SUSPEND_TICK:  # 702.62a
+            suspend.tick(st, cd, x)
+        elif op == OP_SUSPEND_HASTE:  # 702.62a: the creature spell cast by suspend
+            if z == STACK and o[x, F_TYPES] & T_CREATURE:
+                o[x, F_SUSP_HASTE] = 1 + you
         elif op == OP_COUNTERS:
-            if z == BATTLEFIELD or z == COMMAND:  # (planes and schemes have counters too)
+            if z == BATTLEFIELD or z == COMMAND or (z == EXILE and o[x, F_SUSPEND]):
                 n = amt
                 if z == BATTLEFIELD and n > 0:  # (a permanent: 614.1a, Loft Gardens)
                     n = n << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)

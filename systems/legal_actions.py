@@ -83,6 +83,7 @@ from components.decisions import (
     PEND_SHORTCUT,
     PEND_TARGET,
     PEND_X,
+    SP_SUSPEND,
     SP_TURN_FACE_UP,
 )
 from components.effects import X_GRANT_ABILITY, X_KIND, X_OBJ, X_P, X_TS
@@ -101,6 +102,7 @@ from components.game import (
     NEED_HAND_ABILITIES,
     NEED_LAND_DROPS,
     NEED_PLAY_FROM_TOP,
+    NEED_SUSPEND,
     S_ACTIVE,
     S_BLOCK_LAST,
     S_BLOCK_VER,
@@ -191,6 +193,7 @@ from systems import (
     priority,
     selectors,
     shortcuts,
+    suspend,
     variants,
     zones,
 )
@@ -361,6 +364,15 @@ def _priority_actions(st, cd, p, acts, first_only):
             i = st.cz[x]
             if conspiracy.can_turn_face_up(st, cd, p, i):
                 m = _add(acts, m, A_SPECIAL, p, i, SP_TURN_FACE_UP, 0)
+    if st.s[S_NEEDS] & NEED_SUSPEND:  # Talon Gates: any time q could cast an instant
+        for j in range(k):
+            q = buf[j]
+            if players.same_side(st, p, q) and suspend.may_suspend(st, cd, q):
+                for i in zones.hand_of(st, q):
+                    if o[i, F_CARD] >= 0 and not (o[i, F_TYPES] & T_LAND):
+                        m = _add(acts, m, A_SPECIAL, q, i, SP_SUSPEND, 0)
+                        if first_only:
+                            return m
     if st.s[S_CASUAL]:  # special actions of the casual variants (the planar die, 901.9)
         for j in range(k):
             q = buf[j]
@@ -860,6 +872,11 @@ def apply(st, cd, k):
             casting.begin_spell(st, cd, q, obj, arg)
         elif kind == A_ACTIVATE:
             casting.begin_ability(st, cd, q, obj, arg)
+        elif kind == A_SPECIAL and arg == SP_SUSPEND:  # Talon Gates (116.2): keeps priority
+            suspend.suspend_card(st, cd, q, obj)
+            s[S_PASSES] = 0
+            s[S_PRIO] = s[S_PPLAYER]
+            s[S_TODO] = TODO_PRIORITY
         elif kind == A_SPECIAL and arg == SP_TURN_FACE_UP:  # 702.106c: keeps priority
             conspiracy.turn_face_up(st, cd, q, obj)
             s[S_PASSES] = 0

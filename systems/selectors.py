@@ -109,6 +109,7 @@ from components.cards import (
     L_SUB,
     L_SUBGAME,
     L_SUPER,
+    L_SUSPENDED,
     L_TAPPED,
     L_TOKEN,
     L_TOU,
@@ -220,6 +221,7 @@ from components.objects import (
     F_PUT_BY,
     F_SPENT,
     F_SRC,
+    F_SUSPEND,
     F_T0,
     F_TAPPED,
     F_TOKEN,
@@ -263,6 +265,8 @@ from components.rules import (
     COMMAND,
     CTR_M1M1,
     CTR_P1P1,
+    CTR_TIME,
+    EXILE,
     KW_CHANGELING,
     NO_TARGET,
     STACK,
@@ -476,6 +480,10 @@ def _matches(st, cd, f, x, you, src, item):
         return False
     if fl[f, L_NAME] >= 0 and fc != fl[f, L_NAME]:
         return False
+    if fl[f, L_SUSPENDED] and not (
+        o[x, F_ZONE] == EXILE and o[x, F_SUSPEND] and o[x, F_CTR + CTR_TIME] > 0
+    ):
+        return False  # 702.62b
     if fl[f, L_SINGLE_TARGET] and not (o[x, F_NT] == 1 and o[x, F_T0] != NO_TARGET):
         return False  # "a spell with a single target" (Glimmervoid Basin)
     if fl[f, L_FACE_DOWN] and not (o[x, F_FACE_DOWN] and o[x, F_ZONE] == BATTLEFIELD):

@@ -41,6 +41,7 @@ from components.effects import (
 )
 from components.game import (
     NEED_DOESNT_UNTAP,
+    NEED_SUSPEND,
     S_ACTIVE,
     S_AUTOPASS,
     S_CAPPED,
@@ -124,6 +125,7 @@ from components.rules import (
     N_MANA,
     T_CREATURE,
     UNTAP,
+    UPKEEP,
 )
 from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER
 from systems import (
@@ -138,6 +140,7 @@ from systems import (
     range_of_influence,
     selectors,
     state_based_actions,
+    suspend,
     triggers,
     turn_markers,
     variants,
@@ -331,6 +334,8 @@ def _beginning_of(st, cd, step):
     for j in range(k):
         if players.is_active(st, buf[j]):
             triggers.event(st, cd, EV_BEGINNING_OF, -1, buf[j], step, buf[j])
+            if step == UPKEEP and st.s[S_NEEDS] & NEED_SUSPEND:  # 702.62a
+                suspend.upkeep(st, cd, buf[j])
     delayed.at_step(st, cd, step)
 
 

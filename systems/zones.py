@@ -9,6 +9,7 @@ Leaving the battlefield and entering it are events that triggered abilities look
 from __future__ import annotations
 
 from components.cards import (
+    AB_FROM_END_SUSPEND_CAST,
     C_COLORS,
     C_DEF,
     C_DEVOUR,
@@ -101,6 +102,8 @@ from components.objects import (
     F_RESTRICT,
     F_SICK,
     F_SRC,
+    F_SUSP_HASTE,
+    F_SUSPEND,
     F_TAPPED,
     F_TOKEN,
     F_TOP,
@@ -130,6 +133,7 @@ from components.rules import (
     CTR_LOYALTY,
     CTR_M1M1,
     CTR_P1P1,
+    CTR_TIME,
     EXILE,
     GONE,
     GRAVEYARD,
@@ -359,6 +363,8 @@ def move_one(st, cd, i, zone, controller):
     if old != STACK or zone != BATTLEFIELD:  # (devour gained as a spell, 702.82: kept)
         o[i, F_DEVOUR] = 0
         o[i, F_DEVOURED] = 0
+        o[i, F_SUSP_HASTE] = 0  # (suspend's haste: the spell's, then the permanent's)
+    o[i, F_SUSPEND] = 0  # (suspend gained in exile: a card leaving exile loses it)
     o[i, F_FACE_DOWN] = 0  # (708.9: a face-down permanent leaving is turned face up)
     o[i, F_COPY_OF] = 0
     o[i, F_NOREGEN] = 0
@@ -571,6 +577,9 @@ def add_counters(st, cd, i, kind, n):
         return
     o[i, F_CTR + kind] = new
     touch(st)
+    if new == 0 and have > 0 and kind == CTR_TIME and o[i, F_ZONE] == EXILE and o[i, F_SUSPEND]:
+        a = cd.ab.shape[0] - AB_FROM_END_SUSPEND_CAST  # 702.62a: "when the last is removed"
+        triggers.queue(st, i, a, o[i, F_OWNER], -1, 0, i, o[i, F_OWNER])
     if new == 0 and have > 0:
         triggers.event(st, cd, EV_LAST_COUNTER, i, -1, kind, o[i, F_CTL])
 
