@@ -1857,7 +1857,9 @@ class Compiler:
             if not isinstance(arg, dict) or set(arg) != {"what", "filter"}:
                 self.fail("condition: is takes {what: REF, filter: FILTER}")
             f = arg["filter"]
-            if isinstance(f, dict) and "zone" not in f:
+            if not isinstance(f, dict):  # (a word would mean a permanent: say which zone)
+                self.fail("condition: is: filter is a mapping ({type: Creature}: any zone)")
+            if "zone" not in f:
                 f = {**f, "zone": "any"}
             vals[K.N_KIND] = K.CO_IS
             vals[K.N_A] = self.simple(arg["what"], "condition: is: what")

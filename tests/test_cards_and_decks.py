@@ -40,6 +40,29 @@ def test_records_compile_to_tables() -> None:
     [
         ({"Bad": {"types": ["Creture"]}}, "card 'Bad': types: unknown card type 'Creture'"),
         ({"Bad": {"types": ["Creature"], "keywords": ["flyng"]}}, "unknown keyword 'flyng'"),
+        (  # a bare filter word in `is:` would read the battlefield only: refused
+            {
+                "Bad": {
+                    "types": ["Sorcery"],
+                    "abilities": [
+                        {
+                            "spell": {
+                                "effects": [
+                                    {"draw": {"amount": 1}},
+                                    {
+                                        "if": {
+                                            "cond": {"is": {"what": "it", "filter": "creature"}},
+                                            "then": [{"draw": {"amount": 1}}],
+                                        }
+                                    },
+                                ]
+                            }
+                        }
+                    ],
+                }
+            },
+            "condition: is: filter is a mapping",
+        ),
     ],
 )
 def test_bad_card_records_name_card_and_field(records: dict, needle: str) -> None:
