@@ -2915,7 +2915,8 @@ def _devour_program(comp: Compiler) -> None:
     comp._ability_defaults(a, -1, K.AB_SPELL)
     comp.n_specs = 0
     choose = {"filter": {"type": "Creature", "controller": "you"}, "amount": 64, "up_to": True}
-    comp._targets_effects(a, {"effects": [{"choose": choose}, {"devour": True}]})
+    effects = [{"choose": choose}, {"sacrifice_each": "all_chosen"}, {"devour": True}]
+    comp._targets_effects(a, {"effects": effects})
     assert len(t.rows["ab"]) == a + 1
 
 

@@ -2421,21 +2421,13 @@ def _enter_as_copy(st, cd, r, you, src, item):
 
 @kernel
 def _devour(st, cd, you, item):
-    """702.82a: the chosen creatures (those still creatures ``you`` control) are
-    sacrificed, and the resolving creature spell enters with N +1/+1 counters for each
-    (it devoured them, 702.82b: F_DEVOURED)."""
-    s, o = st.s, st.o
+    """702.82a: the resolving creature spell enters with N +1/+1 counters for each
+    creature the step before sacrificed (S_LAST: it devoured them, 702.82b)."""
+    o = st.o
     if o[item, F_ZONE] != STACK:
         return
-    k = 0
-    for j in range(s[S_NCHOSEN]):
-        x = st.chosen[j]
-        if x >= 0 and o[x, F_ZONE] == BATTLEFIELD and o[x, F_CTL] == you:
-            if o[x, F_TYPES] & T_CREATURE:
-                zones.move(st, cd, x, GRAVEYARD, -1)
-                k += 1
     o[item, F_IAB] = -1
-    o[item, F_DEVOURED] = k
+    o[item, F_DEVOURED] = st.s[S_LAST]
     zones.enter_battlefield(st, cd, item, you, -1, 0)
 
 

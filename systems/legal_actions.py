@@ -836,6 +836,16 @@ def _casting_options(st, cd, kind, p, acts):
 
 
 # ----------------------------------------------------------------- carrying out
+@kernel(inline="always")
+def _keeps_priority(st):
+    """After a special action (116.2: a land play, turning a card face up, suspending)
+    the player who took it receives priority again (117.3c); no one has passed since."""
+    s = st.s
+    s[S_PASSES] = 0
+    s[S_PRIO] = s[S_PPLAYER]
+    s[S_TODO] = TODO_PRIORITY
+
+
 @kernel
 def apply(st, cd, k):
     """Carry out option k of the pending decision (as listed by ``list_actions``)."""
@@ -865,23 +875,17 @@ def apply(st, cd, k):
                 obj = zones.new_object(st, cd, -2 - obj, q, GONE)
             zones.enter_battlefield(st, cd, obj, q, -1, 0)
             st.pl[q, P_LANDS] += 1
-            s[S_PASSES] = 0
-            s[S_PRIO] = s[S_PPLAYER]
-            s[S_TODO] = TODO_PRIORITY
+            _keeps_priority(st)
         elif kind == A_CAST:
             casting.begin_spell(st, cd, q, obj, arg)
         elif kind == A_ACTIVATE:
             casting.begin_ability(st, cd, q, obj, arg)
         elif kind == A_SPECIAL and arg == SP_SUSPEND:  # Talon Gates (116.2): keeps priority
             suspend.suspend_card(st, cd, q, obj)
-            s[S_PASSES] = 0
-            s[S_PRIO] = s[S_PPLAYER]
-            s[S_TODO] = TODO_PRIORITY
+            _keeps_priority(st)
         elif kind == A_SPECIAL and arg == SP_TURN_FACE_UP:  # 702.106c: keeps priority
             conspiracy.turn_face_up(st, cd, q, obj)
-            s[S_PASSES] = 0
-            s[S_PRIO] = s[S_PPLAYER]
-            s[S_TODO] = TODO_PRIORITY
+            _keeps_priority(st)
         elif kind == A_SPECIAL:  # 116.2: a special action; the rules say who gets priority
             variants.special_action(st, cd, q, arg)
         return

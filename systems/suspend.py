@@ -14,11 +14,12 @@
   exiled); a creature spell cast so has haste while its caster controls it and the
   permanent it becomes (F_SUSP_HASTE, ``haste``). Both triggers are rows of the rules
   every cards arena has (components.cards AB_FROM_END_SUSPEND_TICK / _CAST); the second
-  is queued by ``zones.add_counters``."""
+  is queued when ``zones.add_counters`` removes the last time counter
+  (``last_time_counter``)."""
 
 from __future__ import annotations
 
-from components.cards import AB_FROM_END_SUSPEND_TICK, ST_SUSPEND_ANY
+from components.cards import AB_FROM_END_SUSPEND_CAST, AB_FROM_END_SUSPEND_TICK, ST_SUSPEND_ANY
 from components.game import NEED_SUSPEND, S_N, S_NEEDS
 from components.objects import F_CARD, F_CTL, F_CTR, F_KW, F_OWNER, F_SUSP_HASTE, F_SUSPEND, F_ZONE
 from components.rules import CTR_TIME, EXILE, KW_HASTE
@@ -72,6 +73,16 @@ def tick(st, cd, i):
     suspended (the last one removed, zones.add_counters queues the cast trigger)."""
     if suspended(st, i):
         zones.add_counters(st, cd, i, CTR_TIME, -1)
+
+
+@kernel
+def last_time_counter(st, cd, i):
+    """The last time counter was removed from object i: if it is a card with suspend in
+    exile, its trigger lets its owner cast it (702.62a)."""
+    o = st.o
+    if o[i, F_ZONE] == EXILE and o[i, F_SUSPEND]:
+        a = cd.ab.shape[0] - AB_FROM_END_SUSPEND_CAST
+        triggers.queue(st, i, a, o[i, F_OWNER], -1, 0, i, o[i, F_OWNER])
 
 
 @kernel(inline="always")

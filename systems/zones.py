@@ -9,7 +9,6 @@ Leaving the battlefield and entering it are events that triggered abilities look
 from __future__ import annotations
 
 from components.cards import (
-    AB_FROM_END_SUSPEND_CAST,
     C_COLORS,
     C_DEF,
     C_DEVOUR,
@@ -154,6 +153,7 @@ from systems import (
     merging,
     players,
     selectors,
+    suspend,
     triggers,
     variants,
 )
@@ -577,9 +577,8 @@ def add_counters(st, cd, i, kind, n):
         return
     o[i, F_CTR + kind] = new
     touch(st)
-    if new == 0 and have > 0 and kind == CTR_TIME and o[i, F_ZONE] == EXILE and o[i, F_SUSPEND]:
-        a = cd.ab.shape[0] - AB_FROM_END_SUSPEND_CAST  # 702.62a: "when the last is removed"
-        triggers.queue(st, i, a, o[i, F_OWNER], -1, 0, i, o[i, F_OWNER])
+    if new == 0 and have > 0 and kind == CTR_TIME:
+        suspend.last_time_counter(st, cd, i)  # 702.62a
     if new == 0 and have > 0:
         triggers.event(st, cd, EV_LAST_COUNTER, i, -1, kind, o[i, F_CTL])
 
