@@ -445,6 +445,7 @@ MUST_ATTACK_OWNER = 1  # E_A of must_attack: each one attacks its own owner if a
 EACH_PLAYER_STATIC = 1  # A_ARG of a player static counted by command_static: every player's
 AM_OPP_SPELLS_SINCE = 90  # M_ARG: a player; spells their opponents cast since their turn ended
 AM_GRAVEYARD_TURN = 91  # M_ARG: a player; cards put into their graveyard this turn
+AM_POWER_EXILED = 92  # the total power of the permanents the last exile step exiled
 ST_UNTAP_IN_OPP_UNTAP = 100  # "untap all permanents you control during each opponent's untap step"
 
 # ----------------------------------------------------------------- Planechase 2012's planes
@@ -554,6 +555,16 @@ ST_GRANT_FLASHBACK = 151  # "[these cards in graveyards] have flashback: their m
 ST_GRANT_UNEARTH = 152  # "[these cards in graveyards] have unearth: their mana cost" (Grixis)
 ST_PLAY_FROM_TOP = 153  # "players may play the top card of their libraries" (Windriddle Palace)
 AB_FROM_END_UNEARTH = 5  # the synthetic row of a granted unearth: before its delayed trigger's
+
+# ----------------------------------------------------------------- division (601.2d; Grand Ossuary)
+G_DIVIDE = TARGETS.field(
+    "divide", "1 + amount row: that amount is distributed among its targets, any number of "
+    "them, each getting at least one (601.2d); 0 none"
+)  # fmt: skip
+CHOOSER_EVENT_OWNER = 4  # B_CHOOSER: the owner of the trigger's event object (Grand Ossuary)
+OP_DISTRIBUTE_COUNTERS = len(OP_NAMES)  # the divided counters onto the legal targets
+OP_NAMES = OP_NAMES + ("distribute_counters",)
+OP["distribute_counters"] = OP_DISTRIBUTE_COUNTERS
 
 CARD_LAYOUT = Layout(
     "CardTables",

@@ -57,6 +57,7 @@ S_NSH = F("n_shields", "prevention and redirection shields")
 S_NTRG = F("n_triggered", "triggered abilities waiting to be put on the stack")
 S_NDL = F("n_delayed", "delayed triggered abilities")
 S_NXT = F("n_extra_turns", "extra turns waiting")
+S_NDV = F("n_divisions", "rows of the divisions table (601.2d)")
 S_NBQ = F("n_block_queue", "defending players still to declare blockers")
 S_NBF = F("n_permanents", "permanents (the `bf` list)")
 S_NCZ = F("n_command", "objects in the command zone (the `cz` list)")
@@ -109,6 +110,8 @@ S_AGENT_RNG = F("agent_rng", "the compiled agents' generator state (their picks 
                 volatile=True)  # fmt: skip
 S_LOOP = F("loop_count", "pass-only priority stops since the last choice (104.4b)")
 S_LAST = F("last_result", "what the last effect step really did (life lost, cards moved)")
+S_LAST_POWER = F("last_power", "the total power of the permanents the last exile step exiled "
+                 "(Grand Ossuary: 'the creatures they exiled this way')")  # fmt: skip
 S_RESTARTED = F(
     "restarted", "1: the resolving effect restarted the game (723): its first turn is begun"
 )

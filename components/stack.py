@@ -32,6 +32,14 @@ D_TURN = F("turn", "turn it was created in")
 # D_WHEN
 DL_NEXT_END_STEP, DL_YOUR_NEXT_UPKEEP, DL_END_OF_COMBAT = range(3)
 
+DIVISIONS = Table("dv", "how a stack object's divided amount is distributed among its targets "
+                  "(601.2d): one row per target, any number of them", rows="divisions")  # fmt: skip
+F = DIVISIONS.field
+V_ITEM = F("item", "the spell or ability on the stack")
+V_TARGET = F("target", "one of its targets")
+V_SPEC = F("spec", "the target spec row it was chosen for")
+V_AMOUNT = F("amount", "how much of the divided amount it gets (at least 1)")
+
 EXTRA_TURNS = Table("xt", "extra turns waiting, next first (500.7)", shape=("extra_turns",))
 BLOCK_QUEUE = Table("bq", "defending players still to declare blockers (509.1, 802.4)",
                     shape=("players",))  # fmt: skip

@@ -28,6 +28,7 @@ from components.stack import (
     BLOCK_QUEUE,
     CHOSEN,
     DELAYED,
+    DIVISIONS,
     EXTRA_TURNS,
     LEFT,
     LOOP,
@@ -50,7 +51,7 @@ GAME_LAYOUT = Layout(
     "GameState",
     [
         GAME, OBJECTS, PLAYERS, LIBRARIES, HANDS, PERMANENTS, COMMAND_ZONE, HELD, LEFT, STACK_TABLE, TRIGGERED,
-        DELAYED, EFFECTS, SHIELDS, EXTRA_TURNS, BLOCK_QUEUE, SEATS, RANGES, MARKERS,
+        DELAYED, DIVISIONS, EFFECTS, SHIELDS, EXTRA_TURNS, BLOCK_QUEUE, SEATS, RANGES, MARKERS,
         COMMANDER_DAMAGE, PLANAR_DECKS, SCHEME_DECKS, COMMUNAL_DECK, CHOSEN, MARKS, LOOP, LOOP_KEYS, BEGAN, SCRATCH, ACTIONS, TRACE, NOTES,
     ],
     layout_id=1,
@@ -64,6 +65,7 @@ DEFAULT_CAPS = {
     "stack": 64,
     "triggers": 64,
     "delayed": 32,
+    "divisions": 16,
     "effects": 256,
     "shields": 32,
     "extra_turns": 16,
@@ -96,6 +98,7 @@ def capacities(players: int, cards: int, library: int, trace: int = 0, markers: 
     caps["triggers"] = max(64, caps["objects"] // 4)
     caps["stack"] = max(64, caps["objects"] // 8)
     caps["effects"] = max(256, caps["objects"] // 2)
+    caps["divisions"] = max(16, caps["objects"] // 16)
     caps["scratch"] = caps["objects"] + players + 16
     caps["notes"] = max(16, 8 * players)
     return caps

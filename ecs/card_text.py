@@ -124,6 +124,7 @@ class Ctx:
     def __init__(self, name: str):
         self.name = name
         self.targets: list[str] = []
+        self.specs: list[Any] = []  # the target specs as written
         self.mentioned: set[int] = set()
         self.event_object = "that creature"  # what a trigger's event.object is called
         self.back = "its back face"  # the back face's name (a meld card's melded permanent)
@@ -256,7 +257,8 @@ def _body(ctx: Ctx, body: dict) -> str:
             if isinstance(m, dict):
                 modes.append(_body(ctx, m).rstrip("."))
         return f"{who} {count} — " + "; or ".join(modes) + "."
-    ctx.targets = _target_names(_list(body.get("targets")))
+    ctx.specs = _list(body.get("targets"))
+    ctx.targets = _target_names(ctx.specs)
     ctx.mentioned = set()
     out = [_step(ctx, s) for s in _list(body.get("effects"))]
     text = " ".join(s for s in out if s)
@@ -274,7 +276,7 @@ def _target_names(targets: list) -> list[str]:
         count, up_to, extra = 1, False, ""
         if isinstance(spec, dict) and set(spec) & {"filter", "count", "up_to", "chosen_by",
                                                    "different", "one_per_player",
-                                                   "at_random"}:  # fmt: skip
+                                                   "at_random", "divide"}:  # fmt: skip
             count = spec.get("count", 1)
             up_to = bool(spec.get("up_to"))
             if spec.get("chosen_by") == "opponent":
@@ -285,6 +287,10 @@ def _target_names(targets: list) -> list[str]:
                 extra += " (another one)"
             if spec.get("at_random"):
                 extra += " chosen at random"
+            if "divide" in spec:  # (601.2d: the effect says what is divided, and who does)
+                noun, _, rest = _filter(spec.get("filter", {})).partition(" ")
+                names.append(f"any number of target {_plural_word(noun)} {rest}".rstrip())
+                continue
             if spec.get("one_per_player"):  # "for each opponent, up to one target ..."
                 fl = spec.get("filter", {})
                 own = fl.get("owner", "player") if isinstance(fl, dict) else "player"
@@ -698,6 +704,8 @@ def _amount(v: Any, ctx: Ctx | None = None) -> str:
         base = f"the number of cards in {_possessive(_ref_text(arg, ctx))} hand"
     elif k == "event_amount":
         base = "that much"
+    elif k == "power_exiled_this_way":
+        base = "the total power of the creatures exiled this way"
     elif k == "mana_spent":
         base = "the amount of mana spent to cast it"
     elif k == "noted":
@@ -866,6 +874,15 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
         if "attacking" in args:
             tail = (tail + " and" if tail else "") + " attacking that player"
         return f"{_verb(ref('for', 'you'), 'create')} a token that's a copy of {of}{tail}."
+    if verb == "distribute_counters":  # 601.2d: as divided among the targets
+        spec = next((s for s in ctx.specs if isinstance(s, dict) and "divide" in s), {})
+        who = _ref_text(spec.get("chosen_by", "you"), ctx)
+        amount = _amount(spec.get("divide"), ctx)
+        ctx.mentioned.add(ctx.specs.index(spec) if spec in ctx.specs else 0)
+        among = ctx.targets[ctx.specs.index(spec)] if spec in ctx.specs else "its targets"
+        kind = a.get("kind") if isinstance(a, dict) else a
+        return (f"{_cap(_verb(who, 'distribute'))} {kind} counters, as many as {amount}, "
+                f"among {among}.")  # fmt: skip
     if verb == "copy_for_each_other_target":  # Glimmervoid Basin
         return ("That player copies that spell for each other object or player it could "
                 "target. Each copy targets a different one of them.")  # fmt: skip

@@ -270,9 +270,10 @@ class Compiler:
         self.queue: list[tuple] = []  # cards referred to, compiled after the current one
         self.busy = False
         self.n_specs = 0
+        self.divided = False  # the ability being compiled has a divided amount (601.2d)
         self.token_names: dict[int, str] = {}  # rows of tokens described inline
         self.name_ids: dict[str, int] = {}  # C_NAME_ID: one number per name (201.2)
-        self.chosen_by_event = False  # a target spec chosen by the event's controller
+        self.chosen_by_event = 0  # a target spec chosen by the event object's controller/owner
         self.delayed_programs: list[tuple[int, list, int]] = []  # (ability row, rows, where)
 
     # --------------------------------------------------------- errors
@@ -728,6 +729,7 @@ class Compiler:
     def _targets_effects(self, a: int, body: dict, optional: bool = False) -> None:
         t = self.t
         specs = []
+        self.divided = False
         for k, spec in enumerate(_list(body.get("targets"))):
             self.n_specs = k  # (a spec may name the targets before it: target.0)
             specs.append(self.target_spec(spec, k))
@@ -735,10 +737,12 @@ class Compiler:
             t.set("ab", a, K.B_TG0, specs[0])
             t.set("ab", a, K.B_NTG, len(specs))
             if self.chosen_by_event:  # Immersturm: "any target of their choice"
-                self.chosen_by_event = False
+                chooser, self.chosen_by_event = self.chosen_by_event, 0
                 if t.rows["ab"][a][K.B_KIND] != K.AB_TRIGGERED:
-                    self.fail("chosen_by: event.controller is for triggered abilities")
-                t.set("ab", a, K.B_CHOOSER, K.CHOOSER_EVENT_CONTROLLER)
+                    self.fail(
+                        "chosen_by: event.controller (or its owner) is for triggered abilities"
+                    )
+                t.set("ab", a, K.B_CHOOSER, chooser)
             elif (
                 any(t.rows["tg"][s][K.G_CHOSEN_BY] for s in specs)
                 and not t.rows["ab"][a][K.B_CHOOSER]
@@ -768,7 +772,7 @@ class Compiler:
         if isinstance(spec, dict):
             spec = dict(spec)
             for key in ("count", "up_to", "chosen_by", "different", "total_power",
-                        "one_per_player", "at_random"):  # fmt: skip
+                        "one_per_player", "at_random", "divide"):  # fmt: skip
                 if key in spec:
                     extra[key] = spec.pop(key)
             if "filter" in spec:
@@ -791,11 +795,20 @@ class Compiler:
         t.set("tg", s, K.G_COUNT, count)
         t.set("tg", s, K.G_UP_TO, 1 if extra.get("up_to") else 0)
         cb = extra.get("chosen_by")
-        if cb not in (None, "you", "opponent", "event.controller"):
-            self.fail(f"targets[{k}]: chosen_by is 'opponent' or 'event.controller'")
-        t.set("tg", s, K.G_CHOSEN_BY, 1 if cb in ("opponent", "event.controller") else 0)
+        owner = {"owner_of": "event.object"}
+        if cb not in (None, "you", "opponent", "event.controller", owner):
+            self.fail(f"targets[{k}]: chosen_by is 'opponent', 'event.controller' or "
+                      "{owner_of: event.object}")  # fmt: skip
+        t.set("tg", s, K.G_CHOSEN_BY, 0 if cb in (None, "you") else 1)
         if cb == "event.controller":  # (a trigger's: the event object's controller, unasked)
-            self.chosen_by_event = True
+            self.chosen_by_event = K.CHOOSER_EVENT_CONTROLLER
+        elif cb == owner:  # (its owner: "its owner distributes ...", Grand Ossuary)
+            self.chosen_by_event = K.CHOOSER_EVENT_OWNER
+        if "divide" in extra:  # 601.2d: an amount distributed among any number of targets
+            if not extra.get("up_to") or "count" in extra:
+                self.fail(f"targets[{k}]: divide goes with up_to (and no count): any number")
+            t.set("tg", s, K.G_DIVIDE, 1 + self.amount(extra["divide"]))
+            self.divided = True
         t.set("tg", s, K.G_DIFFERENT, 1 if extra.get("different") else 0)
         if extra.get("one_per_player"):  # "for each opponent, up to one target ... of theirs"
             if not extra.get("up_to") or "count" in extra:
@@ -1780,6 +1793,10 @@ class Compiler:
                 vals[K.M_KIND] = K.AM_LAST  # what the step before really did (608.2c)
             elif k == "event_amount":
                 vals[K.M_KIND] = K.AM_EVENT
+            elif k == "power_exiled_this_way":  # the total power of what the exile step exiled
+                if arg is not True:
+                    self.fail(f"amount: {k}: true")
+                vals[K.M_KIND] = K.AM_POWER_EXILED
             elif k == "mana_spent":
                 vals[K.M_KIND] = K.AM_MANA_SPENT
             elif k == "chosen":
@@ -2133,6 +2150,11 @@ class Compiler:
             a = self._args(verb, arg, "what", {"kind", "amount"})
             self._row(op, a=self._counter(a.get("kind")), amt=self.amount(a.get("amount", 1)),
                       **self._subject(a, "what", "self", verb))  # fmt: skip
+        elif verb == "distribute_counters":  # 601.2d: as divided among the targets
+            a = self._args(verb, arg, "kind", set())
+            if not self.divided:
+                self.fail("distribute_counters: the ability needs a target spec with divide")
+            self._row(op, a=self._counter(a.get("kind")))
         elif verb == "proliferate":
             self._row(op)
         elif verb == "copy_token":  # "create a token that's a copy of [a permanent]" (707.2)

@@ -68,6 +68,7 @@ from components.cards import (
     C_XS,
     CF_COST_CHANGE,
     CHOOSER_EVENT_CONTROLLER,
+    CHOOSER_EVENT_OWNER,
     COST_W,
     EV_BECOMES_TARGET,
     EV_CAST,
@@ -75,6 +76,7 @@ from components.cards import (
     G_CHOSEN_BY,
     G_COUNT,
     G_DIFFERENT,
+    G_DIVIDE,
     G_FILTER,
     G_ONE_PER_PLAYER,
     G_TOTAL_POWER,
@@ -120,6 +122,7 @@ from components.game import (
     S_CASUAL,
     S_N,
     S_NCZ,
+    S_NDV,
     S_NEEDS,
     S_PA,
     S_PASSES,
@@ -187,7 +190,7 @@ from components.rules import (
     T_PLANE,
 )
 from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
-from components.stack import I_ACTIVATED
+from components.stack import I_ACTIVATED, V_AMOUNT, V_ITEM, V_SPEC, V_TARGET
 from systems import (
     conspiracy,
     continuous_effects,
@@ -203,7 +206,16 @@ from systems import (
     zones,
 )
 from systems.jit import kernel
-from systems.state import lowest_bit, popcount, rand_below, touch, trace
+from systems.state import (
+    copy_into,
+    delete_row,
+    lowest_bit,
+    new_row,
+    popcount,
+    rand_below,
+    touch,
+    trace,
+)
 
 # option of a cast (the A_CAST action's argument)
 CAST_NORMAL, CAST_ALTERNATIVE, CAST_MUTATE = 0, 1, 2
@@ -617,6 +629,10 @@ def advance(st, cd):
             if a >= 0 and ab[a, B_CHOOSER] == CHOOSER_EVENT_CONTROLLER:
                 q = o[it, F_EVC]  # "of their choice": the event object's controller chooses
                 o[it, F_CHOOSER] = q if q >= 0 and st.pl[q, P_ALIVE] else -1
+            elif a >= 0 and ab[a, B_CHOOSER] == CHOOSER_EVENT_OWNER:
+                x = o[it, F_EVO]  # "its owner distributes": the event object's owner
+                q = o[x, F_OWNER] if x >= 0 else -1
+                o[it, F_CHOOSER] = q if q >= 0 and st.pl[q, P_ALIVE] else -1
             elif a >= 0 and ab[a, B_CHOOSER] > 0:
                 if _ask_chooser(st, cd, it, p):
                     return
@@ -648,7 +664,13 @@ def advance(st, cd):
                 s[S_CAST_N] = 0
                 continue
             need = cd.tg[spec, G_COUNT]
-            if s[S_CAST_N] >= need or o[it, F_NT] >= MAX_TARGETS:
+            if cd.tg[spec, G_DIVIDE] > 0:  # 601.2d: one of the amount at a time, to a target
+                need = divided_total(st, cd, it, spec)
+                if s[S_CAST_N] >= need:
+                    s[S_CAST_SLOT] += 1
+                    s[S_CAST_N] = 0
+                    continue
+            elif s[S_CAST_N] >= need or o[it, F_NT] >= MAX_TARGETS:
                 s[S_CAST_SLOT] += 1
                 s[S_CAST_N] = 0
                 continue
@@ -828,6 +850,10 @@ def _became_targets(st, cd, it, p):
     for k in range(o[it, F_NT]):
         t = o[it, F_T0 + k]
         if t >= 0 and t != NO_TARGET and o[t, F_ZONE] == BATTLEFIELD:
+            triggers.event(st, cd, EV_BECOMES_TARGET, t, p, it, o[t, F_CTL])
+    for k in range(st.s[S_NDV]):  # (the targets of a divided amount: a row each)
+        t = st.dv[k, V_TARGET]
+        if st.dv[k, V_ITEM] == it and t >= 0 and o[t, F_ZONE] == BATTLEFIELD:
             triggers.event(st, cd, EV_BECOMES_TARGET, t, p, it, o[t, F_CTL])
 
 
@@ -1063,6 +1089,8 @@ def answer(st, cd, kind, x):
         if x == NO_TARGET:  # an "up to" spec: no more
             s[S_CAST_SLOT] += 1
             s[S_CAST_N] = 0
+        elif cd.tg[spec, G_DIVIDE] > 0:
+            _divide_one(st, it, spec, x)
         else:
             _add_target(st, it, spec, x)
     elif kind == PEND_CHOOSE_OBJECT:
@@ -1070,6 +1098,73 @@ def answer(st, cd, kind, x):
     elif kind == PEND_COLOR:
         o[it, F_MODES] = x + 1
     advance(st, cd)
+
+
+@kernel
+def divided_total(st, cd, it, spec):
+    """601.2d: the amount stack object it divides among the targets of spec (Grand
+    Ossuary: the dying creature's power, as it last existed)."""
+    src = zones.is_source_of(st, it)
+    return selectors.amount(st, cd, cd.tg[spec, G_DIVIDE] - 1, st.o[it, F_ICTL], src, it)
+
+
+@kernel
+def may_stop_targets(st, cd, spec):
+    """Can the decider choose no more targets for spec now? An "up to" spec, yes; a
+    divided amount only before any of it is given (then zero targets: 601.2c, 601.2d;
+    once a target is chosen, all of it must be distributed)."""
+    if cd.tg[spec, G_UP_TO] != 1:
+        return False
+    return cd.tg[spec, G_DIVIDE] == 0 or st.s[S_CAST_N] == 0
+
+
+@kernel
+def _divide_one(st, it, spec, x):
+    """One more of the divided amount to target x (a new target: a new row, 601.2d)."""
+    dv = st.dv
+    st.s[S_CAST_N] += 1
+    for k in range(st.s[S_NDV]):
+        if dv[k, V_ITEM] == it and dv[k, V_TARGET] == x:
+            dv[k, V_AMOUNT] += 1
+            return
+    if st.s[S_NDV] >= dv.shape[0]:  # rows of objects no longer on the stack (countered)
+        k = 0
+        while k < st.s[S_NDV]:
+            if st.o[dv[k, V_ITEM], F_ZONE] != STACK:
+                st.s[S_NDV] = delete_row(dv, k, st.s[S_NDV])
+            else:
+                k += 1
+    k = new_row(st, dv, S_NDV)
+    if k >= 0:
+        dv[k, V_ITEM] = it
+        dv[k, V_TARGET] = x
+        dv[k, V_SPEC] = spec
+        dv[k, V_AMOUNT] = 1
+
+
+@kernel
+def copy_divisions(st, x, j):
+    """Copy j of stack object x divides its amount as x does (707.10)."""
+    dv = st.dv
+    for k in range(st.s[S_NDV]):
+        if dv[k, V_ITEM] == x:
+            n = new_row(st, dv, S_NDV)
+            if n < 0:
+                return
+            copy_into(dv[n], dv[k], dv.shape[1])
+            dv[n, V_ITEM] = j
+
+
+@kernel
+def drop_divisions(st, it):
+    """Forget how stack object it divided its amount (it has left the stack)."""
+    dv, s = st.dv, st.s
+    k = 0
+    while k < s[S_NDV]:
+        if dv[k, V_ITEM] == it:
+            s[S_NDV] = delete_row(dv, k, s[S_NDV])
+        else:
+            k += 1
 
 
 @kernel(inline="always")

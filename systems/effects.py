@@ -73,6 +73,7 @@ from components.cards import (
     OP_DESTROY,
     OP_DEVOUR,
     OP_DISCARD,
+    OP_DISTRIBUTE_COUNTERS,
     OP_DOUBLE_LIFE,
     OP_DRAW,
     OP_DRAW_GAME,
@@ -212,12 +213,14 @@ from components.game import (
     S_CHAOS_BLANKS,
     S_DAY_NIGHT,
     S_LAST,
+    S_LAST_POWER,
     S_LOOPK,
     S_MONARCH,
     S_N,
     S_NBROUGHT,
     S_NCHOSEN,
     S_NDL,
+    S_NDV,
     S_NEFF,
     S_NLOOP,
     S_NSH,
@@ -329,6 +332,10 @@ from components.rules import (
 from components.scratch import SCR_COPY_TARGETS
 from components.stack import (
     I_SPELL,
+    V_AMOUNT,
+    V_ITEM,
+    V_SPEC,
+    V_TARGET,
 )
 from systems import (
     archenemy,
@@ -566,10 +573,15 @@ def step(st, cd, r):
         return _add_mana_choice(st, cd, r, you, src, item)
     if op == OP_REDISTRIBUTE_LIFE:
         return _redistribute(st, cd, r, you, src, item)
+    if op == OP_DISTRIBUTE_COUNTERS:
+        _distribute_counters(st, cd, r, you, src, item)
+        return NEXT
     if op == OP_RESTART:
         return _restart(st, cd, r, you, src, item)
     if op == OP_LOSE_LIFE or op == OP_TO_LIBRARY or op == OP_SACRIFICE_EACH:  # ("this way")
         s[S_LAST] = 0
+    if op == OP_EXILE:
+        s[S_LAST_POWER] = 0
     if op == OP_REVEAL_PLANES:
         return _reveal_planes(st, cd, r, you, src, item)
     if op == OP_CHOOSE_MODE:
@@ -789,7 +801,10 @@ def _simple(st, cd, r, you, src, item):
             if ep[r, E_A] == EXILE_UNTIL_LEAVES and o[src, F_ZONE] != BATTLEFIELD:
                 continue  # 610.3c: the source already left: nothing is exiled
             if z != EXILE:
+                power = o[x, F_POW] if z == BATTLEFIELD and o[x, F_POW] > 0 else 0
                 zones.move(st, cd, x, EXILE, -1)
+                if o[x, F_ZONE] == EXILE:  # ("the total power of the creatures exiled")
+                    s[S_LAST_POWER] += power
                 if ep[r, E_A] == EXILE_WITH_SOURCE:
                     o[x, F_EXILED_BY] = src
                 elif ep[r, E_A] == EXILE_UNTIL_LEAVES:
@@ -1048,6 +1063,20 @@ def _copy_for_each_target(st, cd, r, you, src, item):
 
 
 @kernel
+def _distribute_counters(st, cd, r, you, src, item):
+    """601.2d, 608.2b: each target still legal gets the counters divided to it as the
+    ability was put on the stack (an illegal one's share is not given to another)."""
+    dv = st.dv
+    for k in range(st.s[S_NDV]):
+        t = dv[k, V_TARGET]
+        if dv[k, V_ITEM] != item or not targets.legal(st, cd, dv[k, V_SPEC], t, you, src, item):
+            continue
+        n = dv[k, V_AMOUNT] << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)  # (614.1a)
+        zones.add_counters(st, cd, t, cd.ep[r, E_A], n)
+    casting.drop_divisions(st, item)
+
+
+@kernel
 def _copy_spell(st, cd, x, you):
     """707.10: a copy of spell x put on the stack under ``you``'s control with x's
     choices (modes, X, kicker, targets); it isn't cast, and it ceases to exist once it
@@ -1061,6 +1090,7 @@ def _copy_spell(st, cd, x, you):
     for k in range(MAX_TARGETS):
         o[j, F_T0 + k] = o[x, F_T0 + k]
         o[j, F_TSPEC + k] = o[x, F_TSPEC + k]
+    casting.copy_divisions(st, x, j)  # (707.10: and how it divided an amount)
     o[j, F_ZONE] = STACK
     o[j, F_ICTL] = you
     o[j, F_SRC] = -1

@@ -39,7 +39,6 @@ from components.cards import (
     C_SPELL,
     CF_LISTED,
     CF_MUTATE_FROM_GRAVEYARD,
-    G_UP_TO,
     ST_EXTRA_LAND,
     ST_GRANT_FLASHBACK,
     ST_GRANT_UNEARTH,
@@ -822,7 +821,7 @@ def _casting_options(st, cd, kind, p, acts):
         k = casting.target_options(st, cd, it, spec, p, src, buf, n)
         for j in range(k):
             m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
-        if cd.tg[spec, G_UP_TO] == 1:  # an "up to" spec may stop here
+        if casting.may_stop_targets(st, cd, spec):  # ("up to": no more targets)
             m = _add(acts, m, A_CHOOSE, p, NO_TARGET, 0, 0)
     elif kind == PEND_CHOOSE_OBJECT:
         k = casting.sacrifice_options(st, cd, it, buf)

@@ -33,6 +33,7 @@ from components.cards import (
     AM_OPP_DAMAGED,
     AM_OPP_SPELLS_SINCE,
     AM_POWER,
+    AM_POWER_EXILED,
     AM_TOTAL_POWER,
     AM_TOUGHNESS,
     AM_X,
@@ -173,6 +174,7 @@ from components.game import (
     S_ACTIVE,
     S_DAY_NIGHT,
     S_LAST,
+    S_LAST_POWER,
     S_MONARCH,
     S_N,
     S_NBF,
@@ -853,6 +855,8 @@ def base_amount(st, cd, m, you, src, item):
         v = st.pl[you, P_MANA + arg]
     elif kind == AM_LAST:
         v = st.s[S_LAST]
+    elif kind == AM_POWER_EXILED:
+        v = st.s[S_LAST_POWER]
     elif kind == AM_CHOSEN_NUMBER:
         v = o[src, F_NUMBER] if src >= 0 else 0
     elif kind != AM_COUNT and kind != AM_TOTAL_POWER and kind != AM_NOTED:
