@@ -26,7 +26,13 @@ Formats:
   ``piper=True`` (a draft with Commander Legends or Commander Masters boosters, 903.13e)
   up to two cards named The Prismatic Piper may be added, as commanders only; a
   commander that has its colour chosen (903.4b) takes ``colors`` (one letter per such
-  commander, in order), or else the colour that makes the deck legal.
+  commander, in order), or else the colour that makes the deck legal. With
+  ``faceless=True`` (a draft with Commander Legends: Battle for Baldur's Gate boosters,
+  903.13e) up to two cards named Faceless One may be added the same way. Faceless One has
+  "choose a Background" and is itself a legendary Background enchantment, so two of them
+  may be the two commanders (702.124: one chooses the other as its Background); the
+  vocabulary has no "choose a Background" keyword, so this module knows it for Faceless
+  One by name (``CHOOSES_BACKGROUND``).
 
 Every card must be in the pool and be a real card; an unknown name gets "did you
 mean". The messages name the card and the rule."""
@@ -42,6 +48,14 @@ from ecs.cards import CardDB
 
 FORMATS = ("constructed", "commander", "brawl", "commander-draft")
 PIPER = "The Prismatic Piper"  # 903.13e
+FACELESS = "Faceless One"  # 903.13e (Battle for Baldur's Gate boosters)
+# 702.124: cards with "choose a Background" (not a vocabulary keyword: known here by name;
+# the only one in the pool, every other card with it is left out of the pool)
+CHOOSES_BACKGROUND = frozenset({FACELESS})
+ADDED = {
+    PIPER: "Commander Legends or Commander Masters",
+    FACELESS: "Commander Legends: Battle for Baldur's Gate",
+}  # 903.13e: whose boosters
 COLOR_ORDER = "WUBRG"
 # 305.6: the mana ability each basic land type gives
 BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
@@ -97,12 +111,14 @@ def parse_deck(text: str, db: CardDB, name: str = "") -> ParsedDeck:
 
 
 def check_deck(deck: Any, fmt: str, db: CardDB, pool: Any = None, piper: bool = False,
-               masters: bool = False, colors: Any = None) -> list[str]:  # fmt: skip
+               masters: bool = False, colors: Any = None, faceless: bool = False
+               ) -> list[str]:  # fmt: skip
     """What makes the deck illegal in format ``fmt`` (constructed, commander, brawl,
     commander-draft); an empty list when it is legal. ``deck`` is a ParsedDeck or anything
     with ``main`` (and ``commander``, ``sideboard``) lists of card names. Commander Draft
-    takes the player's card ``pool`` and the draft's options (``piper``, ``masters``) and
-    the chosen colours of commanders that ask for one (``colors``, 903.4b)."""
+    takes the player's card ``pool``, the draft's options (``piper``, ``masters``,
+    ``faceless``) and the chosen colours of commanders that ask for one (``colors``,
+    903.4b)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     problems = [
@@ -127,7 +143,7 @@ def check_deck(deck: Any, fmt: str, db: CardDB, pool: Any = None, piper: bool = 
     if fmt == "commander-draft":
         if pool is None:
             raise ValueError("commander-draft: the player's card pool is needed (pool=)")
-        return _commander_draft(main, commanders, list(pool), db, piper, masters, colors)
+        return _commander_draft(main, commanders, list(pool), db, piper, masters, colors, faceless)
     return _commander(main, commanders, db, brawl=fmt == "brawl")
 
 
@@ -219,7 +235,8 @@ def _identity_problems(main: list[str], allowed: set[str], db: CardDB, brawl: bo
 
 
 def _commander_draft(main: list[str], commanders: list[str], pool: list[str], db: CardDB,
-                     piper: bool, masters: bool, colors: Any) -> list[str]:  # fmt: skip
+                     piper: bool, masters: bool, colors: Any, faceless: bool = False
+                     ) -> list[str]:  # fmt: skip
     """903.13e-f (see the module docstring)."""
     problems = []
     total = len(main) + len(commanders)
@@ -234,7 +251,7 @@ def _commander_draft(main: list[str], commanders: list[str], pool: list[str], db
         if not can_be_commander(db, name):
             problems.append(f"{name}: can't be a commander (903.3: a legendary creature, or a "
                             "card that says so)")  # fmt: skip
-    if len(commanders) == 2:
+    if len(commanders) == 2 and not background_pair(db, *commanders):
         partners = [_has_partner(db, c) or (masters and _masters_partner(db, c))
                     for c in commanders]  # fmt: skip
         if not all(partners):
@@ -250,20 +267,21 @@ def _commander_draft(main: list[str], commanders: list[str], pool: list[str], db
     for name in main + commanders:
         if not is_basic(db, name):
             want[name] = want.get(name, 0) + 1
+    added = {PIPER: piper, FACELESS: faceless}  # 903.13e: the set's boosters allow them
     for name, k in sorted(want.items()):
         n = have.get(name, 0)
-        if name == PIPER and piper:  # 903.13e: up to two added, as commanders only
-            if main.count(PIPER) > n:
-                problems.append(f"{PIPER}: {main.count(PIPER)} in the main deck, {n} in the "
+        if added.get(name):  # 903.13e: up to two added, as commanders only
+            if main.count(name) > n:
+                problems.append(f"{name}: {main.count(name)} in the main deck, {n} in the "
                                 "card pool (903.13e adds it as a commander only)")  # fmt: skip
         elif k > n:
-            if name in commanders and not n and name != PIPER:
+            if name in commanders and not n and name not in ADDED:
                 problems.append(f"{name}: the commander is not in the card pool (903.13e-f: "
                                 "a deck, its commander included, comes from the pool)")  # fmt: skip
-            elif name == PIPER and not n:
+            elif name in ADDED and not n:
                 problems.append(
-                    f"{PIPER}: not in the card pool (903.13e adds it only in a "
-                    "draft with Commander Legends or Commander Masters boosters)"
+                    f"{name}: not in the card pool (903.13e adds it only in a "
+                    f"draft with {ADDED[name]} boosters)"
                 )
             else:
                 problems.append(f"{name}: {k} in the deck, {n} in the card pool (903.13e-f: "
@@ -307,6 +325,28 @@ def can_be_commander(db: CardDB, name: str) -> bool:
     legendary = "Legendary" in (rec.get("supertypes") or [])
     return (legendary and "Creature" in (rec.get("types") or [])) or bool(
         rec.get("can_be_commander")
+    )
+
+
+def background_pair(db: CardDB, a: str, b: str) -> bool:
+    """702.124 ("choose a Background", a partner variant): two commanders are allowed if
+    one has "choose a Background" and the other is a legendary Background enchantment
+    card (two Faceless Ones: each is both)."""
+    return any(_chooses_background(db, x) and _is_background(db, y) for x, y in ((a, b), (b, a)))
+
+
+def _chooses_background(db: CardDB, name: str) -> bool:
+    """A card with "choose a Background" (702.124): known by name (CHOOSES_BACKGROUND)."""
+    return db.get(name).name in CHOOSES_BACKGROUND
+
+
+def _is_background(db: CardDB, name: str) -> bool:
+    """A legendary Background enchantment card (702.124, 205.3h)."""
+    rec = db.get(name).record
+    return (
+        "Legendary" in (rec.get("supertypes") or [])
+        and "Enchantment" in (rec.get("types") or [])
+        and "Background" in (rec.get("subtypes") or [])
     )
 
 

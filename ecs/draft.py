@@ -35,11 +35,11 @@ a draft notes goes into ``DraftResult.notes`` (one JSON-ready mapping per note);
 game reads it (``game_notes``).
 
 Commander Draft decks (903.13e-f): :func:`build_commander_deck` picks the commander (two
-with partner; The Prismatic Piper in a chosen colour when the set's boosters allow it,
-903.13e, 903.4b) whose colour identity holds the pool's best cards, and fills 60 cards
-with basic lands of that identity; :func:`commander_deck_from_list` checks a player's own
-list; both by ``ecs.deck_rules`` (format ``commander-draft``). Their games (903.13g) are
-Commander games (:func:`play_games`).
+with partner; The Prismatic Piper or Faceless One in a chosen colour when the set's
+boosters allow it, 903.13e, 903.4b) whose colour identity holds the pool's best cards,
+and fills 60 cards with basic lands of that identity; :func:`commander_deck_from_list`
+checks a player's own list; both by ``ecs.deck_rules`` (format ``commander-draft``).
+Their games (903.13g) are Commander games (:func:`play_games`).
 
 Set files (``ecs/data/sets/NAME.yaml``): card names with rarities and a booster layout
 (documented in ``tests/drafts/README.md``). Randomness comes from one seed: the same
@@ -103,6 +103,7 @@ class CardSet:
     path: str = ""
     prismatic_piper: bool = False  # 903.13e: Commander Legends / Commander Masters boosters
     masters_partner: bool = False  # 903.13f(3): Commander Masters boosters
+    faceless_one: bool = False  # 903.13e: Battle for Baldur's Gate boosters
 
     def by_rarity(self, rarity: str) -> list[str]:
         """The set's cards of a rarity that aren't on a sheet (sheets have their slots)."""
@@ -145,7 +146,7 @@ def parse_set(data: Any, path: str = "<set>") -> CardSet:
     if not isinstance(data, dict):
         raise err("(top level)", "expected a mapping with name, cards, booster")
     known = {"name", "code", "cards", "sheets", "booster", "picks", "rounds", "description",
-             "prismatic_piper", "masters_partner"}  # fmt: skip
+             "prismatic_piper", "masters_partner", "faceless_one"}  # fmt: skip
     for k in data:
         if k not in known:
             raise err(k, f"unknown field (expected one of {sorted(known)})")
@@ -212,7 +213,7 @@ def parse_set(data: Any, path: str = "<set>") -> CardSet:
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
             raise err(key, f"a whole number from 1 to {hi}")
     flags = {}
-    for key in ("prismatic_piper", "masters_partner"):
+    for key in ("prismatic_piper", "masters_partner", "faceless_one"):
         v = data.get(key, False)
         if not isinstance(v, bool):
             raise err(key, f"true or false, not {v!r}")
@@ -1238,11 +1239,20 @@ COMMANDER_DRAFT_SIZE = 60  # 903.13f(1): at least 60 cards, the commander includ
 
 
 def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
-                       playable: set[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:  # fmt: skip
+                       playable: set[str], faceless: bool = False
+                       ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:  # fmt: skip
     """Every (commanders, chosen colours) a pool offers (903.13e-f): each card of the pool
-    that can be a commander, pairs of them with partner, and The Prismatic Piper (with
-    each colour, 903.4b) alone or as a partner."""
-    from ecs.deck_rules import PIPER, _has_partner, _masters_partner, can_be_commander
+    that can be a commander, pairs of them with partner, The Prismatic Piper (with each
+    colour, 903.4b) alone or as a partner, and Faceless One alone or two of them (one
+    chooses the other as its Background, 702.124)."""
+    from ecs.deck_rules import (
+        FACELESS,
+        PIPER,
+        _has_partner,
+        _masters_partner,
+        background_pair,
+        can_be_commander,
+    )
 
     def partner(c: str) -> bool:
         return _has_partner(db, c) or (masters and _masters_partner(db, c))
@@ -1255,6 +1265,12 @@ def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
         out += [((PIPER,), (c,)) for c in COLORS]
         out += [((c, PIPER), (x,)) for c in legends if partner(c) for x in COLORS]
         out += [((PIPER, PIPER), (x, y)) for k, x in enumerate(COLORS) for y in COLORS[k + 1 :]]
+    if faceless and FACELESS in db and FACELESS in playable:
+        out += [((FACELESS,), (c,)) for c in COLORS]
+        out += [((c, FACELESS), (x,)) for c in legends if background_pair(db, c, FACELESS)
+                for x in COLORS]  # fmt: skip
+        out += [((FACELESS, FACELESS), (x, y)) for k, x in enumerate(COLORS)
+                for y in COLORS[k + 1 :]]  # fmt: skip
     return out
 
 
@@ -1263,12 +1279,13 @@ def build_commander_deck(p: int, pool: Sequence[str], cset: CardSet | None = Non
                          size: int = COMMANDER_DRAFT_SIZE) -> Deck:  # fmt: skip
     """The Commander Draft builder (903.13e-f): the commander (or two partners) whose
     colour identity holds the most value of the pool's playable cards, The Prismatic
-    Piper with a chosen colour (903.13e, 903.4b) when the set's boosters allow it and no
-    drafted commander does better; the pool's cards of that identity (every copy: 903.13f
-    allows any number of the same name), its lands of the identity, then basic lands of
-    the identity up to ``size`` cards counting the commander (903.13f: at least 60).
+    Piper or Faceless One with a chosen colour (903.13e, 903.4b) when the set's boosters
+    allow it and no drafted commander does better; the pool's cards of that identity
+    (every copy: 903.13f allows any number of the same name), its lands of the identity,
+    then basic lands of the identity up to ``size`` cards counting the commander
+    (903.13f: at least 60).
     The rest of the pool is the sideboard; cards the engine can't play are left out."""
-    from ecs.deck_rules import PIPER, _identity_problems, check_deck, color_identity
+    from ecs.deck_rules import FACELESS, PIPER, _identity_problems, check_deck, color_identity
 
     if db is None:
         from ecs.cards import load_pool
@@ -1277,9 +1294,12 @@ def build_commander_deck(p: int, pool: Sequence[str], cset: CardSet | None = Non
     rarity = cset.cards if cset else {}
     piper = bool(cset and cset.prismatic_piper)
     masters = bool(cset and cset.masters_partner)
+    faceless = bool(cset and cset.faceless_one)
+    added = {PIPER} if piper else set()  # 903.13e: commanders the boosters allow adding
+    added |= {FACELESS} if faceless else set()
     infos = {c: card_info(c, rarity.get(c, "C"), db) for c in set(pool)}
     if playable is None:
-        playable = playable_cards(db, set(pool) | ({PIPER} if piper and PIPER in db else set()))
+        playable = playable_cards(db, set(pool) | {c for c in added if c in db})
     ok = [c for c in pool if infos[c].known and c in playable]
     ident = {c: color_identity(db, c) for c in set(ok)}
     spells_all = [c for c in ok if not infos[c].land and not infos[c].conspiracy]
@@ -1288,7 +1308,7 @@ def build_commander_deck(p: int, pool: Sequence[str], cset: CardSet | None = Non
     def fit(cmds: tuple[str, ...], chosen: tuple[str, ...]) -> tuple[float, list[str], set[str]]:
         allowed: set[str] = set(chosen)
         for c in cmds:
-            if c != PIPER:
+            if c not in added:
                 allowed |= ident[c]
         rest = list(spells_all)
         for c in cmds:
@@ -1297,15 +1317,15 @@ def build_commander_deck(p: int, pool: Sequence[str], cset: CardSet | None = Non
         on = sorted((c for c in rest if ident[c] <= allowed), key=lambda c: (-infos[c].rating, c))
         on = on[:max_spells]
         value = sum(infos[c].rating for c in on)
-        value += sum(1.5 * infos[c].rating for c in cmds if c != PIPER)
-        value -= 2.0 * sum(c == PIPER for c in cmds)  # a drafted commander first
+        value += sum(1.5 * infos[c].rating for c in cmds if c not in added)
+        value -= 2.0 * sum(c in added for c in cmds)  # a drafted commander first
         return value, on, allowed
 
-    options = _commander_options(db, ok, piper, masters, playable)
+    options = _commander_options(db, ok, piper, masters, playable, faceless)
     if not options:
         raise DraftError(
             f"player {p}: no card of their pool can be a commander (903.3) and "
-            f"the set's boosters don't give The Prismatic Piper (903.13e)"
+            f"the set's boosters don't give The Prismatic Piper or Faceless One (903.13e)"
         )
     scored = []
     for cmds, chosen in options:
@@ -1336,7 +1356,7 @@ def build_commander_deck(p: int, pool: Sequence[str], cset: CardSet | None = Non
     deck = Deck(p, main, [], side, [c for c in side if c not in playable or not infos[c].known],
                 list(cmds), list(chosen))  # fmt: skip
     problems = check_deck(deck, "commander-draft", db, pool=pool, piper=piper, masters=masters,
-                          colors=list(chosen))  # fmt: skip
+                          colors=list(chosen), faceless=faceless)  # fmt: skip
     if problems:  # (the builder's own mistake: never a player's)
         raise DraftError(f"player {p}: the built Commander deck is illegal: {problems[0]}")
     return deck
@@ -1367,8 +1387,9 @@ def commander_deck_from_list(p: int, pool: Sequence[str], spec: Any, cset: CardS
                          "{commander: [...], main: [...]}")  # fmt: skip
     piper = bool(cset and cset.prismatic_piper)
     masters = bool(cset and cset.masters_partner)
+    faceless = bool(cset and cset.faceless_one)
     problems = check_deck(deck, "commander-draft", db, pool=pool, piper=piper, masters=masters,
-                          colors=colors)  # fmt: skip
+                          colors=colors, faceless=faceless)  # fmt: skip
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise DraftError(f"deck of player {p}: {problems[0]}{more}")
@@ -1632,9 +1653,10 @@ def main(args: argparse.Namespace) -> int:
 
 def commander_label(d: Deck) -> str:
     """The deck's commanders, each with its chosen colour (903.4b): "A + The Prismatic
-    Piper (G)"."""
+    Piper (G)", "Faceless One (W) + Faceless One (B)"."""
     colors = iter(d.colors)
-    return " + ".join(f"{c} ({next(colors, '?')})" if c == "The Prismatic Piper" else c
+    chosen = ("The Prismatic Piper", "Faceless One")  # (commander_color_choice records)
+    return " + ".join(f"{c} ({next(colors, '?')})" if c in chosen else c
                       for c in d.commander)  # fmt: skip
 
 
@@ -1674,7 +1696,7 @@ class ScriptedDrafter:
 
 DRAFT_SCENARIO_KEYS = {"name", "rules", "description", "set", "players", "rounds", "picks",
                        "boosters", "extra_boosters", "drafts", "seed", "random_order", "expect",
-                       "decks", "prismatic_piper", "masters_partner"}  # fmt: skip
+                       "decks", "prismatic_piper", "masters_partner", "faceless_one"}  # fmt: skip
 
 
 def load_draft_scenario(path: str | Path) -> dict:
@@ -1719,7 +1741,7 @@ def load_draft_scenario(path: str | Path) -> dict:
     ):
         raise err("decks", "a mapping of player name -> {commander: [...], main: [...], "
                   "colors: [...]} (a Commander Draft deck from that player's pool)")  # fmt: skip
-    for key in ("prismatic_piper", "masters_partner"):
+    for key in ("prismatic_piper", "masters_partner", "faceless_one"):
         if not isinstance(data.get(key, False), bool):
             raise err(key, "true or false")
     return data
@@ -1750,7 +1772,8 @@ def run_draft_scenario(data: dict, db: Any = None) -> tuple[list[str], DraftResu
     cset = CardSet(data["name"], "scenario", cards, {}, (Slot(1, "C"),),
                    int(data.get("picks", 1)), int(rounds),
                    prismatic_piper=bool(data.get("prismatic_piper", False)),
-                   masters_partner=bool(data.get("masters_partner", False)))  # fmt: skip
+                   masters_partner=bool(data.get("masters_partner", False)),
+                   faceless_one=bool(data.get("faceless_one", False)))  # fmt: skip
     scripts = [ScriptedDrafter(list((data.get("drafts") or {}).get(p) or []), names)
                for p in names]  # fmt: skip
     try:
@@ -1784,7 +1807,8 @@ def commander_deck_view(pool: list[str], spec: dict, cset: CardSet, db: Any) -> 
     main = _expand(spec.get("main"), f"{where}: main")
     deck = ParsedDeck(main=main, commander=_expand(spec.get("commander") or [], where))
     problems = check_deck(deck, "commander-draft", db, pool=pool, piper=cset.prismatic_piper,
-                          masters=cset.masters_partner, colors=spec.get("colors"))  # fmt: skip
+                          masters=cset.masters_partner, colors=spec.get("colors"),
+                          faceless=cset.faceless_one)  # fmt: skip
     rules = sorted({r for m in problems for r in re.findall(r"\b\d{3}\.\d+[a-z]?\b", m)})
     return {"legal": not problems, "problems": problems, "rules": rules, "size": len(main)
             + len(deck.commander)}  # fmt: skip
