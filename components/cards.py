@@ -311,6 +311,8 @@ E_AMT2 = F("amount2", "a second amount row (pump's toughness); -1 none")
 E_SUB = F("subtype", "a subtype an animation adds; -1 none")
 E_COLORS = F("colors", "colours an animation adds (bits)")
 E_SETS_PT = F("sets_pt", "1: an animation sets power and toughness (layer 7b)")
+E_MUST_FIND = F("must_find", "1: a search for cards of no stated quality: the player finds as "
+                "many as it says if the zone has them (701.19b); 0: they may find fewer")  # fmt: skip
 F = STATICS.field
 A_WHO = F("who", "cost changes: REL_* of the casting player to the controller")
 A_PROT = F("protection", "colours of protection granted (702.16)")
@@ -573,9 +575,11 @@ CARD_LAYOUT = Layout(
 )
 
 
+ST_CANT_BE_BLOCKED = 155  # "[these creatures] can't be blocked" (509.1b; Tetsuko): the final P/T
+
 LAYER_STATICS = (
     ST_CONTROL, ST_ARTIFACT_CREATURES, ST_SET_COLOR, ST_GRANT, ST_CHAR_PT, ST_PUMP, ST_PT_PER,
-    ST_COAT_OF_ARMS, ST_CANT_ATTACK, ST_CANT_BLOCK,
+    ST_COAT_OF_ARMS, ST_CANT_ATTACK, ST_CANT_BLOCK, ST_CANT_BE_BLOCKED,
 )  # fmt: skip
 """The statics the layers apply (systems/continuous_effects._recompute, in layer order);
 one of them with a condition makes the layers look again after any change

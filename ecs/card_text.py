@@ -407,15 +407,18 @@ def _filter(f: Any, plural: bool = False) -> str:
         pre.append("non-" + "/".join(str(t) for t in _list(f["not_subtype"])))
     zone = f.get("zone", "battlefield")
     types = [str(t) for t in _list(f.get("type")) + _list(f.get("type_all"))]
+    every = [str(t).lower() for t in _list(f.get("type_all"))]  # ("artifact creature")
     subs = [str(s) for s in _list(f.get("subtype"))]
     head = "permanent"
     if zone == "stack":
         head = "spell"
     elif zone != "battlefield":
         head = "card"
-    tnames = [t.lower() for t in types]
+    tnames = [str(t).lower() for t in _list(f.get("type"))]
     if set(tnames) == PERMANENT_TYPES:  # every permanent type: a permanent card
         tnames = ["permanent"]
+    if every:
+        tnames = [" ".join(every + ([" or ".join(tnames)] if tnames else []))]
     if subs:
         if types:
             noun = _join(subs, "or") + " " + " or ".join(tnames)
@@ -934,7 +937,8 @@ def _step(ctx: Ctx, step: Any) -> str:  # noqa: C901 (one branch per word)
             put = f"put one {where[dests[0]]} and the other {where.get(dests[1], dests[1])}"
         else:
             put = f"put {'it' if n == 1 else 'them'} {where.get(dests[0], dests[0])}"
-        count = "a" if n == 1 else f"up to {_num(n)}"
+        stated = not (isinstance(fl, dict) and set(fl) <= {"zone"})  # (701.19b)
+        count = "a" if n == 1 else (f"up to {_num(n)}" if stated else _num(n))
         if n == 1 and f[:1] in "aeiouAEIOU":
             count = "an"
         return (f"{_verb(who, 'search', 'searches')} {whose} {place} for {count} {f}, reveal "
@@ -1698,8 +1702,9 @@ def _static(ctx: Ctx, body: dict) -> str:
     elif k == "extra_mana_from_permanents":  # (Eloren Wilds)
         text = ("Whenever a player taps a permanent for mana, that player adds one additional "
                 "mana of any type that permanent produced.")  # fmt: skip
-    elif k in ("cant_attack", "cant_block"):
-        text = f"{_cap(_ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True))} can't {k[5:]}."
+    elif k in ("cant_attack", "cant_block", "cant_be_blocked"):
+        what = _ref_text(arg, ctx) if isinstance(arg, str) else _filter(arg, plural=True)
+        text = f"{_cap(what)} can't {k[5:].replace('_', ' ')}."
     elif k == "untap_during_opponents_untap_steps":
         text = "Untap all permanents you control during each opponent's untap step."
     elif k == "double_damage":

@@ -823,6 +823,13 @@ class Compiler:
             t.set("tg", s, K.G_TOTAL_POWER, self._int(extra["total_power"], "total_power"))
         return s
 
+    def _spell_cost(self, a: int, cost: Any, kname: str) -> None:
+        """The cost a spell is cast for instead of its mana cost (flashback, overload,
+        mutate): mana only; a spell's other costs (life, a sacrifice) aren't paid."""
+        if not isinstance(cost, str):
+            self.fail(f"{kname}: a mana cost only (a spell cast this way pays no other cost)")
+        self._cost(a, cost)
+
     def _cost(self, a: int, cost: Any) -> None:
         t = self.t
         hyb: list[int] = []
@@ -1002,7 +1009,7 @@ class Compiler:
                 self.fail("overload: for an instant or sorcery with one spell ability")
             a = self.t.new("ab")
             self._ability_defaults(a, card, K.AB_ALT_SPELL)
-            self._cost(a, arg)
+            self._spell_cost(a, arg, kname)
             self._targets_effects(a, overloaded(bodies[0]))
             row[K.C_ALT] = a
             return a
@@ -1015,7 +1022,7 @@ class Compiler:
                 self.fail("flashback: for an instant or sorcery with one spell ability")
             a = self.t.new("ab")
             self._ability_defaults(a, card, K.AB_FLASHBACK)
-            self._cost(a, arg)
+            self._spell_cost(a, arg, kname)
             if self.t.rows["ab"][a][K.B_TAP]:
                 self.fail("flashback: a mana cost")
             self._targets_effects(a, bodies[0])
@@ -1024,7 +1031,7 @@ class Compiler:
         if kname == "mutate":  # 702.140: a cast for its mutate cost targeting a creature
             a = t.new("ab")
             self._ability_defaults(a, card, K.AB_MUTATE)
-            self._cost(a, arg)
+            self._spell_cost(a, arg, kname)
             if t.rows["ab"][a][K.B_TAP] or t.rows["ab"][a][K.B_XS]:
                 self.fail("mutate: a mana cost")
             spec = self.target_spec(
@@ -1342,9 +1349,10 @@ class Compiler:
             row[K.A_KIND] = K.ST_PERM_MANA_PLUS
             row[K.A_ARG] = K.EACH_PLAYER_STATIC
             return
-        if kind in ("control", "cant_attack", "cant_block"):
+        if kind in ("control", "cant_attack", "cant_block", "cant_be_blocked"):
             row[K.A_KIND] = {"control": K.ST_CONTROL, "cant_attack": K.ST_CANT_ATTACK,
-                             "cant_block": K.ST_CANT_BLOCK}[kind]  # fmt: skip
+                             "cant_block": K.ST_CANT_BLOCK,
+                             "cant_be_blocked": K.ST_CANT_BE_BLOCKED}[kind]  # fmt: skip
             self._static_what(r, arg)
             return
         if kind == "set_color":  # "all creatures are black" (layer 5)
@@ -2044,9 +2052,11 @@ class Compiler:
                 if d not in codes:
                     self.fail(f"to: {d!r} (hand, battlefield, library_top, graveyard)")
             d2 = codes[dests[1]] if len(dests) > 1 else -1
+            must = set(fd) <= {"zone"}  # 701.19b: "a card" (no stated quality) is found
             self._row(op, refa=self.filter(fd), a=codes[dests[0]], d=d2,
                       b=1 if a.get("tapped") else 0, amt=self.amount(a.get("amount", 1)),
-                      c=1 if len(frm) > 1 else 0, ref=self.simple(a.get("who", "you"), "who"))  # fmt: skip
+                      c=1 if len(frm) > 1 else 0, ref=self.simple(a.get("who", "you"), "who"),
+                      must_find=1 if must else 0)  # fmt: skip
         elif verb == "delayed":
             a = self._args(verb, arg, "effects", {"at", "what"})
             at = {"next_end_step": 0, "end_of_combat": 2}.get(a.get("at", "next_end_step"), -1)

@@ -43,6 +43,7 @@ from components.cards import (
     R_SELF,
     ST_ARTIFACT_CREATURES,
     ST_CANT_ATTACK,
+    ST_CANT_BE_BLOCKED,
     ST_CANT_BLOCK,
     ST_CHAR_PT,
     ST_COAT_OF_ARMS,
@@ -128,6 +129,7 @@ from components.rules import (
     CTR_M1M1,
     CTR_P1P1,
     KW_CHANGELING,
+    KW_UNBLOCKABLE,
     T_CREATURE,
     T_PHENOMENON,
     T_PLANE,
@@ -310,6 +312,7 @@ def _recompute(st, cd):
     for q in range(m):
         _statics(st, cd, srcs[q], ST_CANT_ATTACK)
         _statics(st, cd, srcs[q], ST_CANT_BLOCK)
+        _statics(st, cd, srcs[q], ST_CANT_BE_BLOCKED)
     # 302.6, 506.4: a permanent that changes controller is sick and leaves combat
     for i in bf:
         if o[i, F_CTL] != o[i, F_LCTL]:
@@ -445,6 +448,8 @@ def _apply(st, cd, r, kind, i, you, src):
         o[i, F_ANIMATED] = 1
     elif kind == ST_CANT_BLOCK:
         o[i, F_RESTRICT] |= CANT_BLOCK
+    elif kind == ST_CANT_BE_BLOCKED:  # (509.1b: checked as blockers are declared)
+        o[i, F_KW] |= KW_UNBLOCKABLE
 
 
 @kernel

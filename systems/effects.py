@@ -31,6 +31,7 @@ from components.cards import (
     E_COLORS,
     E_D,
     E_JUMP,
+    E_MUST_FIND,
     E_OP,
     E_REF,
     E_REF2,
@@ -2333,7 +2334,8 @@ def options(st, cd, out_obj, out_arg):
     if kind != PEND_CHOOSE_OBJECT:
         return 0
     none_ok = True
-    if op == OP_SEARCH:
+    if op == OP_SEARCH:  # (701.19b: only a search for cards of a stated quality may fail)
+        none_ok = ep[r, E_MUST_FIND] == 0
         for i in range(s[S_N]):
             z = o[i, F_ZONE]
             if (z == LIBRARY or (z == GRAVEYARD and ep[r, E_C] == 1)) and o[i, F_OWNER] == p:
