@@ -471,8 +471,11 @@ def _filter(f: Any, plural: bool = False) -> str:
         v = f["same_name_as"]
         post.append("with the same name as " + ("that creature" if str(v).startswith("target")
                                                 else _ref_text(v)))  # fmt: skip
-    if f.get("commander"):
-        post.append("that is a commander")
+    if f.get("commander"):  # ("commander creatures you own": a Background's, 702.124)
+        if plural:
+            pre.append("commander")
+        else:
+            post.append("that is a commander")
     if f.get("named") is True:
         post.append("with the chosen name")
     elif f.get("named") == "other":

@@ -60,6 +60,21 @@ ZONE = {n: k for k, n in enumerate(ZONE_NAMES)}
 STEP = {n.replace("-", "_"): k for k, n in enumerate(STEP_NAMES)}
 STEP.update({"combat": STEP["beginning_of_combat"], "end_step": STEP["end"]})
 BASIC_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # WUBRG
+# 205.3g-h: the artifact and enchantment types: never creature types, also on a creature
+# card (an enchantment creature Background, an artifact creature Equipment)
+ARTIFACT_TYPES = frozenset({
+    "Attraction", "Blood", "Bobblehead", "Clue", "Contraption", "Equipment", "Food",
+    "Fortification", "Gold", "Incubator", "Infinity", "Junk", "Lander", "Map", "Mutagen",
+    "Powerstone", "Spacecraft", "Stone", "Treasure", "Vehicle",
+})  # fmt: skip
+ENCHANTMENT_TYPES = frozenset({
+    "Aura", "Background", "Cartouche", "Case", "Class", "Curse", "Role", "Room", "Rune",
+    "Saga", "Shard", "Shrine",
+})  # fmt: skip
+NONCREATURE_SUBTYPES = ARTIFACT_TYPES | ENCHANTMENT_TYPES
+# keywords that work only as the deck is built (no ability in the game, no keyword bit):
+# "choose a Background" (702.124, a partner variant; read by ecs/deck_rules.py)
+DECK_KEYWORDS = frozenset({"choose a Background"})
 REL = {
     "any": K.REL_ANY, "you": K.REL_YOU, "opponent": K.REL_OPPONENT,
     "not_you": K.REL_NOT_YOU, "teammate": K.REL_TEAMMATE, "active": K.REL_ACTIVE,
@@ -560,6 +575,8 @@ class Compiler:
             if isinstance(item, str):
                 if item == "double agenda":  # 702.106: hidden agenda naming two cards
                     item = "hidden agenda"
+                if item in DECK_KEYWORDS and not grant:  # (deck building only: no bit)
+                    continue
                 if item not in KW_BIT:
                     self.fail(f"keywords: unknown keyword {item!r}")
                 kw |= KW_BIT[item]
@@ -2814,7 +2831,9 @@ class CardDB:
                 types = _list(face.get("types"))
                 subs = _list(face.get("subtypes"))
                 if "Creature" in types or "Kindred" in types or "Tribal" in types:
-                    creature.update(subs)
+                    # 205.3g-h: its artifact and enchantment types are none (Background)
+                    creature.update(s for s in subs if s not in NONCREATURE_SUBTYPES)
+                    other.update(s for s in subs if s in NONCREATURE_SUBTYPES)
                 else:
                     other.update(subs)
         other -= creature

@@ -30,9 +30,13 @@ Formats:
   ``faceless=True`` (a draft with Commander Legends: Battle for Baldur's Gate boosters,
   903.13e) up to two cards named Faceless One may be added the same way. Faceless One has
   "choose a Background" and is itself a legendary Background enchantment, so two of them
-  may be the two commanders (702.124: one chooses the other as its Background); the
-  vocabulary has no "choose a Background" keyword, so this module knows it for Faceless
-  One by name (``CHOOSES_BACKGROUND``).
+  may be the two commanders (702.124: one chooses the other as its Background).
+
+"Choose a Background" (702.124, a partner variant) is the record keyword
+``choose a Background`` (a keyword of deck building only: no ability in the game). In every
+format with commanders, two commanders may be one that can be a commander by itself and
+has it, and a legendary Background enchantment card (205.3h), which is then a commander
+though not a creature (702.124k); the colour identity is both commanders' (903.4c).
 
 Every card must be in the pool and be a real card; an unknown name gets "did you
 mean". The messages name the card and the rule."""
@@ -49,9 +53,7 @@ from ecs.cards import CardDB
 FORMATS = ("constructed", "commander", "brawl", "commander-draft")
 PIPER = "The Prismatic Piper"  # 903.13e
 FACELESS = "Faceless One"  # 903.13e (Battle for Baldur's Gate boosters)
-# 702.124: cards with "choose a Background" (not a vocabulary keyword: known here by name;
-# the only one in the pool, every other card with it is left out of the pool)
-CHOOSES_BACKGROUND = frozenset({FACELESS})
+CHOOSE_BACKGROUND = "choose a Background"  # 702.124: the record keyword
 ADDED = {
     PIPER: "Commander Legends or Commander Masters",
     FACELESS: "Commander Legends: Battle for Baldur's Gate",
@@ -173,6 +175,7 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
         problems.append("no commander (903.3)")
     elif len(commanders) > 2:
         problems.append(f"{len(commanders)} commanders: one, or two with partner (903.3c)")
+    paired = len(commanders) == 2 and background_pair(db, *commanders)
     for name in commanders:
         rec = db.get(name).record
         types = rec.get("types") or []
@@ -180,10 +183,13 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
         ok = (legendary and "Creature" in types) or bool(rec.get("can_be_commander"))
         if brawl and legendary and "Planeswalker" in types:
             ok = True
+        if paired and _is_background(db, name):  # 702.124k: a chosen Background
+            ok = True
         if not ok:
             what = "a legendary creature or planeswalker" if brawl else "a legendary creature"
             problems.append(f"{name}: can't be a commander (903.3: {what}, or a card that says so)")
-    if len(commanders) == 2 and not all(_has_partner(db, c) for c in commanders):
+    if (len(commanders) == 2 and not paired
+            and not all(_has_partner(db, c) for c in commanders)):  # fmt: skip
         problems.append(f"{' and '.join(commanders)}: two commanders need partner (702.124)")
     counts: dict[str, int] = {}
     for name in main + commanders:
@@ -247,11 +253,12 @@ def _commander_draft(main: list[str], commanders: list[str], pool: list[str], db
         problems.append("no commander (903.3)")
     elif len(commanders) > 2:
         problems.append(f"{len(commanders)} commanders: one, or two with partner (903.3c)")
+    paired = len(commanders) == 2 and background_pair(db, *commanders)
     for name in commanders:
-        if not can_be_commander(db, name):
+        if not can_be_commander(db, name) and not (paired and _is_background(db, name)):
             problems.append(f"{name}: can't be a commander (903.3: a legendary creature, or a "
                             "card that says so)")  # fmt: skip
-    if len(commanders) == 2 and not background_pair(db, *commanders):
+    if len(commanders) == 2 and not paired:
         partners = [_has_partner(db, c) or (masters and _masters_partner(db, c))
                     for c in commanders]  # fmt: skip
         if not all(partners):
@@ -330,14 +337,22 @@ def can_be_commander(db: CardDB, name: str) -> bool:
 
 def background_pair(db: CardDB, a: str, b: str) -> bool:
     """702.124 ("choose a Background", a partner variant): two commanders are allowed if
-    one has "choose a Background" and the other is a legendary Background enchantment
-    card (two Faceless Ones: each is both)."""
-    return any(_chooses_background(db, x) and _is_background(db, y) for x, y in ((a, b), (b, a)))
+    one can be a commander by itself and has "choose a Background", and the other is a
+    legendary Background enchantment card (two Faceless Ones: each is both)."""
+    return any(
+        chooses_background(db, x) and can_be_commander(db, x) and _is_background(db, y)
+        for x, y in ((a, b), (b, a))
+    )
 
 
-def _chooses_background(db: CardDB, name: str) -> bool:
-    """A card with "choose a Background" (702.124): known by name (CHOOSES_BACKGROUND)."""
-    return db.get(name).name in CHOOSES_BACKGROUND
+def chooses_background(db: CardDB, name: str) -> bool:
+    """A card with "choose a Background" (702.124): the record keyword."""
+    return CHOOSE_BACKGROUND in (db.get(name).record.get("keywords") or [])
+
+
+def is_background(db: CardDB, name: str) -> bool:
+    """A legendary Background enchantment card (702.124, 205.3h)."""
+    return _is_background(db, name)
 
 
 def _is_background(db: CardDB, name: str) -> bool:

@@ -35,7 +35,7 @@ a draft notes goes into ``DraftResult.notes`` (one JSON-ready mapping per note);
 game reads it (``game_notes``).
 
 Commander Draft decks (903.13e-f): :func:`build_commander_deck` picks the commander (two
-with partner; The Prismatic Piper or Faceless One in a chosen colour when the set's
+with partner, or a legend with "choose a Background" and a Background, 702.124; The Prismatic Piper or Faceless One in a chosen colour when the set's
 boosters allow it, 903.13e, 903.4b) whose colour identity holds the pool's best cards,
 and fills 60 cards with basic lands of that identity; :func:`commander_deck_from_list`
 checks a player's own list; both by ``ecs.deck_rules`` (format ``commander-draft``).
@@ -1242,9 +1242,10 @@ def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
                        playable: set[str], faceless: bool = False
                        ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:  # fmt: skip
     """Every (commanders, chosen colours) a pool offers (903.13e-f): each card of the pool
-    that can be a commander, pairs of them with partner, The Prismatic Piper (with each
-    colour, 903.4b) alone or as a partner, and Faceless One alone or two of them (one
-    chooses the other as its Background, 702.124)."""
+    that can be a commander, pairs of them with partner, a legend with "choose a
+    Background" and a drafted Background (702.124), The Prismatic Piper (with each
+    colour, 903.4b) alone or as a partner, and Faceless One alone, as the Background of a
+    legend that chooses one, or two of them (one chooses the other as its Background)."""
     from ecs.deck_rules import (
         FACELESS,
         PIPER,
@@ -1252,6 +1253,7 @@ def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
         _masters_partner,
         background_pair,
         can_be_commander,
+        is_background,
     )
 
     def partner(c: str) -> bool:
@@ -1261,6 +1263,9 @@ def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
     out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((c,), ()) for c in legends]
     out += [((a, b), ()) for k, a in enumerate(legends) for b in legends[k + 1:]
             if partner(a) and partner(b)]  # fmt: skip
+    backgrounds = sorted({c for c in ok if is_background(db, c) and c != FACELESS})
+    out += [((a, b), ()) for a in legends for b in backgrounds
+            if a != b and background_pair(db, a, b)]  # fmt: skip
     if piper and PIPER in db and PIPER in playable:
         out += [((PIPER,), (c,)) for c in COLORS]
         out += [((c, PIPER), (x,)) for c in legends if partner(c) for x in COLORS]

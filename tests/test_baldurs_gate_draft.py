@@ -273,3 +273,104 @@ def test_cli_baldurs_gate_commander_draft_plays(tmp_path: Path, capsys) -> None:
                           colors=d["colors"]) == []  # fmt: skip
     (game,) = data["games"]
     assert game["winners"] or game["capped"]
+
+
+# ------------------------------------------------------------ choose a Background (702.124)
+CHOOSERS = ["Ganax, Astral Hunter", "Livaan, Cultist of Tiamat", "Viconia, Drow Apostate",
+            "Erinis, Gloom Stalker", "Wilson, Refined Grizzly"]  # fmt: skip
+BACKGROUND = {"cost": "{1}{W}", "types": ["Enchantment"], "supertypes": ["Legendary"],
+              "subtypes": ["Background"], "abilities": [{"static": {"pump": {
+                  "what": {"type": "Creature", "commander": True, "owner": "you"},
+                  "power": 1, "toughness": 1}}}]}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def bg_db():
+    """The pool and two Backgrounds for the deck rules (real ones: none plays yet)."""
+    from ecs.cards import CardDB
+
+    base = load_pool()
+    recs = {n: c.record for n, c in base.cards.items()}
+    recs["Test Background"] = dict(BACKGROUND)
+    recs["Other Background"] = dict(BACKGROUND, cost="{1}{U}")
+    return CardDB(recs)
+
+
+def test_choose_a_background_is_a_record_keyword(db) -> None:
+    """The keyword compiles (no game bit: deck building only), renders, and is what the
+    deck rules read; Background is an enchantment type, not a creature type (205.3h)."""
+    from components import cards as K
+    from ecs.cards import CardDB, CardError
+    from ecs.deck_rules import chooses_background, is_background
+
+    for n in CHOOSERS + [FACELESS]:
+        assert "choose a Background" in db.get(n).record["keywords"], n
+        assert db.check(n) is None and "hoose a Background" in db.text(n), n
+        assert chooses_background(db, n)
+    assert is_background(db, FACELESS) and not is_background(db, CHOOSERS[0])
+    assert not chooses_background(db, "Cadira, Caller of the Small")
+    assert "Background" not in db.creature_types
+    assert db.subtype_ids["Background"] >= K.SUBTYPE_NONCREATURE
+    bad = CardDB({"Odd Grant": {"types": ["Instant"], "abilities": [{"spell": {
+        "targets": ["creature"], "effects": [{"grant": {"what": "target",
+                                              "keywords": ["choose a Background"]}}]}}]}})  # fmt: skip
+    with pytest.raises(CardError, match="choose a Background"):
+        bad.compile(["Odd Grant"])
+
+
+def test_background_pair_deck_rules(bg_db) -> None:
+    """702.124: a legend with "choose a Background" and a legendary Background enchantment
+    card are two commanders (the Background a commander though not a creature); colour
+    identity the union (903.4c); not two Backgrounds, not a legend without the keyword, not
+    a Background alone."""
+    db = bg_db
+    pool = ["Ganax, Astral Hunter", "Test Background", "Other Background",
+            "Cadira, Caller of the Small", "Guiding Bolt", "Lightning Bolt", "Dream Fracture"]  # fmt: skip
+
+    def check(cmds, main, fmt="commander-draft", **kw):
+        deck = _deck(cmds, main)
+        if fmt == "commander-draft":
+            return check_deck(deck, fmt, db, pool=pool, **kw)
+        return check_deck(deck, fmt, db)
+
+    pair = ["Ganax, Astral Hunter", "Test Background"]
+    main = {"Guiding Bolt": 1, "Lightning Bolt": 1, "Mountain": 28, "Plains": 28}
+    assert check(pair, main) == []
+    assert check(list(reversed(pair)), main) == []
+    assert check(pair, dict(main, **{"Dream Fracture": 1})) == [
+        "Dream Fracture: colour identity U outside the commander's (WR) (903.5c)"
+    ]
+    assert check(pair, {**main, "Plains": 68}, fmt="commander") == []  # (100 cards)
+    two = check(["Test Background", "Other Background"], {"Plains": 29, "Island": 29})
+    assert "Test Background: can't be a commander" in " ".join(two)
+    assert "two commanders need partner (702.124)" in " ".join(two)
+    no_kw = check(["Cadira, Caller of the Small", "Test Background"],
+                  {"Forest": 29, "Plains": 29})  # fmt: skip
+    assert "Test Background: can't be a commander" in " ".join(no_kw)
+    assert "two commanders need partner" in " ".join(no_kw)
+    alone = check(["Test Background"], {"Plains": 59})
+    assert alone and "can't be a commander" in alone[0]
+    # Faceless One is a Background: any legend that chooses one may take it (903.13e)
+    with_fo = _deck(["Ganax, Astral Hunter", FACELESS], {"Dream Fracture": 1, "Mountain": 29,
+                                                          "Island": 28})  # fmt: skip
+    assert check_deck(with_fo, "commander-draft", db, pool=pool, faceless=True,
+                      colors=["U"]) == []  # fmt: skip
+    assert check_deck(with_fo, "commander-draft", db, pool=pool, faceless=True) == []
+
+
+def test_builder_pairs_a_legend_with_a_background(cset, bg_db) -> None:
+    """The draft's builder offers a "choose a Background" legend with a drafted
+    Background, or with Faceless One in a chosen colour; the deck is legal."""
+    db = bg_db
+    pool = ["Ganax, Astral Hunter", "Test Background", "Guiding Bolt", "Dawnbringer Cleric",
+            "Icewind Stalwart", "Lightning Bolt", "Breath Weapon", "Reckless Barbarian"]  # fmt: skip
+    deck = D.build_commander_deck(0, pool, cset, db=db)
+    assert deck.commander == ["Ganax, Astral Hunter", "Test Background"] and deck.colors == []
+    assert "Guiding Bolt" in deck.main and "Lightning Bolt" in deck.main
+    assert check_deck(deck, "commander-draft", db, pool=pool, faceless=True, colors=[]) == []
+    pool = ["Ganax, Astral Hunter", "Lightning Bolt", "Breath Weapon", "Dream Fracture",
+            "Winter Eladrin", "Tymora's Invoker", "Pseudodragon Familiar"]  # fmt: skip
+    deck = D.build_commander_deck(0, pool, cset, db=db)
+    assert deck.commander == ["Ganax, Astral Hunter", FACELESS] and deck.colors == ["U"]
+    assert check_deck(deck, "commander-draft", db, pool=pool, faceless=True,
+                      colors=deck.colors) == []  # fmt: skip
