@@ -1668,6 +1668,8 @@ class Compiler:
                 v[col] = {"le": K.CMP_LE, "ge": K.CMP_GE, "eq": K.CMP_EQ}[op]
                 v[col + 1] = self.amount(n, counting=False)
         v[K.L_NAME] = self.card(spec["name"]) if "name" in spec else -1
+        if spec.get("commander", True) is not True:  # (no "not a commander" in the tables)
+            self.fail("filter: commander is true (a commander); leave it out for any")
         v[K.L_COMMANDER] = 1 if spec.get("commander") else -1
         self._conspiracy_filter(spec, v)
         v[K.L_MUTATE] = 1 if spec.get("mutate") else -1  # "a creature card with mutate"
