@@ -2612,6 +2612,7 @@ class Compiler:
         a = self.ability(kind, ib, card)
         f = self.filter(body["to"])
         self.t.set("ab", a, K.B_GRANT, f)
+        self.t.rows["ct"][card][K.C_FLAGS] |= K.CF_GRANTS
         if "if" in body:  # a condition on the grant (Worldknit)
             if kind == "triggered":
                 self.fail("granted: `if` on a triggered ability goes inside it")

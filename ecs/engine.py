@@ -35,6 +35,7 @@ from components.rules import (
     PREGAME,
     STEP_NAMES,
     T_INSTANT,
+    T_NONTRADITIONAL,
 )
 from components.state import GAME_LAYOUT, capacities
 from components.variants import (
@@ -434,6 +435,8 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["ab"]:  # (Conspiracy Draft: abilities granted)
         if row[K.B_GRANT] >= 0:
             bits |= G.NEED_GRANTED
+            if not compiled.tables.rows["ct"][row[K.B_CARD]][K.C_TYPES] & T_NONTRADITIONAL:
+                bits |= G.NEED_GRANTED_BY_PERMANENTS  # (a permanent's: Backgrounds)
     for row in compiled.tables.rows["ct"]:  # (Brokkos: a mutate cast from the graveyard)
         if row[K.C_FLAGS] & K.CF_MUTATE_FROM_GRAVEYARD:
             bits |= G.NEED_GRAVEYARD_CASTS

@@ -26,7 +26,9 @@ from components.cards import (
     A_REFA,
     A_T,
     A_ZONE,
+    B_GRANT,
     C_COLORS,
+    C_FLAGS,
     C_KW,
     C_MV,
     C_NSA,
@@ -37,6 +39,7 @@ from components.cards import (
     C_SUB,
     C_TOU,
     C_TYPES,
+    CF_GRANTS,
     NSUB,
     R_ATTACHED,
     R_EACH,
@@ -83,6 +86,7 @@ from components.effects import (
 )
 from components.game import (
     NEED_COPY_EFFECTS,
+    NEED_GRANTED_BY_PERMANENTS,
     NEED_SUSPEND,
     S_LDIRTY,
     S_NBF,
@@ -160,6 +164,50 @@ def _applies(o, ts, i):
 def face(st, cd, i):
     """The card row whose characteristics object i has (selectors.face)."""
     return selectors.face(st, cd, i)
+
+
+# ----------------------------------------------------------------- abilities given (613.1f)
+@kernel(inline="always")
+def n_grant_sources(st):
+    """How many objects ``grant_source`` looks at: the command zone's, then (in games
+    with permanents that give abilities) the battlefield's."""
+    n = st.s[S_NCZ]
+    if st.s[S_NEEDS] & NEED_GRANTED_BY_PERMANENTS:
+        n += st.s[S_NBF]
+    return n
+
+
+@kernel
+def grant_source(st, cd, k):
+    """The k-th object that may give other permanents abilities (`granted`: "creatures
+    you control with the chosen name have ...", a Background's "commander creatures you
+    own have ..."), -1 if it gives none now: a face-up card in the command zone (a
+    conspiracy, a plane) or a face-up permanent (708.2: a face-down one has no abilities)."""
+    o = st.o
+    n = st.s[S_NCZ]
+    g = st.cz[k] if k < n else st.bf[k - n]
+    c = o[g, F_CARD] if k < n else face(st, cd, g)
+    if c < 0 or o[g, F_FACE_DOWN] or not cd.ct[c, C_FLAGS] & CF_GRANTS:
+        return -1
+    return g
+
+
+@kernel(inline="always")
+def source_card(st, cd, g):
+    """The card row whose abilities a grant source has (a permanent's face, 707.2)."""
+    return face(st, cd, g) if st.o[g, F_ZONE] == BATTLEFIELD else st.o[g, F_CARD]
+
+
+@kernel
+def grants_to(st, cd, g, a, i):
+    """Does ability a that source g gives reach permanent i: it matches the ability's
+    filter, and a permanent's gift reaches only permanents within its controller's
+    range of influence (801.10)?"""
+    o = st.o
+    you = o[g, F_CTL]
+    if o[g, F_ZONE] == BATTLEFIELD and not players.in_range(st, you, o[i, F_CTL]):
+        return False
+    return selectors.matches(st, cd, cd.ab[a, B_GRANT], i, you, g, -1)
 
 
 @kernel

@@ -190,7 +190,6 @@ from systems import (
     planechase,
     players,
     priority,
-    selectors,
     shortcuts,
     suspend,
     variants,
@@ -566,20 +565,20 @@ def _card_ability_options(st, cd, q, i, c, sorc, acts, m, granted):
 
 @kernel
 def _granted_options(st, cd, q, i, sorc, acts, m):
-    """Activated abilities face-up command-zone cards grant permanent i (Incendiary
-    Dissent: "creatures you control with the chosen name have ...")."""
-    o, ct, ab = st.o, cd.ct, cd.ab
-    for x in range(st.s[S_NCZ]):
-        src = st.cz[x]
-        c = o[src, F_CARD]
-        if c < 0 or o[src, F_FACE_DOWN]:
+    """Activated abilities other objects give permanent i (Incendiary Dissent: "creatures
+    you control with the chosen name have ..."; continuous_effects.grant_source)."""
+    ct, ab = cd.ct, cd.ab
+    for x in range(continuous_effects.n_grant_sources(st)):
+        src = continuous_effects.grant_source(st, cd, x)
+        if src < 0:
             continue
+        c = continuous_effects.source_card(st, cd, src)
         for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
             if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_ACTIVATED:
                 continue
             if ab[a, B_SORC] and not sorc:
                 continue
-            if not selectors.matches(st, cd, ab[a, B_GRANT], i, o[src, F_CTL], src, -1):
+            if not continuous_effects.grants_to(st, cd, src, a, i):
                 continue
             if casting.activatable(st, cd, q, i, a):
                 m = _add(acts, m, A_ACTIVATE, q, i, a, 0)

@@ -47,13 +47,11 @@ from components.game import (
     S_LDIRTY,
     S_MANA_SRC,
     S_MANA_SRC_N,
-    S_NCZ,
     S_NEEDS,
 )
 from components.objects import (
     F_CARD,
     F_CTL,
-    F_FACE_DOWN,
     F_KW,
     F_PAY_FIRST,
     F_SICK,
@@ -156,24 +154,24 @@ def source_of(st, cd, i):
     amt = 0
     first = -1
     for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
-        if ab[a, B_KIND] != AB_MANA or manual(cd, a):
-            continue
+        if ab[a, B_KIND] != AB_MANA or manual(cd, a) or ab[a, B_GRANT] >= 0:
+            continue  # (a mana ability it gives other permanents is theirs, not its own)
         b, n = ability_mana(st, cd, i, a)
         bits |= b
         if n > amt:
             amt = n
         if first < 0:
             first = a
-    if st.s[S_NEEDS] & NEED_GRANTED:  # mana abilities command-zone cards grant it
-        for k in range(st.s[S_NCZ]):
-            g = st.cz[k]
-            cg = o[g, F_CARD]
-            if cg < 0 or o[g, F_FACE_DOWN]:
+    if st.s[S_NEEDS] & NEED_GRANTED:  # mana abilities other objects give it (grant_source)
+        for k in range(continuous_effects.n_grant_sources(st)):
+            g = continuous_effects.grant_source(st, cd, k)
+            if g < 0:
                 continue
+            cg = continuous_effects.source_card(st, cd, g)
             for a in range(ct[cg, C_AB0], ct[cg, C_AB0] + ct[cg, C_NAB]):
                 if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1:
                     continue
-                if not selectors.matches(st, cd, ab[a, B_GRANT], i, o[g, F_CTL], g, -1):
+                if not continuous_effects.grants_to(st, cd, g, a, i):
                     continue
                 b, n = ability_mana(st, cd, i, a)
                 bits |= b

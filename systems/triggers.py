@@ -166,17 +166,22 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
 
 @kernel
 def _granted(st, cd, ev, obj, player, amount, evc, aux):
-    """Triggered abilities face-up command-zone cards grant permanents (Natural Unity,
-    Assemble the Rank and Vile: "creatures you control with the chosen name have ..."):
-    each matching permanent is the source of its own instance (for "leaves" and "dies",
-    603.10a, the permanents that just left, as they last existed)."""
+    """Triggered abilities other objects give permanents (Natural Unity, Assemble the
+    Rank and Vile: "creatures you control with the chosen name have ..."; a Background's
+    "commander creatures you own have ..."; continuous_effects.grant_source): each
+    matching permanent is the source of its own instance (for "leaves" and "dies",
+    603.10a, the permanents that just left, as they last existed; a granting permanent
+    that left at the same time is not looked back at)."""
     o, ct, ab = st.o, cd.ct, cd.ab
-    for k in range(st.s[S_NCZ]):
-        g = st.cz[k]
-        c = o[g, F_CARD]
-        if c < 0 or o[g, F_FACE_DOWN] or not (ct[c, C_TRIGMASK] >> ev) & 1:
+    for k in range(continuous_effects.n_grant_sources(st)):
+        g = continuous_effects.grant_source(st, cd, k)
+        if g < 0:
+            continue
+        c = continuous_effects.source_card(st, cd, g)
+        if not (ct[c, C_TRIGMASK] >> ev) & 1:
             continue
         gy = o[g, F_CTL]
+        reach = o[g, F_ZONE] != BATTLEFIELD  # (a permanent's: within its range, 801.10)
         for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
             f = ab[a, B_GRANT]
             if f < 0 or ab[a, B_KIND] != AB_TRIGGERED or ab[a, B_WHEN] != ev:
@@ -184,11 +189,15 @@ def _granted(st, cd, ev, obj, player, amount, evc, aux):
             if ev == EV_LEAVES or ev == EV_DIES:
                 for j in range(st.s[S_NLEFT]):
                     x = st.left[j]
-                    if o[x, F_ZONE] != BATTLEFIELD and selectors.matches_lki(st, cd, f, x, gy, g):
+                    if (
+                        o[x, F_ZONE] != BATTLEFIELD
+                        and (reach or players.in_range(st, gy, o[x, F_LKI_CTL]))
+                        and selectors.matches_lki(st, cd, f, x, gy, g)
+                    ):
                         _check_one(st, cd, x, a, o[x, F_LKI_CTL], ev, obj, player, amount, evc, aux)
             else:
                 for x in st.bf[: st.s[S_NBF]]:
-                    if selectors.matches(st, cd, f, x, gy, g, -1):
+                    if continuous_effects.grants_to(st, cd, g, a, x):
                         _check_one(st, cd, x, a, o[x, F_CTL], ev, obj, player, amount, evc, aux)
 
 
