@@ -185,7 +185,9 @@ def _ability(ctx: Ctx, kind: str, body: Any) -> str:
         return _static(ctx, body)
     if kind == "granted" and isinstance(body.get("ability"), dict):  # Conspiracy: "... have '...'"
         ((k, b),) = body["ability"].items()
-        inner = _ability(Ctx("this permanent"), k, b)
+        to = body.get("to")
+        noun = "creature" if isinstance(to, dict) and to.get("type") == "Creature" else "permanent"
+        inner = _ability(Ctx(f"this {noun}"), k, b)
         cond = f"As long as {_cond(ctx, body['if'])}, " if "if" in body else ""
         return _cap(f'{cond}{_filter(body["to"], plural=True)} have "{inner}"')
     if kind == "enters" and body.get("day_if_neither"):  # 728 (Sunstreak Phoenix)

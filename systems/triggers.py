@@ -195,10 +195,9 @@ def _granted(st, cd, ev, obj, player, amount, evc, aux):
                         and selectors.matches_lki(st, cd, f, x, gy, g)
                     ):
                         _check_one(st, cd, x, a, o[x, F_LKI_CTL], ev, obj, player, amount, evc, aux)
-            else:
-                for x in st.bf[: st.s[S_NBF]]:
-                    if continuous_effects.grants_to(st, cd, g, a, x):
-                        _check_one(st, cd, x, a, o[x, F_CTL], ev, obj, player, amount, evc, aux)
+            for x in st.bf[: st.s[S_NBF]]:  # (and those still there: "another ... dies")
+                if continuous_effects.grants_to(st, cd, g, a, x):
+                    _check_one(st, cd, x, a, o[x, F_CTL], ev, obj, player, amount, evc, aux)
 
 
 @kernel

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from draft_checks import assert_decks_legal
 
 import ecs.draft as D
 from ecs.cards import load_pool
@@ -79,5 +80,6 @@ def test_cli_commander_masters_draft_plays(tmp_path: Path, capsys) -> None:
     assert "Commander Masters" in capsys.readouterr().out
     data = json.loads(out.read_text())
     assert len(data["picks"]) == 4 * 60
+    assert_decks_legal(data, piper=True, masters=True)
     (game,) = data["games"]
     assert game["winners"] or game["capped"]
