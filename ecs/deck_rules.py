@@ -183,7 +183,7 @@ def _commander(main: list[str], commanders: list[str], db: CardDB, brawl: bool) 
         ok = (legendary and "Creature" in types) or bool(rec.get("can_be_commander"))
         if brawl and legendary and "Planeswalker" in types:
             ok = True
-        if paired and _is_background(db, name):  # 702.124k: a chosen Background
+        if paired and is_background(db, name):  # 702.124k: a chosen Background
             ok = True
         if not ok:
             what = "a legendary creature or planeswalker" if brawl else "a legendary creature"
@@ -255,7 +255,7 @@ def _commander_draft(main: list[str], commanders: list[str], pool: list[str], db
         problems.append(f"{len(commanders)} commanders: one, or two with partner (903.3c)")
     paired = len(commanders) == 2 and background_pair(db, *commanders)
     for name in commanders:
-        if not can_be_commander(db, name) and not (paired and _is_background(db, name)):
+        if not can_be_commander(db, name) and not (paired and is_background(db, name)):
             problems.append(f"{name}: can't be a commander (903.3: a legendary creature, or a "
                             "card that says so)")  # fmt: skip
     if len(commanders) == 2 and not paired:
@@ -340,7 +340,7 @@ def background_pair(db: CardDB, a: str, b: str) -> bool:
     one can be a commander by itself and has "choose a Background", and the other is a
     legendary Background enchantment card (two Faceless Ones: each is both)."""
     return any(
-        chooses_background(db, x) and can_be_commander(db, x) and _is_background(db, y)
+        chooses_background(db, x) and can_be_commander(db, x) and is_background(db, y)
         for x, y in ((a, b), (b, a))
     )
 
@@ -351,11 +351,6 @@ def chooses_background(db: CardDB, name: str) -> bool:
 
 
 def is_background(db: CardDB, name: str) -> bool:
-    """A legendary Background enchantment card (702.124, 205.3h)."""
-    return _is_background(db, name)
-
-
-def _is_background(db: CardDB, name: str) -> bool:
     """A legendary Background enchantment card (702.124, 205.3h)."""
     rec = db.get(name).record
     return (

@@ -1266,16 +1266,19 @@ def _commander_options(db: Any, ok: list[str], piper: bool, masters: bool,
     backgrounds = sorted({c for c in ok if is_background(db, c) and c != FACELESS})
     out += [((a, b), ()) for a in legends for b in backgrounds
             if a != b and background_pair(db, a, b)]  # fmt: skip
+
+    def added(name: str, pairs: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """903.13e's commander in each colour (903.4b): alone, beside a legend it pairs
+        with, or two of them."""
+        return ([((name,), (c,)) for c in COLORS]
+                + [((c, name), (x,)) for c in legends if pairs(c) for x in COLORS]
+                + [((name, name), (x, y)) for k, x in enumerate(COLORS)
+                   for y in COLORS[k + 1 :]])  # fmt: skip
+
     if piper and PIPER in db and PIPER in playable:
-        out += [((PIPER,), (c,)) for c in COLORS]
-        out += [((c, PIPER), (x,)) for c in legends if partner(c) for x in COLORS]
-        out += [((PIPER, PIPER), (x, y)) for k, x in enumerate(COLORS) for y in COLORS[k + 1 :]]
+        out += added(PIPER, partner)
     if faceless and FACELESS in db and FACELESS in playable:
-        out += [((FACELESS,), (c,)) for c in COLORS]
-        out += [((c, FACELESS), (x,)) for c in legends if background_pair(db, c, FACELESS)
-                for x in COLORS]  # fmt: skip
-        out += [((FACELESS, FACELESS), (x, y)) for k, x in enumerate(COLORS)
-                for y in COLORS[k + 1 :]]  # fmt: skip
+        out += added(FACELESS, lambda c: background_pair(db, c, FACELESS))
     return out
 
 
@@ -1659,9 +1662,10 @@ def main(args: argparse.Namespace) -> int:
 def commander_label(d: Deck) -> str:
     """The deck's commanders, each with its chosen colour (903.4b): "A + The Prismatic
     Piper (G)", "Faceless One (W) + Faceless One (B)"."""
+    from ecs.deck_rules import ADDED  # (903.13e's commanders, whose colour is chosen)
+
     colors = iter(d.colors)
-    chosen = ("The Prismatic Piper", "Faceless One")  # (commander_color_choice records)
-    return " + ".join(f"{c} ({next(colors, '?')})" if c in chosen else c
+    return " + ".join(f"{c} ({next(colors, '?')})" if c in ADDED else c
                       for c in d.commander)  # fmt: skip
 
 

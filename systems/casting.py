@@ -626,14 +626,15 @@ def advance(st, cd):
         stage = s[S_CAST_STAGE]
         if stage == CAST_CHOOSER:
             s[S_CAST_STAGE] = CAST_MODES
-            if a >= 0 and ab[a, B_CHOOSER] == CHOOSER_EVENT_CONTROLLER:
-                q = o[it, F_EVC]  # "of their choice": the event object's controller chooses
+            chooser = ab[a, B_CHOOSER] if a >= 0 else 0
+            if chooser == CHOOSER_EVENT_CONTROLLER or chooser == CHOOSER_EVENT_OWNER:
+                # "of their choice": the event object's controller chooses; "its owner
+                # distributes": its owner
+                q = o[it, F_EVC]
+                if chooser == CHOOSER_EVENT_OWNER:
+                    q = o[o[it, F_EVO], F_OWNER] if o[it, F_EVO] >= 0 else -1
                 o[it, F_CHOOSER] = q if q >= 0 and st.pl[q, P_ALIVE] else -1
-            elif a >= 0 and ab[a, B_CHOOSER] == CHOOSER_EVENT_OWNER:
-                x = o[it, F_EVO]  # "its owner distributes": the event object's owner
-                q = o[x, F_OWNER] if x >= 0 else -1
-                o[it, F_CHOOSER] = q if q >= 0 and st.pl[q, P_ALIVE] else -1
-            elif a >= 0 and ab[a, B_CHOOSER] > 0:
+            elif chooser > 0:
                 if _ask_chooser(st, cd, it, p):
                     return
         elif stage == CAST_MODES:
@@ -1127,13 +1128,8 @@ def _divide_one(st, it, spec, x):
         if dv[k, V_ITEM] == it and dv[k, V_TARGET] == x:
             dv[k, V_AMOUNT] += 1
             return
-    if st.s[S_NDV] >= dv.shape[0]:  # rows of objects no longer on the stack (countered)
-        k = 0
-        while k < st.s[S_NDV]:
-            if st.o[dv[k, V_ITEM], F_ZONE] != STACK:
-                st.s[S_NDV] = delete_row(dv, k, st.s[S_NDV])
-            else:
-                k += 1
+    if st.s[S_NDV] >= dv.shape[0]:
+        drop_divisions(st, -1)  # (the rows of objects countered, no longer on the stack)
     k = new_row(st, dv, S_NDV)
     if k >= 0:
         dv[k, V_ITEM] = it
@@ -1157,11 +1153,13 @@ def copy_divisions(st, x, j):
 
 @kernel
 def drop_divisions(st, it):
-    """Forget how stack object it divided its amount (it has left the stack)."""
+    """Forget how stack object it divided its amount (it has left the stack); it = -1:
+    of every object no longer on the stack."""
     dv, s = st.dv, st.s
     k = 0
     while k < s[S_NDV]:
-        if dv[k, V_ITEM] == it:
+        x = dv[k, V_ITEM]
+        if x == it or (it < 0 and st.o[x, F_ZONE] != STACK):
             s[S_NDV] = delete_row(dv, k, s[S_NDV])
         else:
             k += 1

@@ -181,21 +181,16 @@ def n_grant_sources(st):
 def grant_source(st, cd, k):
     """The k-th object that may give other permanents abilities (`granted`: "creatures
     you control with the chosen name have ...", a Background's "commander creatures you
-    own have ..."), -1 if it gives none now: a face-up card in the command zone (a
-    conspiracy, a plane) or a face-up permanent (708.2: a face-down one has no abilities)."""
+    own have ...") and the card row whose abilities it has (a permanent's face, 707.2);
+    (-1, -1) if it gives none now: a face-up card in the command zone (a conspiracy, a
+    plane) or a face-up permanent (708.2: a face-down one has no abilities)."""
     o = st.o
     n = st.s[S_NCZ]
     g = st.cz[k] if k < n else st.bf[k - n]
     c = o[g, F_CARD] if k < n else face(st, cd, g)
     if c < 0 or o[g, F_FACE_DOWN] or not cd.ct[c, C_FLAGS] & CF_GRANTS:
-        return -1
-    return g
-
-
-@kernel(inline="always")
-def source_card(st, cd, g):
-    """The card row whose abilities a grant source has (a permanent's face, 707.2)."""
-    return face(st, cd, g) if st.o[g, F_ZONE] == BATTLEFIELD else st.o[g, F_CARD]
+        return -1, -1
+    return g, c
 
 
 @kernel

@@ -843,10 +843,7 @@ def _simple(st, cd, r, you, src, item):
                 o[x, F_SUSP_HASTE] = 1 + you
         elif op == OP_COUNTERS:
             if z == BATTLEFIELD or z == COMMAND or (z == EXILE and o[x, F_SUSPEND]):
-                n = amt
-                if z == BATTLEFIELD and n > 0:  # (a permanent: 614.1a, Loft Gardens)
-                    n = n << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)
-                zones.add_counters(st, cd, x, ep[r, E_A], n)
+                _put_counters(st, cd, x, ep[r, E_A], amt)
         elif op == OP_TAP:
             if z == BATTLEFIELD:
                 o[x, F_TAPPED] = 1
@@ -1064,6 +1061,15 @@ def _copy_for_each_target(st, cd, r, you, src, item):
 
 
 @kernel
+def _put_counters(st, cd, x, kind, n):
+    """n counters of a kind put on object x (n < 0 removes); on a permanent, doubled by
+    each "twice that many" (614.1a, Selesnya Loft Gardens)."""
+    if n > 0 and st.o[x, F_ZONE] == BATTLEFIELD:
+        n = n << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)
+    zones.add_counters(st, cd, x, kind, n)
+
+
+@kernel
 def _distribute_counters(st, cd, r, you, src, item):
     """601.2d, 608.2b: each target still legal gets the counters divided to it as the
     ability was put on the stack (an illegal one's share is not given to another)."""
@@ -1072,8 +1078,7 @@ def _distribute_counters(st, cd, r, you, src, item):
         t = dv[k, V_TARGET]
         if dv[k, V_ITEM] != item or not targets.legal(st, cd, dv[k, V_SPEC], t, you, src, item):
             continue
-        n = dv[k, V_AMOUNT] << command_zone.doublings(st, cd, ST_DOUBLE_COUNTERS)  # (614.1a)
-        zones.add_counters(st, cd, t, cd.ep[r, E_A], n)
+        _put_counters(st, cd, t, cd.ep[r, E_A], dv[k, V_AMOUNT])
     casting.drop_divisions(st, item)
 
 

@@ -569,10 +569,9 @@ def _granted_options(st, cd, q, i, sorc, acts, m):
     you control with the chosen name have ..."; continuous_effects.grant_source)."""
     ct, ab = cd.ct, cd.ab
     for x in range(continuous_effects.n_grant_sources(st)):
-        src = continuous_effects.grant_source(st, cd, x)
+        src, c = continuous_effects.grant_source(st, cd, x)
         if src < 0:
             continue
-        c = continuous_effects.source_card(st, cd, src)
         for a in range(ct[c, C_AB0], ct[c, C_AB0] + ct[c, C_NAB]):
             if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_ACTIVATED:
                 continue

@@ -164,10 +164,9 @@ def source_of(st, cd, i):
             first = a
     if st.s[S_NEEDS] & NEED_GRANTED:  # mana abilities other objects give it (grant_source)
         for k in range(continuous_effects.n_grant_sources(st)):
-            g = continuous_effects.grant_source(st, cd, k)
+            g, cg = continuous_effects.grant_source(st, cd, k)
             if g < 0:
                 continue
-            cg = continuous_effects.source_card(st, cd, g)
             for a in range(ct[cg, C_AB0], ct[cg, C_AB0] + ct[cg, C_NAB]):
                 if ab[a, B_GRANT] < 0 or ab[a, B_KIND] != AB_MANA or ab[a, B_TAP] != 1:
                     continue

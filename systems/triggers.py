@@ -174,11 +174,8 @@ def _granted(st, cd, ev, obj, player, amount, evc, aux):
     that left at the same time is not looked back at)."""
     o, ct, ab = st.o, cd.ct, cd.ab
     for k in range(continuous_effects.n_grant_sources(st)):
-        g = continuous_effects.grant_source(st, cd, k)
-        if g < 0:
-            continue
-        c = continuous_effects.source_card(st, cd, g)
-        if not (ct[c, C_TRIGMASK] >> ev) & 1:
+        g, c = continuous_effects.grant_source(st, cd, k)
+        if g < 0 or not (ct[c, C_TRIGMASK] >> ev) & 1:
             continue
         gy = o[g, F_CTL]
         reach = o[g, F_ZONE] != BATTLEFIELD  # (a permanent's: within its range, 801.10)
