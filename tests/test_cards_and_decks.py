@@ -63,6 +63,36 @@ def test_records_compile_to_tables() -> None:
             },
             "condition: is: filter is a mapping",
         ),
+        (  # a spell's cost instead of its mana cost: mana only (life was never paid)
+            {
+                "Bad": {
+                    "types": ["Sorcery"],
+                    "keywords": [{"flashback": {"mana": "{1}", "life": 3}}],
+                    "abilities": [{"spell": {"effects": [{"draw": {"amount": 1}}]}}],
+                }
+            },
+            "flashback: a mana cost only",
+        ),
+        (  # "not a commander" has no column: refused, not read as "any"
+            {
+                "Bad": {
+                    "types": ["Sorcery"],
+                    "abilities": [
+                        {"spell": {"effects": [{"destroy": {"each": {"commander": False}}}]}}
+                    ],
+                }
+            },
+            "filter: commander is true",
+        ),
+        (  # distribute_counters needs a divided amount among the targets (601.2d)
+            {
+                "Bad": {
+                    "types": ["Sorcery"],
+                    "abilities": [{"spell": {"effects": [{"distribute_counters": "+1/+1"}]}}],
+                }
+            },
+            "distribute_counters: the ability needs a target spec with divide",
+        ),
     ],
 )
 def test_bad_card_records_name_card_and_field(records: dict, needle: str) -> None:
