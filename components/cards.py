@@ -302,6 +302,8 @@ B_TRIG_INDEX = F("trigger_index", "bit of a once-each-turn trigger in F_ACTUSED;
 B_GROUP = F("group", "1: 'whenever one or more ... attack' (once per declaration)")
 B_DISCARD_SELF = F("discard_self", "1: discarding this card is part of the cost (cycling)")
 B_DECK_ZONE = F("search_zones", "unused")
+B_FREE = F("free", "1: an activated ability without any cost or limit ({0}: Eladamri), which "
+           "random agents don't repeat while one of its activations waits (policies)")  # fmt: skip
 F = FILTERS.field
 L_KW = F("keywords", "keyword bits: has all of them")
 L_OR = F("or", "a second filter row: matches if either does (one level); -1")

@@ -162,6 +162,7 @@ NEED_DOESNT_UNTAP = 2048  # S_NEEDS: a static ability stops untapping (Intruder 
 NEED_GRANTED_ABILITIES = 4096  # S_NEEDS: an Aura gives the enchanted permanent an ability
 NEED_GRAVEYARD_TRIGGERS = 8192  # S_NEEDS: a triggered ability works from a graveyard
 NEED_GRANTED_BY_PERMANENTS = 1 << 14  # S_NEEDS: a permanent's card grants abilities (`granted`)
+NEED_FREE_ABILITIES = 1 << 15  # S_NEEDS: an activated ability has no cost at all (B_FREE)
 NEED_FLASH_FOR = 1 << 20  # S_NEEDS: spells may be cast as though they had flash (Tawnos)
 NEED_GRANTED_UNEARTH = 1 << 23  # S_NEEDS: a plane gives graveyard cards unearth (Grixis)
 NEED_SUSPEND = 1 << 27  # S_NEEDS: a card may be suspended (702.62; Talon Gates)

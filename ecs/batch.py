@@ -127,13 +127,14 @@ class BatchPlayer:
             names = self.decks_of(r)
             lists = [self.lists[d] for d in names]
             room = (self.room[0] * scale, self.room[1] * min(scale, 4))
+            cmds = [self.commanders.get(d, []) for d in names] if self.commanders else None
             if self.setups:
                 from ecs.casual import casual_arena
 
                 a = casual_arena(self.compiled, lists, self.cfg["variant"], self.options,
-                                 self.setups[j], trace=self.trace, room=room)  # fmt: skip
+                                 self.setups[j], trace=self.trace, room=room,
+                                 commanders=cmds)  # fmt: skip
             else:
-                cmds = [self.commanders.get(d, []) for d in names] if self.commanders else None
                 a = template(self.compiled, lists, self.cfg["variant"], self.options,
                              trace=self.trace, room=room, commanders=cmds)  # fmt: skip
             v = GAME_LAYOUT.views(a)

@@ -504,6 +504,8 @@ class Compiler:
         row[K.C_TRIGMASK] = mask
         if any(listed_ability(t.rows["ab"][a]) for a in range(first, len(t.rows["ab"]))):
             row[K.C_FLAGS] |= K.CF_LISTED
+        for a in range(first, len(t.rows["ab"])):
+            t.rows["ab"][a][K.B_FREE] = int(free_ability(t.rows["ab"][a]))
         if (
             row[K.C_FLASHBACK]
             or flags & K.CF_MUTATE_FROM_GRAVEYARD
@@ -2713,6 +2715,16 @@ def manual_mana(row: list[int]) -> bool:
     colors = sum(1 for k in range(6) if row[K.B_MANA_A + k])
     return bool(row[K.B_TAP] != 1 or row[K.B_SAC] != -1 or row[K.B_LIFE] or row[K.B_RMCTR] >= 0
                 or cost or (row[K.B_MANA] == K.MANA_FIXED and colors > 1))  # fmt: skip
+
+
+def free_ability(row: list[int]) -> bool:
+    """Is this an activated ability with no cost at all and no limit ({0}: Eladamri's), one
+    a player may activate again and again (B_FREE)?"""
+    if row[K.B_KIND] != K.AB_ACTIVATED or row[K.B_ONCE] or row[K.B_SORC]:
+        return False
+    mana = any(row[K.B_COST + k] for k in range(7)) or any(row[K.B_HYB + k] for k in range(K.NHYB))
+    return not (mana or row[K.B_XS] or row[K.B_TAP] or row[K.B_SAC] != -1 or row[K.B_LIFE]
+                or row[K.B_DISCARD] or row[K.B_DISCARD_SELF] or row[K.B_RMCTR] >= 0)  # fmt: skip
 
 
 def listed_ability(row: list[int]) -> bool:

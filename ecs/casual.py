@@ -9,8 +9,8 @@ Two uses:
 - games from ordinary decks (batches): ``casual_game`` / ``casual_arena`` add stock
   planar decks, scheme decks and avatars chosen by the seed to a set of decks, with the
   variant's setup (the archenemy's team and life, 904.2-904.6; the vanguard modifiers,
-  902.4-902.5), combinable with each other and with Commander (whose setup is another
-  module's: ``extra`` names any command-zone cards it adds).
+  902.4-902.5), combinable with each other and with Commander (the players'
+  commanders in the command zone beside them, 903.6).
 
 Stock cards are every plane, phenomenon, scheme and vanguard of the pool
 (``ecs/data/cards/planes.yaml``, ``schemes.yaml``, ``vanguard.yaml``) that compiles."""
@@ -18,6 +18,7 @@ Stock cards are every plane, phenomenon, scheme and vanguard of the pool
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -40,6 +41,9 @@ from ecs.engine import (
     Options,
     SetupError,
     add_object,
+    commander_game,
+    commander_keys,
+    designate,
     new_arena,
     set_masks,
 )
@@ -270,16 +274,26 @@ def casual_arena(
     setup: CasualSetup,
     trace: int = 0,
     room: tuple[int, int] | None = None,
+    commanders: list[list[str]] | None = None,
+    commander_colors: list[Any] | None = None,
 ) -> np.ndarray:
     """The arena of a casual game in the pregame (``systems/setup.deal`` seats the players
     and applies the vanguard modifiers, ``begin`` starts it): the decks in the libraries,
     the variant's command-zone cards, teams and life. Archenemy (904.2): the archenemy
     alone on one team, the others on the other, Team vs. Team with shared team turns.
     ``room``: (cards, largest library) for the arena, the command-zone cards included
-    (a batch's arenas have one size: see ``casual_cards``)."""
+    (a batch's arenas have one size: see ``casual_cards``). ``commanders``: each
+    player's commanders in a Commander or Brawl game combined with these variants (903.6:
+    in the command zone, face up, as ``engine.template`` puts them; ``commander_colors``
+    as there)."""
     n = len(decks)
     casual = tuple(setup.casual)
     options = replace(options, casual=casual)
+    commanders = commander_keys(compiled.db, commanders or [[] for _ in decks], commander_colors)
+    if len(commanders) != n:
+        raise SetupError(f"{len(commanders)} commander lists for {n} decks")
+    if any(commanders) and not commander_game(casual):
+        raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
     if ARCHENEMY in casual and RUMBLE not in casual:
         if setup.archenemy < 0:
             raise SetupError("archenemy: one player must be the archenemy (904.2a)")
@@ -298,12 +312,16 @@ def casual_arena(
         cards, library = room
     else:
         cards = sum(len(d) for d in decks) + extra + len(setup.communal_deck)
+        cards += sum(len(c) for c in commanders)
         library = max(len(d) for d in decks)
     a = new_arena(variant, options, team, cards, library, trace)
     v = _views(a)
     for p, deck in enumerate(decks):
         for name in deck:
             add_object(a, compiled, name, p, LIBRARY)
+    for p, names in enumerate(commanders):
+        for name in names:
+            designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND))
     if setup.communal_deck:
         add_communal_deck(a, compiled, setup.communal_deck, 0)
     for p, d in enumerate(setup.planar_decks):

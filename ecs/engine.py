@@ -467,6 +467,8 @@ def _pool_needs(compiled: Compiled) -> int:
             bits |= G.NEED_SELF_TRIGGERS  # (and "whenever a card is put into a graveyard")
         if row[K.B_KIND] == K.AB_MANA and manual_mana(row):
             bits |= G.NEED_COSTED_MANA
+        if row[K.B_FREE]:
+            bits |= G.NEED_FREE_ABILITIES
     for row in rows["ep"]:
         if row[K.E_OP] == K.OP_EXILE and row[K.E_A] == 2:
             bits |= G.NEED_EXILE_UNTIL
@@ -766,9 +768,6 @@ class Game:
             cmds = [list(c) for c in commanders]
         if any(cmds) and not options.casual:
             options = replace(options, casual=("commander",))
-        if casual_setup is not None and any(cmds):
-            raise SetupError("commanders: a Commander game has no planar, scheme or vanguard "
-                             "cards here (casual_setup)")  # fmt: skip
         if commander_colors is not None and any(commander_colors) and not any(cmds):
             raise SetupError("commander_colors: chosen colours are for commanders (903.4b) "
                              "in a Commander or Brawl game; this game has none")  # fmt: skip
@@ -793,7 +792,7 @@ class Game:
                 from ecs.casual import casual_arena
 
                 a = casual_arena(compiled, decks, variant, options, casual_setup, trace=trace,
-                                 room=room)  # fmt: skip
+                                 room=room, commanders=keys)  # fmt: skip
             else:
                 a = template(compiled, decks, variant, options, trace=trace, room=room,
                              commanders=keys)  # fmt: skip

@@ -97,7 +97,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "--casual", default=None, metavar="NAME[,NAME...]",
         help="casual variants (900-904): commander, brawl (default decks: the six stock "
         "Commander decks), planechase, vanguard, archenemy, supervillain-rumble (stock "
-        "planar and scheme decks and avatars drawn from the batch seed)",
+        "planar and scheme decks and avatars drawn from the batch seed); several combine: "
+        "commander,planechase",
     )  # fmt: skip
     add_seed_and_workers(ap, "batch seed: every game's seed derives from it")
     ap.add_argument(
@@ -604,11 +605,6 @@ def _check_casual(value: str | None, variant: str) -> tuple[str, ...]:
         raise UsageError("--casual: commander or brawl, not both (Brawl is a Commander option)")
     if {"archenemy", "supervillain-rumble"} <= names:
         raise UsageError("--casual: archenemy or supervillain-rumble, not both (904.12)")
-    if {"commander", "brawl"} & names and names - {"commander", "brawl"}:
-        raise UsageError(
-            "--casual: a Commander batch with planechase, vanguard or archenemy is not "
-            "implemented yet (Game.new and the scenario runner combine them)"
-        )
     if "archenemy" in names and variant != "free-for-all":
         raise UsageError(
             f"--casual archenemy: the archenemy's teams are set up by 904.2 (use the default "

@@ -2,7 +2,10 @@
 or asked from Python (``Game.policy_choice``). Their random draws come from the
 agents' own generator (S_AGENT_RNG), so the game itself replays from the options taken.
 
-POLICY_RANDOM: uniform among the options.
+POLICY_RANDOM: uniform among the options; but an ability without any cost or limit
+(B_FREE: Eladamri's {0}) is activated at most once each turn from a source (uniform
+among the other options then): a random player would otherwise keep activating it and
+seldom let the stack resolve or the step end.
 POLICY_HEURISTIC: a simple player. Keeps a hand of 2-5 lands (one mulligan at most);
 plays a land, then casts the spell of the highest mana value it can; aims harmful
 spells (damage, destruction, removal, theft...) at the opponent with the least life or
@@ -19,6 +22,8 @@ from __future__ import annotations
 from components.cards import (
     B_E0,
     B_EN,
+    B_FREE,
+    B_INDEX,
     C_MV,
     E_OP,
     OP_BOUNCE,
@@ -38,6 +43,7 @@ from components.cards import (
     OP_TO_LIBRARY,
 )
 from components.decisions import (
+    A_ACTIVATE,
     A_ATTACK,
     A_ATTACK_DONE,
     A_BLOCK,
@@ -60,8 +66,17 @@ from components.decisions import (
     PEND_TRIGGER_TARGET,
     PEND_YES_NO,
 )
-from components.game import S_CASTING, S_N, S_NBF, S_PEND, S_PPLAYER
+from components.game import (
+    NEED_FREE_ABILITIES,
+    S_CASTING,
+    S_N,
+    S_NBF,
+    S_NEEDS,
+    S_PEND,
+    S_PPLAYER,
+)
 from components.objects import (
+    F_ACTUSED,
     F_ATKP,
     F_CARD,
     F_CTL,
@@ -102,7 +117,37 @@ def choose(st, cd, policy, n):
         policy = st.pl[st.s[S_PPLAYER], P_POLICY]
     if policy == POLICY_HEURISTIC:
         return heuristic(st, cd, n)
+    if st.s[S_NEEDS] & NEED_FREE_ABILITIES and st.s[S_PEND] == PEND_PRIORITY:
+        return _random_but_no_repeat(st, cd, n)
     return agent_rand_below(st, n)
+
+
+@kernel
+def _random_but_no_repeat(st, cd, n):
+    """Uniform among the n options but those activating a free ability (B_FREE) of a
+    source that activated it this turn (F_ACTUSED)."""
+    left = n
+    for k in range(n):
+        left -= _repeats(st, cd, k)
+    if left == n:
+        return agent_rand_below(st, n)
+    r = agent_rand_below(st, left)
+    for k in range(n):
+        if not _repeats(st, cd, k):
+            if r == 0:
+                return k
+            r -= 1
+    return 0
+
+
+@kernel
+def _repeats(st, cd, k):
+    acts = st.acts
+    if acts[k, AC_KIND] != A_ACTIVATE:
+        return 0
+    a = acts[k, AC_ARG]
+    return cd.ab[a, B_FREE] * ((st.o[acts[k, AC_OBJ], F_ACTUSED] >> cd.ab[a, B_INDEX]) & 1)
+    return 0
 
 
 @kernel

@@ -50,6 +50,7 @@ from components.game import (
     S_DECLARED,
     S_FSSTEP,
     S_MAXTURNS,
+    S_N,
     S_NBEGAN,
     S_NEEDS,
     S_NEFF,
@@ -114,6 +115,7 @@ from components.rules import (
     BEGIN_COMBAT,
     CLEANUP,
     COMBAT_DAMAGE,
+    COMMAND,
     CTR_P1P1,
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
@@ -217,6 +219,9 @@ def begin_turn(st, cd, p):
     for i in zones.permanents(st):
         o[i, F_LOYUSED] = 0
         o[i, F_ACTUSED] = 0
+    for i in range(s[S_N]):  # ("this turn" for abilities working from the command zone too)
+        if o[i, F_ZONE] == COMMAND:
+            o[i, F_ACTUSED] = 0
     ring = np.empty(st.pl.shape[0], np.int64)
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)

@@ -35,9 +35,6 @@ REFUSED = {
     "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
     # Planechase (901): planes of Planechase (2009) waiting for a word
     # Planechase 2012 (901): planes waiting for a word
-    # Vanguard (902): a free ability repeatable without end ({0}: the next 1 damage ...):
-    # random agents fill the tables; it waits for activating it N times as one shortcut
-    "Eladamri": "shortcut_repeat",
 }  # fmt: skip
 
 ISSUE_17 = """Edgar Markov; The Ur-Dragon; Atraxa, Praetors' Voice; Krenko, Mob Boss;

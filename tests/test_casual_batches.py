@@ -72,7 +72,6 @@ def test_casual_batches_do_not_depend_on_the_workers() -> None:
     [
         ["--casual", "frobnicate"],
         ["--casual", "commander,brawl"],
-        ["--casual", "commander,planechase"],
         ["--casual", "brawl"],
         ["--casual", "archenemy", "--variant", "team-vs-team"],
         ["--casual", "conspiracy"],
@@ -88,7 +87,45 @@ def test_bad_casual_flags_exit_2(flags: list[str], tmp_path: Path) -> None:
     assert "--casual" in r.stderr and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("casual", ["commander", "planechase", "archenemy", "vanguard"])
+@pytest.mark.parametrize(
+    "casual", ["commander,planechase", "commander,vanguard", "commander,archenemy"]
+)
+def test_commander_combines_with_the_command_zone_variants(casual: str) -> None:
+    """903 with 901, 902 or 904 in one batch: each seat's commander in the command zone
+    beside the planar decks, avatars or the archenemy's scheme deck; life 40 (903.7; an
+    avatar's modifier on top, 902.4); games play to the end."""
+    from components import game as G
+    from components import objects as O
+    from components import players as PL
+    from components.rules import COMMAND, T_PLANE, T_SCHEME, T_VANGUARD
+    from components.state import GAME_LAYOUT
+    from ecs.batch import BatchPlayer
+
+    cfg = _cfg("--casual", casual, "--games", "3", "--seed", "5", "--workers", "1")
+    bp = BatchPlayer(cfg)
+    v = GAME_LAYOUT.views(bp.template(0))
+    n = int(v.s[G.S_N])
+    command = [i for i in range(n) if v.o[i, O.F_ZONE] == COMMAND]
+    owners = sorted(int(v.o[i, O.F_OWNER]) for i in command if v.o[i, O.F_COMMANDER])
+    assert owners == [0, 1, 2, 3]
+    kind = {"planechase": T_PLANE, "vanguard": T_VANGUARD, "archenemy": T_SCHEME}[
+        casual.split(",")[1]
+    ]
+    assert any(v.o[i, O.F_TYPES] & kind for i in command)
+    assert all(int(v.pl[p, PL.P_LIFE]) == 40 for p in range(4))
+    rows, _ = S.run_batch(cfg, progress=False)
+    assert len(rows) == 3
+    for r in rows:
+        assert r["variant"].endswith("+" + casual.replace(",", "+"))
+        assert all(len(c) == 1 for c in r["commanders"])
+        assert r["turns"] > 0 and r["draw"] == (not r["winners"])
+        if casual.endswith("archenemy"):
+            assert sorted(r["roles"]).count("archenemy") == 1
+
+
+@pytest.mark.parametrize(
+    "casual", ["commander", "planechase", "archenemy", "vanguard", "commander,planechase"]
+)
 def test_casual_batch_replays_reach_the_same_final_state(tmp_path: Path, casual: str) -> None:
     """A replay written by a casual batch holds what the game was made of beyond the decks
     (each seat's commanders, the planar/scheme decks and avatars drawn from the seed):
@@ -106,8 +143,10 @@ def test_casual_batch_replays_reach_the_same_final_state(tmp_path: Path, casual:
     assert len(files) == 2
     for f, row in zip(files, sorted(rows, key=lambda r: r["game"]), strict=True):
         data = json.loads(f.read_text())
-        key = "commanders" if casual == "commander" else "casual_setup"
-        assert data["setup"][key]
+        if "commander" in casual:
+            assert data["setup"]["commanders"]
+        if casual != "commander":
+            assert data["setup"]["casual_setup"]
         g = replay(data, str(f))
         assert g.fingerprint() == data["final"]["hash"]
         assert g.turn == row["turns"] and sorted(g.names[p] for p in g.winners) == sorted(
@@ -134,3 +173,29 @@ def test_a_casual_game_made_in_python_saves_and_replays() -> None:
     )
     again = replay(data)
     assert again.fingerprint() == g.fingerprint() and again.winners == g.winners
+
+
+def test_random_agents_finish_games_with_a_free_ability() -> None:
+    """Eladamri's {0} ability (B_FREE) may be activated any number of times: the compiled
+    random agent activates it, but not again from the same avatar while one activation
+    waits on the stack, so four Eladamris never fill the tables and every game ends."""
+    from ecs import casual as C
+    from ecs.decks import load_deck
+    from ecs.engine import Game, Options
+
+    deck = load_deck("big-green").main
+    setup = C.CasualSetup(("vanguard",), vanguards=["Eladamri"] * 4)
+    activations = 0
+    for seed in range(4):  # (each activation is an object: room for ~200 of them)
+        g = Game.new([deck] * 4, seed=seed, options=Options(max_turns=60), casual_setup=setup,
+                     room=(800, 60))  # fmt: skip
+        while not g.over:
+            k = g.policy_choice("random")
+            a = g.legal_actions()[k]
+            if a.kind == "activate" and g.card_name(a.obj) == "Eladamri":
+                activations += 1
+                waiting = [i for i in g.view()["stack"] if i == "ability of Eladamri"]
+                assert len(waiting) < 4  # at most one from each of the other avatars
+            g.step(k)
+        assert g.error == 0 and (g.winners or g.drawn or g.capped)
+    assert activations > 0
