@@ -171,6 +171,7 @@ NEED_PLAY_FROM_TOP = 1 << 25  # S_NEEDS: players may play their libraries' top c
 NEED_GRANTED_FLASHBACK = 1 << 24  # S_NEEDS: a plane gives graveyard cards flashback (Otaria)
 NEED_FLASHBACK = 1 << 22  # S_NEEDS: a card may be cast by flashback (702.34; Otaria)
 NEED_COPY_EFFECTS = 1 << 21  # S_NEEDS: a permanent may become a copy (707.2: Body Double)
+NEED_CONSPIRE = 1 << 16  # S_NEEDS: a spell may have conspire (702.78; Wort)
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
 NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4
@@ -185,7 +186,9 @@ TODO_BEGIN, TODO_PRIORITY, TODO_END = range(3)
 # S_CAST_KIND
 CK_SPELL, CK_ABILITY, CK_TRIGGER = range(3)
 # S_CAST_STAGE
-CAST_CHOOSER, CAST_MODES, CAST_KICKER, CAST_X, CAST_TARGETS, CAST_SAC, CAST_PAY = range(7)
+CAST_CHOOSER, CAST_MODES, CAST_KICKER, CAST_X, CAST_TARGETS, CAST_SAC, CAST_CONSPIRE, CAST_PAY = (
+    range(8)
+)
 # S_ERROR
 ERR_NONE, ERR_FULL, ERR_STALL, ERR_BAD_ACTION = range(4)
 ERROR_NAMES = ("", "a table of the state is full", "no progress", "an illegal action")

@@ -151,3 +151,6 @@ F_COPY_OF = F("copy_of", "1 + the card row whose copiable values a copy effect g
               "(layer 1; set by the layers from the effects); 0 none")  # fmt: skip
 F_FLASHBACK = F("flashback", "1 while a spell cast by flashback is on the stack (702.34a: exiled "
                 "as it leaves the stack)")  # fmt: skip
+# conspire (702.78)
+F_CONSPIRED = F("conspired", "how many of its conspire costs were paid as it was cast (702.78b: "
+                "each triggers); 0")  # fmt: skip

@@ -104,6 +104,8 @@ def _render(ctx: Ctx, name: str, rec: dict) -> str:
     kws = [_keyword(k) for k in _list(rec.get("keywords"))]
     if kws:
         lines.append(_cap(", ".join(kws)))
+    if "conspire" in kws:
+        lines[-1] += " " + CONSPIRE_REMINDER.format(it="this spell")
     if "enchant" in rec:
         lines.append(f"Enchant {_filter(rec['enchant'])}")
     for item in _list(rec.get("abilities")):
@@ -159,6 +161,12 @@ def _header(name: str, rec: dict) -> str:
     if rec.get("token"):
         line += " [token]"
     return line
+
+
+CONSPIRE_REMINDER = (
+    "(As you cast {it}, you may tap two untapped creatures you control that share a color "
+    "with it. When you do, copy it and you may choose new targets for the copy.)"
+)  # 702.78a
 
 
 def _keyword(k: Any) -> str:
@@ -1753,6 +1761,9 @@ def _static(ctx: Ctx, body: dict) -> str:
             text = f"{who} get +0/+X, where X is {_amount(arg.get('amount'), ctx)}."
         else:
             text = f"{who} gets {p:+d}/{t:+d} for each {_amount(arg.get('amount'), ctx).replace('the amount of ', '').replace('the number of ', '')}."
+    elif k == "grant" and isinstance(arg, dict) and _list(arg.get("keywords")) == ["conspire"]:
+        spell = _filter(arg.get("what")).replace(" you control", " you cast")  # (Wort)
+        text = f"Each {spell} has conspire. " + CONSPIRE_REMINDER.format(it="the spell")
     elif k in ("pump", "grant") and isinstance(arg, dict):
         what = arg.get("what")
         single = what in ("self", "enchanted", "equipped", "attached")

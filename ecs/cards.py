@@ -471,6 +471,13 @@ class Compiler:
             if kind == "mana":
                 land_mana |= self._mana_bits(a)
         self.where = f"card {name!r}"
+        conspire = sum(1 for k in kws if k == "conspire")  # 702.78b: each instance counts
+        if conspire and not types & (TYPE_BIT["Instant"] | TYPE_BIT["Sorcery"]):
+            self.fail(
+                "keywords: conspire on an instant or sorcery card (a copy of a permanent spell "
+                "is not in the vocabulary)"
+            )
+        row[K.C_CONSPIRE] = conspire
         for kw_item in kws:
             if isinstance(kw_item, dict):
                 ((kname, arg),) = kw_item.items()
@@ -528,6 +535,11 @@ class Compiler:
             for x in range(row[K.C_SA0], len(t.rows["sa"]))
         ):
             row[K.C_FLAGS] |= K.CF_COST_CHANGE
+        if any(
+            t.rows["sa"][x][K.A_KIND] == K.ST_GRANT_CONSPIRE
+            for x in range(row[K.C_SA0], len(t.rows["sa"]))
+        ):
+            row[K.C_FLAGS] |= K.CF_CONSPIRE
         if enters is not None:
             self.where = f"card {name!r}: enters"
             self._enters(enters, row, r)
@@ -578,6 +590,13 @@ class Compiler:
                 if item == "double agenda":  # 702.106: hidden agenda naming two cards
                     item = "hidden agenda"
                 if item in DECK_KEYWORDS and not grant:  # (deck building only: no bit)
+                    continue
+                if item == "conspire":  # 702.78: C_CONSPIRE counts a card's (no bit)
+                    if grant:
+                        self.fail(
+                            "keywords: conspire is given to spells by a static ability alone: "
+                            "{static: {grant: {what: SPELLS, keywords: [conspire]}}}"
+                        )
                     continue
                 if item not in KW_BIT:
                     self.fail(f"keywords: unknown keyword {item!r}")
@@ -1321,6 +1340,9 @@ class Compiler:
             row[K.A_REF] = K.R_EACH
             row[K.A_REFA] = self.filter(arg["what"])
             return
+        if kind == "grant" and isinstance(arg, dict) and "conspire" in _list(arg.get("keywords")):
+            self._grant_conspire(row, arg)
+            return
         if kind in ("pump", "grant"):
             if not isinstance(arg, dict):
                 self.fail(f"{kind}: a mapping with `what`")
@@ -1525,6 +1547,27 @@ class Compiler:
         if self._conspiracy_static(kind, arg, r):
             return
         self.fail(f"unknown static ability {kind!r}")
+
+    def _grant_conspire(self, row: list, arg: dict) -> None:
+        """702.78: "each [red or green instant or sorcery] spell you cast has conspire"
+        (Wort, the Raidmother): `grant: {what: FILTER, keywords: [conspire]}`, the filter
+        naming instant or sorcery spells on the stack that you control."""
+        what = arg.get("what")
+        if set(arg) != {"what", "keywords"} or _list(arg["keywords"]) != ["conspire"]:
+            self.fail("grant conspire: {what: SPELLS, keywords: [conspire]} (conspire alone)")
+        if not isinstance(what, dict) or what.get("zone") != "stack":
+            self.fail("grant conspire: what is a filter of spells (zone: stack)")
+        types = _list(what.get("type"))
+        if not types or set(types) - {"Instant", "Sorcery"}:
+            self.fail(
+                "grant conspire: to instant or sorcery spells (type: [Instant, Sorcery]); a copy "
+                "of a permanent spell is not in the vocabulary"
+            )
+        if what.get("controller") != "you":
+            self.fail("grant conspire: to spells you cast (controller: you)")
+        row[K.A_KIND] = K.ST_GRANT_CONSPIRE
+        row[K.A_REF] = K.R_EACH
+        row[K.A_REFA] = self.filter(what)
 
     def _static_what(self, r: int, what: Any) -> None:
         row = self.t.rows["sa"][r]
@@ -2897,6 +2940,7 @@ class CardDB:
         comp.n_specs = 0
         for name in names:
             comp.card(name if str(name).startswith(CHOSEN) else self.get(name).name)
+        _conspire_trigger(comp)
         _suspend_triggers(comp)
         _devour_program(comp)
         _granted_unearth_ability(comp)  # (then its delayed trigger's row)
@@ -2905,6 +2949,7 @@ class CardDB:
         _deploy_ability(comp)
         n = len(comp.t.rows["ab"])
         assert n - comp.granted_unearth == K.AB_FROM_END_UNEARTH, "AB_FROM_END_UNEARTH"
+        assert n - comp.conspire_trigger == K.AB_FROM_END_CONSPIRE, "AB_FROM_END_CONSPIRE"
         return Compiled(
             comp.t.arena(), dict(comp.row_of), comp.t, self, tuple(names), comp.token_names
         )
@@ -2951,6 +2996,21 @@ def unearth_body(cost: Any) -> dict:
                          "effects": [{"exile": "event.object"}]}},
         ],
     }  # fmt: skip
+
+
+def _conspire_trigger(comp: Compiler) -> None:
+    """702.78a: conspire's triggered ability ("when you cast this spell, if its conspire
+    cost was paid, copy it; if the spell has any targets, you may choose new targets for
+    the copy"), one row every cards arena has, before suspend's (components.cards
+    AB_FROM_END_CONSPIRE): systems/casting.py queues it once for each instance paid, the
+    spell its source and event object."""
+    comp.conspire_trigger = len(comp.t.rows["ab"])
+    _builtin_trigger(
+        comp,
+        "stack",
+        "conspire (702.78)",
+        [{"copy_spell": {"what": "event.object", "new_targets": True}}],
+    )
 
 
 def _suspend_triggers(comp: Compiler) -> None:

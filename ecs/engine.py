@@ -440,6 +440,8 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["ct"]:  # (Brokkos: a mutate cast from the graveyard)
         if row[K.C_FLAGS] & K.CF_MUTATE_FROM_GRAVEYARD:
             bits |= G.NEED_GRAVEYARD_CASTS
+        if row[K.C_CONSPIRE] or row[K.C_FLAGS] & K.CF_CONSPIRE:  # 702.78 (Wort)
+            bits |= G.NEED_CONSPIRE
     for row in compiled.tables.rows["sa"]:
         if row[K.A_KIND] == K.ST_DOESNT_UNTAP:
             bits |= G.NEED_DOESNT_UNTAP

@@ -13,7 +13,7 @@ Documented defaults (the contract leaves them to the engine):
 - when the script gives no choice, the first listed option is taken: passing priority,
   no attackers, no blockers, keeping a hand; a choice's first option otherwise (yes
   before no, objects by id, players in turn order from the chooser, "none" last;
-  not kicking before kicking; X from 0);
+  not kicking before kicking, not paying conspire before paying it; X from 0);
 - a scenario starting at a step begins that step: its turn-based actions happen (a
   draw step draws) and its beginning-of-step triggers trigger;
 - scenarios run with every priority stop (no auto-pass), so ``pass`` steps read
@@ -26,6 +26,9 @@ Documented defaults (the contract leaves them to the engine):
   asks each controller about one creature at a time, in object order) and a cast's
   ``choices`` take ``opponent: NAME`` (the opponent named to choose, 801.5a) and
   ``kicked: true``;
+- conspire (702.78) is answered with the contract's ``choose`` keys: the cast stops at
+  its yes/no (after the targets), ``choose: {may: true}`` (or ``false``) answers it and
+  ``choose: {card: CREATURE}`` names each of the two creatures to tap, one step each;
 - a path into ``counters`` that names a counter kind the object has none of reads 0;
   ``game.pending`` (``{kind, player}``) shows the pending decision;
 - Conspiracy Draft (905): a command entry's ``face_up`` defaults to false for a card

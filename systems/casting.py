@@ -2,8 +2,9 @@
 the stack (603.3) as a sequence of decisions, one choice each, in the order of 601.2:
 the opponent who will choose (801.5a), modes (601.2b, 700.2), kicker, the value of X
 (107.3), targets (601.2c, one at a time), a cost's own choice (what to sacrifice or
-discard), then the total cost (601.2f: mana cost, X, kicker, commander tax 903.8,
-cost changes) is paid (601.2g-h).
+discard), conspire (702.78: whether to pay each instance and the two creatures it taps),
+then the total cost (601.2f: mana cost, X, kicker, commander tax 903.8, cost changes)
+is paid (601.2g-h).
 
 Every option offered keeps the spell completable (modes with legal targets, values of
 X that can be paid, targets while enough remain for the rest), so nothing is ever
@@ -20,11 +21,13 @@ from components.cards import (
     A_ARG,
     A_IF,
     A_KIND,
+    A_REFA,
     A_WHO,
     A_ZONE,
     AB_ACTIVATED,
     AB_ALT_SPELL,
     AB_FLASHBACK,
+    AB_FROM_END_CONSPIRE,
     AB_FROM_END_UNEARTH,
     AB_MANA,
     AB_MUTATE,
@@ -55,6 +58,7 @@ from components.cards import (
     B_TG0,
     B_XS,
     C_ALT,
+    C_CONSPIRE,
     C_COST,
     C_FLAGS,
     C_FLASHBACK,
@@ -66,6 +70,7 @@ from components.cards import (
     C_SELF_COST,
     C_SPELL,
     C_XS,
+    CF_CONSPIRE,
     CF_COST_CHANGE,
     CHOOSER_EVENT_CONTROLLER,
     CHOOSER_EVENT_OWNER,
@@ -88,6 +93,7 @@ from components.cards import (
     ST_COST_LESS,
     ST_COST_MORE,
     ST_FLASH_FOR,
+    ST_GRANT_CONSPIRE,
 )
 from components.decisions import (
     PEND_CHOOSE_OBJECT,
@@ -98,10 +104,12 @@ from components.decisions import (
     PEND_NONE,
     PEND_TARGET,
     PEND_X,
+    PEND_YES_NO,
     T_RANDOM,
 )
 from components.game import (
     CAST_CHOOSER,
+    CAST_CONSPIRE,
     CAST_KICKER,
     CAST_MODES,
     CAST_PAY,
@@ -111,6 +119,7 @@ from components.game import (
     CK_ABILITY,
     CK_SPELL,
     CK_TRIGGER,
+    NEED_CONSPIRE,
     NEED_COST_CHANGES,
     NEED_FLASH_FOR,
     S_CAST_KIND,
@@ -138,6 +147,8 @@ from components.objects import (
     F_CARD,
     F_CASTING,
     F_CHOOSER,
+    F_COLORS,
+    F_CONSPIRED,
     F_CTL,
     F_CTR,
     F_EVC,
@@ -176,6 +187,7 @@ from components.players import (
 )
 from components.rules import (
     BATTLEFIELD,
+    COLOR_LETTERS,
     CTR_LOYALTY,
     EXILE,
     GRAVEYARD,
@@ -207,6 +219,7 @@ from systems import (
 )
 from systems.jit import kernel
 from systems.state import (
+    bump,
     copy_into,
     delete_row,
     lowest_bit,
@@ -547,6 +560,7 @@ def _spell_on_stack(st, cd, p, i, option, free):
     o[i, F_MODES] = 0
     o[i, F_X] = 0
     o[i, F_FREE] = free
+    o[i, F_CONSPIRED] = 0
 
 
 @kernel
@@ -708,6 +722,17 @@ def advance(st, cd):
             ):
                 _ask(st, PEND_COLOR, p)
                 return
+            s[S_CAST_STAGE] = CAST_CONSPIRE
+            s[S_CAST_SLOT] = 0  # (the instances of conspire asked about)
+            s[S_CAST_N] = 0  # (1, 2: the first, the second creature to tap is chosen next)
+        elif stage == CAST_CONSPIRE:
+            if s[S_CAST_KIND] == CK_SPELL and s[S_NEEDS] & NEED_CONSPIRE:
+                if s[S_CAST_N] > 0:
+                    _ask(st, PEND_CHOOSE_OBJECT, p)
+                    return
+                if s[S_CAST_SLOT] < conspire_instances(st, cd, it) and conspire_payable(st, cd, it):
+                    _ask(st, PEND_YES_NO, p)
+                    return
             s[S_CAST_STAGE] = CAST_PAY
         else:
             finish(st, cd)
@@ -1065,11 +1090,150 @@ def _drop_trigger(st, cd, it):
     stack.triggers_continue(st, cd)
 
 
+# ----------------------------------------------------------------- conspire (702.78)
+@kernel
+def conspire_instances(st, cd, it):
+    """How many instances of conspire spell it has (702.78b: each is paid separately):
+    printed on its card, and one for each static ability of a face-up command-zone card
+    or a permanent that gives it conspire ("each red or green instant or sorcery spell
+    you cast has conspire": Wort, the Raidmother)."""
+    if not st.s[S_NEEDS] & NEED_CONSPIRE:
+        return 0
+    n = cd.ct[st.o[it, F_CARD], C_CONSPIRE]
+    for k in range(st.s[S_NCZ]):
+        n += _conspire_from(st, cd, st.cz[k], it)
+    for src in zones.permanents(st):
+        n += _conspire_from(st, cd, src, it)
+    return n
+
+
+@kernel
+def _conspire_from(st, cd, src, it):
+    o, ct, sa = st.o, cd.ct, cd.sa
+    c = continuous_effects.face(st, cd, src)
+    if c < 0 or o[src, F_FACE_DOWN] or not ct[c, C_FLAGS] & CF_CONSPIRE:
+        return 0
+    you = o[src, F_CTL]
+    n = 0
+    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
+        if sa[r, A_KIND] != ST_GRANT_CONSPIRE or sa[r, A_ZONE] != o[src, F_ZONE]:
+            continue
+        if not selectors.holds(st, cd, sa[r, A_IF], you, src, -1):
+            continue
+        if selectors.matches(st, cd, sa[r, A_REFA], it, you, src, -1):
+            n += 1
+    return n
+
+
+@kernel(inline="always")
+def _conspirer(st, it, x):
+    """702.78a: may x be tapped for spell it's conspire cost: an untapped creature its
+    caster controls that shares a colour with it (summoning sickness doesn't matter:
+    the cost has no {T}, 302.6)?"""
+    o = st.o
+    return (
+        o[x, F_ZONE] == BATTLEFIELD
+        and o[x, F_CTL] == o[it, F_ICTL]
+        and (o[x, F_TYPES] & T_CREATURE) != 0
+        and o[x, F_TAPPED] == 0
+        and (o[x, F_COLORS] & o[it, F_COLORS] & COLOR_MASK) != 0
+    )
+
+
+COLOR_MASK = (1 << len(COLOR_LETTERS)) - 1
+
+
+@kernel
+def _conspirers(st, cd, it, out):
+    """The creatures that may be tapped for conspire now (id order)."""
+    continuous_effects.recompute(st, cd)
+    m = 0
+    for x in continuous_effects.held_by(st, st.o[it, F_ICTL]):
+        if _conspirer(st, it, x):
+            out[m] = x
+            m += 1
+    return m
+
+
+@kernel
+def _payable_tapped(st, cd, it, xs, m):
+    """Could spell it's total cost still be paid with the m creatures xs tapped for
+    conspire (601.2g-h: a creature tapped for a cost makes no mana toward it)?"""
+    o = st.o
+    cost = np.empty(COST_W, np.int64)
+    total_cost(st, cd, it, cost)
+    continuous_effects.recompute(st, cd)
+    mana.forget_sources(st)
+    for k in range(m):
+        o[xs[k], F_TAPPED] = 1
+    ok = mana.can_pay(st, cd, o[it, F_ICTL], cost, 0)
+    for k in range(m):
+        o[xs[k], F_TAPPED] = 0
+    mana.forget_sources(st)
+    return ok
+
+
+@kernel
+def conspire_options(st, cd, it, out):
+    """The creatures the caster may tap next for conspire: the first of the two only
+    if a second one is left with which the spell can still be paid for; the second,
+    one with which it can (the first is tapped already)."""
+    buf = np.empty(st.s[S_N] + 1, np.int64)
+    n = _conspirers(st, cd, it, buf)
+    pair = np.empty(2, np.int64)
+    m = 0
+    if st.s[S_CAST_N] >= 2:
+        for j in range(n):
+            pair[0] = buf[j]
+            if _payable_tapped(st, cd, it, pair, 1):
+                out[m] = buf[j]
+                m += 1
+        return m
+    if n >= 2 and _payable_tapped(st, cd, it, buf, n):  # (tapping them all leaves enough)
+        for j in range(n):
+            out[m] = buf[j]
+            m += 1
+        return m
+    for j in range(n):
+        for k in range(n):
+            if k != j:
+                pair[0] = buf[j]
+                pair[1] = buf[k]
+                if _payable_tapped(st, cd, it, pair, 2):
+                    out[m] = buf[j]
+                    m += 1
+                    break
+    return m
+
+
+@kernel
+def conspire_payable(st, cd, it):
+    """Can the conspire cost be paid (two creatures to tap, the spell still paid for)?"""
+    out = np.empty(st.s[S_N] + 1, np.int64)
+    return conspire_options(st, cd, it, out) > 0
+
+
+@kernel
+def _tap_for_conspire(st, it, x):
+    """601.2h: x is tapped to pay conspire; with the second, the instance is paid."""
+    s = st.s
+    st.o[x, F_TAPPED] = 1
+    mana.forget_sources(st)
+    bump(st)
+    if s[S_CAST_N] == 1:
+        s[S_CAST_N] = 2
+    else:
+        s[S_CAST_N] = 0
+        st.o[it, F_CONSPIRED] += 1
+        s[S_CAST_SLOT] += 1
+
+
 # ----------------------------------------------------------------- answers
 @kernel
 def answer(st, cd, kind, x):
     """The decider chose x for the pending casting decision (an opponent, a mode, kicker
-    yes/no, X, a target or NO_TARGET for "no more", a permanent to sacrifice)."""
+    yes/no, X, a target or NO_TARGET for "no more", a permanent to sacrifice, conspire
+    yes/no, a creature to tap for conspire)."""
     s, o = st.s, st.o
     it = s[S_CASTING]
     s[S_PEND] = PEND_NONE
@@ -1094,6 +1258,13 @@ def answer(st, cd, kind, x):
             _divide_one(st, it, spec, x)
         else:
             _add_target(st, it, spec, x)
+    elif kind == PEND_YES_NO:  # conspire (702.78a): pay this instance or not
+        if x:
+            s[S_CAST_N] = 1
+        else:
+            s[S_CAST_SLOT] += 1
+    elif kind == PEND_CHOOSE_OBJECT and s[S_CAST_STAGE] == CAST_CONSPIRE:
+        _tap_for_conspire(st, it, x)
     elif kind == PEND_CHOOSE_OBJECT:
         o[it, F_EVO] = x
     elif kind == PEND_COLOR:
@@ -1236,6 +1407,10 @@ def finish(st, cd):
             st.pl[p, P_CREATURE_SPELLS] += 1
         variants.spell_cast(st, p, it)  # 903.8: a cast from the command zone counts
         triggers.event(st, cd, EV_CAST, it, p, 0, p)
+        # 702.78a: "when you cast this spell, if its conspire cost was paid, copy it": once
+        # for each instance paid (702.78b); the ability row every cards arena has
+        for _ in range(o[it, F_CONSPIRED]):
+            triggers.queue(st, it, cd.ab.shape[0] - AB_FROM_END_CONSPIRE, p, p, 0, it, p)
         if s[S_RES] >= 0:  # cast as an ability resolves (118.9): the resolution goes on
             touch(st)
             return

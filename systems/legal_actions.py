@@ -82,11 +82,13 @@ from components.decisions import (
     PEND_SHORTCUT,
     PEND_TARGET,
     PEND_X,
+    PEND_YES_NO,
     SP_SUSPEND,
     SP_TURN_FACE_UP,
 )
 from components.effects import X_GRANT_ABILITY, X_KIND, X_OBJ, X_P, X_TS
 from components.game import (
+    CAST_CONSPIRE,
     ERR_FULL,
     NEED_CONSPIRACY,
     NEED_COSTED_MANA,
@@ -105,6 +107,7 @@ from components.game import (
     S_ACTIVE,
     S_BLOCK_LAST,
     S_BLOCK_VER,
+    S_CAST_STAGE,
     S_CASTING,
     S_CASUAL,
     S_DEPLOY,
@@ -821,10 +824,17 @@ def _casting_options(st, cd, kind, p, acts):
             m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
         if casting.may_stop_targets(st, cd, spec):  # ("up to": no more targets)
             m = _add(acts, m, A_CHOOSE, p, NO_TARGET, 0, 0)
+    elif kind == PEND_CHOOSE_OBJECT and s[S_CAST_STAGE] == CAST_CONSPIRE:
+        k = casting.conspire_options(st, cd, it, buf)  # a creature to tap (702.78a)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
     elif kind == PEND_CHOOSE_OBJECT:
         k = casting.sacrifice_options(st, cd, it, buf)
         for j in range(k):
             m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
+    elif kind == PEND_YES_NO:  # conspire (702.78a): not paying first, as for kicker
+        m = _add(acts, m, A_CHOOSE, p, -1, 0, 0)
+        m = _add(acts, m, A_CHOOSE, p, -1, 1, 0)
     elif kind == PEND_COLOR:
         k = casting.color_options(st, cd, it, buf)
         for j in range(k):

@@ -31,8 +31,6 @@ STOCK = Path(__file__).parent.parent / "ecs" / "data" / "decks" / "stock"
 # wait for other helpers' parts of the engine. (A card that starts compiling must
 # leave this list: the test is strict.)
 REFUSED = {
-    # Commander (903): the 903.5c-d example's commander, for deck rules
-    "Wort, the Raidmother": "conspire",  # red and green instants and sorceries have conspire
     # Planechase (901): planes of Planechase (2009) waiting for a word
     # Planechase 2012 (901): planes waiting for a word
 }  # fmt: skip

@@ -93,6 +93,69 @@ def test_records_compile_to_tables() -> None:
             },
             "distribute_counters: the ability needs a target spec with divide",
         ),
+        (  # conspire copies instants and sorceries only (a permanent spell's copy: 707.10b)
+            {"Bad": {"types": ["Creature"], "power": 1, "toughness": 1, "keywords": ["conspire"]}},
+            "conspire on an instant or sorcery card",
+        ),
+        (  # granted conspire: to spells you cast, alone
+            {
+                "Bad": {
+                    "types": ["Enchantment"],
+                    "abilities": [
+                        {
+                            "static": {
+                                "grant": {
+                                    "what": {
+                                        "type": "Instant",
+                                        "zone": "stack",
+                                        "controller": "you",
+                                    },
+                                    "keywords": ["conspire", "flying"],
+                                }
+                            }
+                        }
+                    ],
+                }
+            },
+            "conspire alone",
+        ),
+        (
+            {
+                "Bad": {
+                    "types": ["Enchantment"],
+                    "abilities": [
+                        {
+                            "static": {
+                                "grant": {
+                                    "what": {
+                                        "type": "Creature",
+                                        "zone": "stack",
+                                        "controller": "you",
+                                    },
+                                    "keywords": ["conspire"],
+                                }
+                            }
+                        }
+                    ],
+                }
+            },
+            "grant conspire: to instant or sorcery spells",
+        ),
+        (  # an effect can't give conspire (only a static ability of the spells you cast)
+            {
+                "Bad": {
+                    "types": ["Sorcery"],
+                    "abilities": [
+                        {
+                            "spell": {
+                                "effects": [{"grant": {"what": "self", "keywords": ["conspire"]}}]
+                            }
+                        }
+                    ],
+                }
+            },
+            "conspire is given to spells by a static ability alone",
+        ),
     ],
 )
 def test_bad_card_records_name_card_and_field(records: dict, needle: str) -> None:
