@@ -130,6 +130,9 @@ S_STCUR = F("state_trigger_marker", "marker they last looked with", volatile=Tru
 S_WASPLAIN = F("layers_plain", "the last recompute found nothing modifying", volatile=True)
 S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=True)
 S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", volatile=True)
+S_KINDS = F("static_kinds", "C_SAMASK bits of the static abilities of the permanents and face-up "
+            "command-zone cards (selectors.static_kinds)", volatile=True)  # fmt: skip
+S_KINDS_AT = F("static_kinds_at", "1 + the version S_KINDS was worked out at; 0", volatile=True)
 S_NNOTES = F("n_notes", "rows of the draft notes table `nt` (905.2b)")
 S_MONARCH_OBJ = F("monarch_designation", "1 + object id of the monarch designation card (724); 0")
 # the casual variants (issue 14: Planechase 901, Archenemy 904)

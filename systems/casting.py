@@ -311,6 +311,11 @@ def _cost_change(st, cd, p, i):
     apply to this spell."""
     if not st.s[S_NEEDS] & NEED_COST_CHANGES:
         return 0
+    if not (
+        selectors.static_present(st, cd, ST_COST_LESS)
+        or selectors.static_present(st, cd, ST_COST_MORE)
+    ):
+        return 0
     d = 0
     for src in zones.permanents(st):
         c = continuous_effects.face(st, cd, src)
@@ -325,7 +330,9 @@ def _cost_change(st, cd, p, i):
 def _changes_of(st, cd, src, p, i):
     o, ct, sa = st.o, cd.ct, cd.sa
     c = continuous_effects.face(st, cd, src)
-    if c < 0 or ct[c, C_NSA] == 0 or o[src, F_FACE_DOWN]:
+    if o[src, F_FACE_DOWN] or not (
+        selectors.has_static(cd, c, ST_COST_LESS) or selectors.has_static(cd, c, ST_COST_MORE)
+    ):
         return 0
     you = o[src, F_CTL]
     d = 0
@@ -353,7 +360,7 @@ def as_though_flash(st, cd, p, i):
     they had flash": the static abilities of p's permanents and face-up command-zone
     cards, Tawnos 902.7; "players may cast ...": anyone's, Akoum)? i < 0: has p any such
     ability?"""
-    if not st.s[S_NEEDS] & NEED_FLASH_FOR:
+    if not st.s[S_NEEDS] & NEED_FLASH_FOR or not selectors.static_present(st, cd, ST_FLASH_FOR):
         return False
     for src in zones.permanents(st):
         if _flash_of(st, cd, src, p, i):
@@ -369,7 +376,7 @@ def as_though_flash(st, cd, p, i):
 def _flash_of(st, cd, src, p, i):
     o, ct, sa = st.o, cd.ct, cd.sa
     c = continuous_effects.face(st, cd, src)
-    if c < 0 or ct[c, C_NSA] == 0 or o[src, F_FACE_DOWN]:
+    if not selectors.has_static(cd, c, ST_FLASH_FOR) or o[src, F_FACE_DOWN]:
         return False
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
         if sa[r, A_KIND] != ST_FLASH_FOR or sa[r, A_ZONE] != o[src, F_ZONE]:

@@ -44,7 +44,7 @@ def command_static(st, cd, p, kind):
             and players.teammates(st, you, p)
         )
         c = o[i, F_CARD]
-        if c < 0:
+        if not selectors.has_static(cd, c, kind):
             continue
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
             if not mine and sa[r, A_ARG] != EACH_PLAYER_STATIC:
@@ -90,7 +90,7 @@ def count_statics(st, cd, kind, x):
     for k in range(st.s[S_NCZ]):
         i = st.cz[k]
         c = o[i, F_CARD]
-        if o[i, F_FACE_DOWN] or c < 0:
+        if o[i, F_FACE_DOWN] or not selectors.has_static(cd, c, kind):
             continue
         for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
             if sa[r, A_KIND] == kind and sa[r, A_ZONE] == COMMAND:

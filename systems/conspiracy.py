@@ -137,6 +137,8 @@ def _count_static(st, cd, kind, p, x, first):
     with a static of ``kind`` that applies to x; with ``first``, 1 at the first."""
     o, ct, sa = st.o, cd.ct, cd.sa
     n = 0
+    if not selectors.static_present(st, cd, kind):
+        return 0
     for pass_ in range(2):
         m = st.s[S_NCZ] if pass_ == 0 else st.s[S_NBF]
         for k in range(m):
@@ -145,7 +147,7 @@ def _count_static(st, cd, kind, p, x, first):
             if you != p and kind != ST_CANT_CAST:
                 continue
             c = o[src, F_CARD] if pass_ == 0 else selectors.face(st, cd, src)  # (its face, 712)
-            if c < 0 or ct[c, C_NSA] == 0:
+            if not selectors.has_static(cd, c, kind):
                 continue
             for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
                 if sa[r, A_KIND] != kind or not _functions(st, cd, src, r):

@@ -155,6 +155,12 @@ def recompute(st, cd):
 
 
 @kernel(inline="always")
+def _any(kinds, kind):
+    """Might a static ability of this kind be among the sources' (C_SAMASK bits)?"""
+    return (kinds >> (kind % 31)) & 1 != 0
+
+
+@kernel(inline="always")
 def _applies(o, ts, i):
     """An effect applies to an object that was on the battlefield when it began."""
     return o[i, F_ZONE] == BATTLEFIELD and o[i, F_TS] < ts
@@ -228,6 +234,7 @@ def _recompute(st, cd):
     # abilities, by timestamp
     srcs = st.scr[SCR_STATIC_SOURCES]
     m = 0
+    kinds = 0  # (C_SAMASK bits of the sources: a layer no source has a static for is skipped)
     if ne:
         ne = _end_effects(st)
     if s[S_NEEDS] & NEED_COPY_EFFECTS:
@@ -255,9 +262,11 @@ def _recompute(st, cd):
         o[i, F_TOU] = ct[c, C_TOU]
         o[i, F_PROT] = ct[c, C_PROT]
         has_statics = ct[c, C_NSA] > 0
+        kinds |= ct[c, C_SAMASK]
         if merging.mutated(st, i):  # 702.140e: every component's abilities
             o[i, F_KW] |= merging.other_keywords(st, cd, i)
             has_statics = True
+            kinds = selectors.ALL_KINDS
         if has_statics:
             m = _add_source(st, srcs, m, i)
     for k in range(s[S_NCZ]):  # command-zone statics: emblems (114.4), conspiracies (905.4a)
@@ -265,6 +274,7 @@ def _recompute(st, cd):
         c = face(st, cd, i)
         if c >= 0 and ct[c, C_NSA] and not o[i, F_FACE_DOWN]:
             m = _add_source(st, srcs, m, i)
+            kinds |= ct[c, C_SAMASK]
     plain = ne == 0 and m == 0
     if plain and s[S_WASPLAIN]:
         _counters(st, bf)
@@ -281,11 +291,11 @@ def _recompute(st, cd):
                 if _applies(o, eff[k, X_TS], i) and st.pl[eff[k, X_NEWCTL], P_ALIVE]:
                     o[i, F_CTL] = eff[k, X_NEWCTL]
             k += 1
-        if q < m:
+        if q < m and _any(kinds, ST_CONTROL):
             _statics(st, cd, srcs[q], ST_CONTROL)
     # layer 4: types (animation: types and a subtype in addition; Karn's static
     # ability, 902.7); 5: colours added
-    for q in range(m):
+    for q in range(m if _any(kinds, ST_ARTIFACT_CREATURES) else 0):
         _statics(st, cd, srcs[q], ST_ARTIFACT_CREATURES)
     for k in range(ne):
         if eff[k, X_KIND] == X_ANIMATE or eff[k, X_KIND] == X_RETYPE:
@@ -297,13 +307,13 @@ def _recompute(st, cd):
                     o[i, F_XSUB] = eff[k, X_SUB]
                 o[i, F_COLORS] |= eff[k, X_COLORS]
     # layer 5: colour (Onakke Catacomb)
-    for q in range(m):
+    for q in range(m if _any(kinds, ST_SET_COLOR) else 0):
         _statics(st, cd, srcs[q], ST_SET_COLOR)
     # layer 6: abilities
-    for q in range(m):
+    for q in range(m if _any(kinds, ST_GRANT) else 0):
         _statics(st, cd, srcs[q], ST_GRANT)
     # layer 7a: characteristic-defining power and toughness (604.3)
-    for q in range(m):
+    for q in range(m if _any(kinds, ST_CHAR_PT) else 0):
         _statics(st, cd, srcs[q], ST_CHAR_PT)
     for k in range(ne):
         kind = eff[k, X_KIND]
@@ -327,7 +337,7 @@ def _recompute(st, cd):
                 o[i, F_POW] = eff[k, X_P]
                 o[i, F_TOU] = eff[k, X_T]
     # layer 7c: modifications (statics, resolved effects, counters), restrictions
-    for q in range(m):
+    for q in range(m if _any(kinds, ST_PUMP) or _any(kinds, ST_PT_PER) else 0):
         _statics(st, cd, srcs[q], ST_PUMP)
         _statics(st, cd, srcs[q], ST_PT_PER)
     for k in range(ne):
@@ -348,11 +358,12 @@ def _recompute(st, cd):
             else:
                 o[i, F_RESTRICT] |= MUST_ATTACK
     _counters(st, bf)
-    for q in range(m):
+    for q in range(m if _any(kinds, ST_COAT_OF_ARMS) else 0):
         _statics(st, cd, srcs[q], ST_COAT_OF_ARMS)
     # restrictions last: "creatures with power 7 or greater can't attack" reads the final
     # power (after counters and every modification)
-    for q in range(m):
+    restrict = _any(kinds, ST_CANT_ATTACK) or _any(kinds, ST_CANT_BLOCK)
+    for q in range(m if restrict or _any(kinds, ST_CANT_BE_BLOCKED) else 0):
         _statics(st, cd, srcs[q], ST_CANT_ATTACK)
         _statics(st, cd, srcs[q], ST_CANT_BLOCK)
         _statics(st, cd, srcs[q], ST_CANT_BE_BLOCKED)

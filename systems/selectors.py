@@ -43,6 +43,7 @@ from components.cards import (
     C_MUTATE,
     C_MV,
     C_NAME_ID,
+    C_SAMASK,
     C_SUB,
     C_SUPER,
     C_XS,
@@ -173,18 +174,22 @@ from components.cards import (
 from components.game import (
     S_ACTIVE,
     S_DAY_NIGHT,
+    S_KINDS,
+    S_KINDS_AT,
     S_LAST,
     S_LAST_POWER,
     S_MONARCH,
     S_N,
     S_NBF,
     S_NCHOSEN,
+    S_NCZ,
     S_NMARK,
     S_NNOTES,
     S_RES,
     S_RES_AB,
     S_RES_IT,
     S_TURN,
+    S_VERSION,
 )
 from components.objects import (
     F_ATKO,
@@ -542,6 +547,50 @@ def face(st, cd, i):
     if c >= 0 and st.o[i, F_TRANSFORMED] and cd.ct[c, C_BACK] >= 0:
         return cd.ct[c, C_BACK]
     return c
+
+
+@kernel(inline="always")
+def has_static(cd, c, kind):
+    """Might card row c have a static ability of this kind (ST_*)? False is sure (its
+    C_SAMASK bits); True means look at its rows."""
+    return c >= 0 and (cd.ct[c, C_SAMASK] >> (kind % 31)) & 1 != 0
+
+
+@kernel(inline="always")
+def static_present(st, cd, kind):
+    """Might a permanent or a face-up command-zone card have a static ability of this
+    kind now? False is sure: the many checks that look at every source for one kind
+    (flash, cost changes, "can't cast") stop here in most games."""
+    return (static_kinds(st, cd) >> (kind % 31)) & 1 != 0
+
+
+@kernel
+def static_kinds(st, cd):
+    """The C_SAMASK bits of the static abilities of the permanents (a merged one: every
+    bit, 702.140e) and the face-up command-zone cards: worked out again after a change
+    (S_VERSION)."""
+    s, o, ct = st.s, st.o, cd.ct
+    if s[S_KINDS_AT] == s[S_VERSION] + 1:
+        return s[S_KINDS]
+    bits = 0
+    for k in range(s[S_NBF]):
+        i = st.bf[k]
+        if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:
+            bits = ALL_KINDS
+        c = face(st, cd, i)
+        if c >= 0:
+            bits |= ct[c, C_SAMASK]
+    for k in range(s[S_NCZ]):
+        i = st.cz[k]
+        c = face(st, cd, i)
+        if c >= 0 and not o[i, F_FACE_DOWN]:
+            bits |= ct[c, C_SAMASK]
+    s[S_KINDS] = bits
+    s[S_KINDS_AT] = s[S_VERSION] + 1
+    return bits
+
+
+ALL_KINDS = (1 << 31) - 1
 
 
 @kernel
