@@ -29,7 +29,7 @@ def command_static(st, cd, p, kind):
     controller's whole team in shared team turns (901.12c); a vanguard's and a scheme's
     is its controller. One with A_ARG EACH_PLAYER_STATIC applies to every player (A
     Display of My Dark Power's lands)."""
-    if not st.s[S_CASUAL]:
+    if not st.s[S_CASUAL] or not selectors.static_present(st, cd, kind):
         return 0
     o, ct, sa = st.o, cd.ct, cd.sa
     total = 0
@@ -83,7 +83,7 @@ def grants(st, cd, x, kind):
 def count_statics(st, cd, kind, x):
     """How many static abilities of this kind (ST_*) the face-up command-zone cards have
     (those whose filter, A_REFA, matches object x; x < 0: all)."""
-    if not st.s[S_CASUAL]:
+    if not st.s[S_CASUAL] or not selectors.static_present(st, cd, kind):
         return 0
     o, ct, sa = st.o, cd.ct, cd.sa
     n = 0

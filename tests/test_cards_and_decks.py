@@ -35,6 +35,13 @@ def test_records_compile_to_tables() -> None:
     assert (ct[K.C_POW], ct[K.C_TOU]) == (4, 4)
 
 
+def _granting(spell_type: str, keywords: list[str]) -> dict:
+    """An enchantment record whose static gives these keywords to spells you cast."""
+    what = {"type": spell_type, "zone": "stack", "controller": "you"}
+    grant = {"grant": {"what": what, "keywords": keywords}}
+    return {"Bad": {"types": ["Enchantment"], "abilities": [{"static": grant}]}}
+
+
 @pytest.mark.parametrize(
     ("records", "needle"),
     [
@@ -98,49 +105,10 @@ def test_records_compile_to_tables() -> None:
             "conspire on an instant or sorcery card",
         ),
         (  # granted conspire: to spells you cast, alone
-            {
-                "Bad": {
-                    "types": ["Enchantment"],
-                    "abilities": [
-                        {
-                            "static": {
-                                "grant": {
-                                    "what": {
-                                        "type": "Instant",
-                                        "zone": "stack",
-                                        "controller": "you",
-                                    },
-                                    "keywords": ["conspire", "flying"],
-                                }
-                            }
-                        }
-                    ],
-                }
-            },
+            _granting("Instant", ["conspire", "flying"]),
             "conspire alone",
         ),
-        (
-            {
-                "Bad": {
-                    "types": ["Enchantment"],
-                    "abilities": [
-                        {
-                            "static": {
-                                "grant": {
-                                    "what": {
-                                        "type": "Creature",
-                                        "zone": "stack",
-                                        "controller": "you",
-                                    },
-                                    "keywords": ["conspire"],
-                                }
-                            }
-                        }
-                    ],
-                }
-            },
-            "grant conspire: to instant or sorcery spells",
-        ),
+        (_granting("Creature", ["conspire"]), "grant conspire: to instant or sorcery spells"),
         (  # an effect can't give conspire (only a static ability of the spells you cast)
             {
                 "Bad": {
