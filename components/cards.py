@@ -573,7 +573,6 @@ OP["distribute_counters"] = OP_DISTRIBUTE_COUNTERS
 
 # ----------------------------------------------------------------- conspire (702.78; Wort)
 C_CONSPIRE = CARDS.field("conspire", "instances of conspire printed on it (702.78); 0 none")
-CF_CONSPIRE = 2048  # a static ability of its gives spells conspire (ST_GRANT_CONSPIRE)
 ST_GRANT_CONSPIRE = 156  # "[these] spells you cast have conspire" (702.78; A_REFA: the spells)
 AB_FROM_END_CONSPIRE = 9  # the synthetic conspire trigger ("copy it"): before suspend's rows
 

@@ -535,11 +535,6 @@ class Compiler:
             for x in range(row[K.C_SA0], len(t.rows["sa"]))
         ):
             row[K.C_FLAGS] |= K.CF_COST_CHANGE
-        if any(
-            t.rows["sa"][x][K.A_KIND] == K.ST_GRANT_CONSPIRE
-            for x in range(row[K.C_SA0], len(t.rows["sa"]))
-        ):
-            row[K.C_FLAGS] |= K.CF_CONSPIRE
         if enters is not None:
             self.where = f"card {name!r}: enters"
             self._enters(enters, row, r)

@@ -40,10 +40,9 @@ from ecs.engine import (
     Game,
     Options,
     SetupError,
+    add_commanders,
     add_object,
-    commander_game,
-    commander_keys,
-    designate,
+    checked_commanders,
     new_arena,
     set_masks,
 )
@@ -289,11 +288,7 @@ def casual_arena(
     n = len(decks)
     casual = tuple(setup.casual)
     options = replace(options, casual=casual)
-    commanders = commander_keys(compiled.db, commanders or [[] for _ in decks], commander_colors)
-    if len(commanders) != n:
-        raise SetupError(f"{len(commanders)} commander lists for {n} decks")
-    if any(commanders) and not commander_game(casual):
-        raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
+    commanders = checked_commanders(compiled, n, commanders, casual, commander_colors)
     if ARCHENEMY in casual and RUMBLE not in casual:
         if setup.archenemy < 0:
             raise SetupError("archenemy: one player must be the archenemy (904.2a)")
@@ -319,9 +314,7 @@ def casual_arena(
     for p, deck in enumerate(decks):
         for name in deck:
             add_object(a, compiled, name, p, LIBRARY)
-    for p, names in enumerate(commanders):
-        for name in names:
-            designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND))
+    add_commanders(a, compiled, commanders)
     if setup.communal_deck:
         add_communal_deck(a, compiled, setup.communal_deck, 0)
     for p, d in enumerate(setup.planar_decks):

@@ -263,15 +263,7 @@ def template(
     n = len(decks)
     check_setup(variant, n, options)
     team = default_teams(variant, n, options.teams)
-    commanders = commanders or [[] for _ in decks]
-    if len(commanders) != n:
-        raise SetupError(f"{len(commanders)} commander lists for {n} decks")
-    if any(commanders) and not commander_game(options.casual):
-        raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
-    if commander_colors is not None and any(commander_colors) and not any(commanders):
-        raise SetupError("commander_colors: chosen colours are for commanders (903.4b) in a "
-                         "Commander or Brawl game; this game has none")  # fmt: skip
-    commanders = commander_keys(compiled.db, commanders, commander_colors)
+    commanders = checked_commanders(compiled, n, commanders, options.casual, commander_colors)
     for d in decks:
         for name in d:
             if name.startswith(CHOSEN):
@@ -283,11 +275,37 @@ def template(
     for p, deck in enumerate(decks):
         for name in deck:
             add_object(a, compiled, name, p, LIBRARY, v)
+    add_commanders(a, compiled, commanders, v)
+    set_masks(v.s, compiled)
+    return a
+
+
+def checked_commanders(
+    compiled: Compiled,
+    n: int,
+    commanders: list[list[str]] | None,
+    casual: Any,
+    commander_colors: list[Any] | None = None,
+) -> list[list[str]]:
+    """Each of n players' commanders as keys of ``compiled`` (903.4b: with the colours
+    chosen for them); :class:`SetupError` unless a Commander or Brawl game has them."""
+    commanders = commanders or [[] for _ in range(n)]
+    if len(commanders) != n:
+        raise SetupError(f"{len(commanders)} commander lists for {n} decks")
+    if any(commanders) and not commander_game(casual):
+        raise SetupError("commanders are for a Commander or Brawl game (casual: commander)")
+    if commander_colors is not None and any(commander_colors) and not any(commanders):
+        raise SetupError("commander_colors: chosen colours are for commanders (903.4b) in a "
+                         "Commander or Brawl game; this game has none")  # fmt: skip
+    return commander_keys(compiled.db, commanders, commander_colors)
+
+
+def add_commanders(a: np.ndarray, compiled: Compiled, commanders: list[list[str]],
+                   v: Any = None) -> None:  # fmt: skip
+    """Each player's commanders into the command zone, face up, designated (903.6)."""
     for p, names in enumerate(commanders):
         for name in names:
             designate(a, compiled, p, add_object(a, compiled, name, p, COMMAND, v))
-    set_masks(v.s, compiled)
-    return a
 
 
 def designate(a: np.ndarray, compiled: Compiled, p: int, i: int) -> None:
@@ -440,9 +458,11 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["ct"]:  # (Brokkos: a mutate cast from the graveyard)
         if row[K.C_FLAGS] & K.CF_MUTATE_FROM_GRAVEYARD:
             bits |= G.NEED_GRAVEYARD_CASTS
-        if row[K.C_CONSPIRE] or row[K.C_FLAGS] & K.CF_CONSPIRE:  # 702.78 (Wort)
+        if row[K.C_CONSPIRE]:  # 702.78 (Burn Trail)
             bits |= G.NEED_CONSPIRE
     for row in compiled.tables.rows["sa"]:
+        if row[K.A_KIND] == K.ST_GRANT_CONSPIRE:  # (Wort: spells you cast have it)
+            bits |= G.NEED_CONSPIRE
         if row[K.A_KIND] == K.ST_DOESNT_UNTAP:
             bits |= G.NEED_DOESNT_UNTAP
     for row in compiled.tables.rows["ab"]:

@@ -21,7 +21,6 @@ from components.cards import (
     A_ARG,
     A_IF,
     A_KIND,
-    A_REFA,
     A_WHO,
     A_ZONE,
     AB_ACTIVATED,
@@ -70,7 +69,6 @@ from components.cards import (
     C_SELF_COST,
     C_SPELL,
     C_XS,
-    CF_CONSPIRE,
     CF_COST_CHANGE,
     CHOOSER_EVENT_CONTROLLER,
     CHOOSER_EVENT_OWNER,
@@ -1106,30 +1104,9 @@ def conspire_instances(st, cd, it):
     you cast has conspire": Wort, the Raidmother)."""
     if not st.s[S_NEEDS] & NEED_CONSPIRE:
         return 0
+    p = st.o[it, F_ICTL]  # ("spells you cast": the statics of the caster's sources)
     n = cd.ct[st.o[it, F_CARD], C_CONSPIRE]
-    for k in range(st.s[S_NCZ]):
-        n += _conspire_from(st, cd, st.cz[k], it)
-    for src in zones.permanents(st):
-        n += _conspire_from(st, cd, src, it)
-    return n
-
-
-@kernel
-def _conspire_from(st, cd, src, it):
-    o, ct, sa = st.o, cd.ct, cd.sa
-    c = continuous_effects.face(st, cd, src)
-    if c < 0 or o[src, F_FACE_DOWN] or not ct[c, C_FLAGS] & CF_CONSPIRE:
-        return 0
-    you = o[src, F_CTL]
-    n = 0
-    for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
-        if sa[r, A_KIND] != ST_GRANT_CONSPIRE or sa[r, A_ZONE] != o[src, F_ZONE]:
-            continue
-        if not selectors.holds(st, cd, sa[r, A_IF], you, src, -1):
-            continue
-        if selectors.matches(st, cd, sa[r, A_REFA], it, you, src, -1):
-            n += 1
-    return n
+    return n + conspiracy.count_static(st, cd, ST_GRANT_CONSPIRE, p, it, False)
 
 
 @kernel(inline="always")

@@ -132,9 +132,10 @@ def _functions(st, cd, src, r):
 
 
 @kernel
-def _count_static(st, cd, kind, p, x, first):
+def count_static(st, cd, kind, p, x, first):
     """The sources of p (face-up command-zone cards p controls, then p's permanents)
-    with a static of ``kind`` that applies to x; with ``first``, 1 at the first."""
+    with a static of ``kind`` that applies to x; with ``first``, 1 at the first (a spell's
+    instances of conspire granted by them, 702.78b: casting.conspire_instances)."""
     o, ct, sa = st.o, cd.ct, cd.sa
     n = 0
     if not selectors.static_present(st, cd, kind):
@@ -183,7 +184,7 @@ def cant_cast(st, cd, p, i):
     """Hymn of the Wilds: can p not cast card i (a static of theirs forbids it)?"""
     if not st.s[S_NEEDS] & NEED_CONSPIRACY:
         return False
-    return _count_static(st, cd, ST_CANT_CAST, p, i, True) > 0
+    return count_static(st, cd, ST_CANT_CAST, p, i, True) > 0
 
 
 @kernel
@@ -192,7 +193,7 @@ def any_color(st, cd, p, i):
     any colour to cast i? (Then the cost's coloured symbols can be paid with any mana.)"""
     if not st.s[S_NEEDS] & NEED_CONSPIRACY:
         return False
-    return _count_static(st, cd, ST_ANY_COLOR, p, i, True) > 0
+    return count_static(st, cd, ST_ANY_COLOR, p, i, True) > 0
 
 
 @kernel
@@ -277,7 +278,7 @@ def combat_power(st, cd, i):
     a static of its controller's says so, else its power)."""
     o = st.o
     if st.s[S_NEEDS] & NEED_CONSPIRACY:
-        if _count_static(st, cd, ST_TOUGHNESS_DAMAGE, o[i, F_CTL], i, True) > 0:
+        if count_static(st, cd, ST_TOUGHNESS_DAMAGE, o[i, F_CTL], i, True) > 0:
             return o[i, F_TOU]
     return o[i, F_POW]
 

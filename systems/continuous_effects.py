@@ -35,7 +35,6 @@ from components.cards import (
     C_POW,
     C_PROT,
     C_SA0,
-    C_SAMASK,
     C_SUB,
     C_TOU,
     C_TYPES,
@@ -88,6 +87,7 @@ from components.game import (
     NEED_COPY_EFFECTS,
     NEED_GRANTED_BY_PERMANENTS,
     NEED_SUSPEND,
+    S_KINDS_AT,
     S_LDIRTY,
     S_NBF,
     S_NCZ,
@@ -234,11 +234,12 @@ def _recompute(st, cd):
     # abilities, by timestamp
     srcs = st.scr[SCR_STATIC_SOURCES]
     m = 0
-    kinds = 0  # (C_SAMASK bits of the sources: a layer no source has a static for is skipped)
     if ne:
         ne = _end_effects(st)
     if s[S_NEEDS] & NEED_COPY_EFFECTS:
         _copy_effects(st, bf, ne)
+    s[S_KINDS_AT] = 0  # (the faces may have changed: copies)
+    kinds = selectors.static_kinds(st, cd)  # (a layer no source has a static for is skipped)
     for i in bf:
         c = face(st, cd, i)
         o[i, F_CTL] = o[i, F_BCTL]
@@ -262,11 +263,9 @@ def _recompute(st, cd):
         o[i, F_TOU] = ct[c, C_TOU]
         o[i, F_PROT] = ct[c, C_PROT]
         has_statics = ct[c, C_NSA] > 0
-        kinds |= ct[c, C_SAMASK]
         if merging.mutated(st, i):  # 702.140e: every component's abilities
             o[i, F_KW] |= merging.other_keywords(st, cd, i)
             has_statics = True
-            kinds = selectors.ALL_KINDS
         if has_statics:
             m = _add_source(st, srcs, m, i)
     for k in range(s[S_NCZ]):  # command-zone statics: emblems (114.4), conspiracies (905.4a)
@@ -274,7 +273,6 @@ def _recompute(st, cd):
         c = face(st, cd, i)
         if c >= 0 and ct[c, C_NSA] and not o[i, F_FACE_DOWN]:
             m = _add_source(st, srcs, m, i)
-            kinds |= ct[c, C_SAMASK]
     plain = ne == 0 and m == 0
     if plain and s[S_WASPLAIN]:
         _counters(st, bf)
@@ -446,7 +444,7 @@ def _statics(st, cd, src, kind):
 @kernel
 def _statics_of(st, cd, src, c, kind):
     o, ct, sa = st.o, cd.ct, cd.sa
-    if c < 0 or not (ct[c, C_SAMASK] >> (kind % 31)) & 1:
+    if not selectors.has_static(cd, c, kind):
         return  # (no static of this kind)
     you = o[src, F_CTL]
     for r in range(ct[c, C_SA0], ct[c, C_SA0] + ct[c, C_NSA]):
