@@ -122,9 +122,24 @@ def main() -> None:
     parser.add_argument("configs", nargs="*", default=["all", "stock"])
     parser.add_argument("--repeat", type=int, default=5, help="simulate runs per configuration")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--write-order",
+        action="store_true",
+        help="compile the engine cold and write systems/compile_order.txt (the kernels in "
+        "the order a compile lowers them: a cold compile's helper process goes from its end)",
+    )
     args = parser.parse_args()
     if args.child:
         _child()
+        return
+    if args.write_order:
+        import numpy as np
+
+        from ecs.engine import call
+        from systems.jit import ORDER_FILE, write_order
+
+        n = write_order(lambda: call(-1, np.zeros(1, np.int32), np.zeros(1, np.int32), 0))
+        print(f"{n} kernels written to {ORDER_FILE}")
         return
     with tempfile.TemporaryDirectory(prefix="melee-cold-") as tmp:
         caches = {c: str(Path(tmp) / str(k)) for k, c in enumerate(args.configs)}

@@ -41,7 +41,7 @@ What they add to numba:
     a kernel's module gets only numba's per-function passes; an entry point links
     the modules of every kernel it reaches, runs numba's module optimisation (the
     same O3 pipeline) once on the whole and generates machine code once. Only entry
-    points are cached (a kernel has no machine code of its own).
+    points are cached with machine code (a kernel has none of its own).
   - ``passes``: numba passes the kernels don't need are left out of their pipeline
     (closure inlining, literal propagation, the array-expression rewrites and the
     feature checks: no kernel has a closure, an array expression or an unsupported
@@ -52,6 +52,15 @@ What they add to numba:
   - ``inline``: ``kernel(inline="always")`` asks LLVM to inline the function
     (``alwaysinline``) instead of numba copying its IR into every caller, where it is
     typed and lowered again at each call site.
+  - ``helper`` (with ``link``): the front end (typing and lowering, ~0.25 s a kernel,
+    most of a cold compile) on both cores. Kernels are cached too, as LLVM bitcode
+    with the names of the kernels they call; an entry point's cold compile starts a
+    helper process (``python -m systems.jit``) that compiles the kernels of
+    ``compile_order.txt`` from its end while this process goes on from the start; a
+    kernel is compiled by whichever claims it first and loaded from the cache by the
+    other (the engine's functions get mangled names without numba's per-process
+    counter, so both processes name a kernel alike). A kernel in a recursive cycle is
+    not cached (its callees were not all known when it was lowered).
 
   The levers use numba internals checked for the versions in ``NUMBA_VERSIONS``
   (pinned in pyproject.toml); another version compiles the stock way, with a warning.
@@ -109,6 +118,7 @@ from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.compiler_machinery import PassManager, register_pass
+from numba.core.funcdesc import default_mangler
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import (
     NativeLowering,
@@ -122,7 +132,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 NUMBA_VERSIONS = ((0, 68), (0, 68))
 """The numba minor versions the compile levers were checked against (inclusive)."""
 
-LEVERS = frozenset({"literals", "wrappers", "link", "inline", "passes"})
+LEVERS = frozenset({"literals", "wrappers", "link", "inline", "passes", "helper"})
 """Every lever; ``MELEE_JIT`` unset means all of them."""
 
 KEEP_OLD_CACHES = 2
@@ -130,7 +140,12 @@ KEEP_OLD_CACHES = 2
 
 SYSTEMS = Path(__file__).resolve().parent
 ROOTS = (SYSTEMS.parent / "components", SYSTEMS)
-"""Every file under these is part of the cache key."""
+"""Every file under these is part of the cache key (but ORDER_FILE)."""
+
+ORDER_FILE = Path(os.environ.get("MELEE_JIT_ORDER") or SYSTEMS / "compile_order.txt")
+"""The kernels a cold compile of the engine lowers, in order, for the helper process
+(``bench/compile_time.py --write-order`` writes it; ``MELEE_JIT_ORDER`` names another
+file). Not part of the cache key: a stale list costs speed, not correctness."""
 
 
 def _numba_supported() -> bool:
@@ -260,6 +275,7 @@ def _is_source(path: Path, root: Path) -> bool:
     parts = path.relative_to(root).parts
     return (
         path.is_file()
+        and path != ORDER_FILE
         and "__pycache__" not in parts
         and not any(p.startswith(".") for p in parts)
         and path.suffix not in (".pyc", ".pyo")
@@ -346,18 +362,49 @@ class _KeyedCache(FunctionCache):
     _impl_class = _KeyedCacheImpl
 
 
+class _KernelCacheImpl(_KeyedCacheImpl):
+    """A kernel's compile result as LLVM bitcode (see "kernels cached" below)."""
+
+    def get_filename_base(self, fullname: str, abiflags: str) -> str:
+        # (not the files of the kernel's twin, an entry point of the same function)
+        return "kernel-" + super().get_filename_base(fullname, abiflags)
+
+    def reduce(self, cres: Any) -> Any:
+        return _kernel_reduce(cres)
+
+    def rebuild(self, target_context: Any, payload: Any) -> Any:
+        return _kernel_rebuild(target_context, payload)
+
+    def check_cachable(self, cres: Any) -> bool:
+        return _kernel_cachable(cres)
+
+
+class _KernelCache(FunctionCache):
+    _impl_class = _KernelCacheImpl
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        # (two processes saving versions of one kernel at once may pair an index key
+        # with the other's data: the data names its version)
+        cres = super().load_overload(sig, target_context)
+        args = sig.args if hasattr(sig, "args") else tuple(sig)
+        if cres is not None and cres.library.ref[2] != args:
+            return None
+        return cres
+
+
 class _LazyCache(_Cache):
     """numba's function cache, made at the first load or save: the function's stamp
     covers the kernels it reaches, all defined by then."""
 
-    def __init__(self, py_func: Callable[..., Any]) -> None:
+    def __init__(self, py_func: Callable[..., Any], kind: type[FunctionCache]) -> None:
         self._py_func = py_func
+        self._kind = kind
         self._cache: _Cache | None = None
 
     def _real(self) -> _Cache:
         if self._cache is None:
             try:
-                self._cache = _KeyedCache(self._py_func)
+                self._cache = self._kind(self._py_func)
             except (OSError, RuntimeError) as e:
                 warnings.warn(f"kernel cache unavailable ({e}); compiling every run", stacklevel=3)
                 self._cache = NullCache()
@@ -394,6 +441,7 @@ class _KernelLibrary(JITCodeLibrary):
     def __init__(self, codegen: Any, name: str) -> None:
         super().__init__(codegen, name)
         self._envs: list[tuple[str, Any]] = []
+        self.ref: tuple[str, str, tuple[Any, ...]] | None = None  # (see _kernel_ref)
 
     @property
     def codegen(self) -> Any:
@@ -479,6 +527,23 @@ def _link(module: Any, libraries: list[Any]) -> Any:
     return module
 
 
+UNRESOLVED = ".numba.unresolved$"
+"""numba's prefix of a pointer to a function called in a recursive cycle (found by
+name when the machine code is loaded)."""
+
+
+def _keep_called_at_run_time(module: Any) -> None:
+    """A function of a recursive cycle is called through a pointer set after loading,
+    by its name: it must stay in the machine code even where LLVM inlined every direct
+    call (weak_odr: kept, and one copy across entry points; linkonce_odr dropped it)."""
+    for gv in module.global_variables:
+        if gv.name.startswith(UNRESOLVED):
+            with contextlib.suppress(NameError):
+                fn = module.get_function(gv.name[len(UNRESOLVED) :])
+                if not fn.is_declaration:
+                    fn.linkage = "weak_odr"
+
+
 def _undefined_function(fn: Any) -> bool:
     return fn.is_declaration and fn.name.startswith("_ZN")
 
@@ -496,6 +561,7 @@ class _EntryLibrary(JITCodeLibrary):
             self._reload_init.update(lib._reload_init)
         with event.trigger_event("melee:link", data={"libraries": len(reached) + 1}):
             _link(self._final_module, reached)
+            _keep_called_at_run_time(self._final_module)
             self._optimize_final_module()
             missing = [f.name for f in self._final_module.functions if _undefined_function(f)]
             if missing:  # (MCJIT would resolve them to address 0)
@@ -520,7 +586,14 @@ def _lowering(library_class: type) -> type:
                     state.targetctx.codegen(), state.func_id.func_qualname
                 )
                 state.library.enable_object_caching()
-            return super().run_pass(state)
+            if "helper" in ACTIVE:
+                state.targetctx.mangler = _mangler
+            out = super().run_pass(state)
+            if library_class is _KernelLibrary:
+                state.library.ref = _kernel_ref(state.func_id.func, tuple(state.args))
+                if state.library.ref is not None:
+                    _COMPILED.append(state.library.ref)
+            return out
 
     Lowering.__name__ = Lowering.__qualname__ = f"{library_class.__name__}Lowering"
     return register_pass(mutates_CFG=True, analysis_only=False)(Lowering)
@@ -552,6 +625,368 @@ def _pipeline(lowering: type) -> type:
 
 _KernelPipeline = _pipeline(_lowering(_KernelLibrary))
 _EntryPipeline = _pipeline(_lowering(_EntryLibrary))
+
+
+# ----------------------------------------------------------------- kernels cached
+# A cold compile is mostly numba's front end (typing and lowering each kernel, ~0.25 s
+# a function), one process, one core. Kernels are cached as LLVM bitcode, and while an
+# entry point compiles, a helper process compiles the kernels of ``compile_order.txt``
+# from its end (the parent goes from its start): each process loads from the cache
+# what the other already compiled, so the two cores share the front end. The entry
+# point links and optimises the whole once, as before.
+
+_COMPILED: list[tuple[str, str, tuple[Any, ...]]] = []
+"""The kernels lowered in this process, in order (module, qualname, argument types)."""
+
+
+def _kernel_ref(func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """(module, qualname, argument types) naming a kernel's version, or None if the
+    kernel can't be found again by name (defined in a function or at a prompt)."""
+    module, qualname = func.__module__, func.__qualname__
+    if "<" in qualname or module == "__main__" or _resolve(module, qualname) is None:
+        return None
+    return module, qualname, args
+
+
+def _resolve(module: str, qualname: str) -> Any:
+    import importlib
+
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return None
+    return obj if isinstance(obj, Kernel) else None
+
+
+class _BitcodeLibrary:
+    """A library of numba's own (an overload's implementation) that a cached kernel
+    links, read back as bitcode: it is only ever linked into an entry point."""
+
+    def __init__(self, name: str, bitcode: bytes) -> None:
+        self.name = name
+        self._module = ll.parse_bitcode(bitcode)
+        self._reload_init: set[Any] = set()
+
+    def _get_module_for_linking(self) -> Any:
+        return self._module
+
+
+_BITCODE_LIBRARIES: dict[tuple[str, bytes], _BitcodeLibrary] = {}
+
+
+def _bitcode_library(name: str, bitcode: bytes) -> _BitcodeLibrary:
+    key = (name, hashlib.sha256(bitcode).digest())
+    lib = _BITCODE_LIBRARIES.get(key)
+    if lib is None:
+        lib = _BITCODE_LIBRARIES[key] = _BitcodeLibrary(name, bitcode)
+    return lib
+
+
+def _mangler(name: str, argtypes: Any, *, abi_tags: Any = (), uid: Any = None) -> str:
+    """numba's mangled names without the process's counter for the engine's functions
+    (a module-level function of systems/ or components/ is one function): a kernel
+    compiled by the helper declares its callees by the names this process gives them."""
+    if name.startswith(("systems.", "components.")) and "<" not in name:
+        uid = None
+    return default_mangler(name, argtypes, abi_tags=abi_tags, uid=uid)
+
+
+def _symbols(lib: Any) -> tuple[frozenset[str], frozenset[str]]:
+    """The numba functions a library's module defines and those it only declares or
+    calls through a pointer found by name (numba's calls back into a recursive cycle)."""
+    cached = getattr(lib, "_melee_symbols", None)
+    if cached is None:
+        module = (
+            lib._final_module if isinstance(lib, _KernelLibrary) else lib._get_module_for_linking()
+        )
+        defined, declared = set(), set()
+        for fn in module.functions:
+            if fn.is_declaration:
+                if fn.name.startswith("_ZN"):
+                    declared.add(fn.name)
+            else:
+                defined.add(fn.name)
+        for gv in module.global_variables:  # (a call back into a cycle: by name)
+            if gv.name.startswith(UNRESOLVED):
+                declared.add(gv.name[len(UNRESOLVED) :])
+        cached = (frozenset(defined), frozenset(declared))
+        with contextlib.suppress(AttributeError):
+            lib._melee_symbols = cached
+    return cached
+
+
+def _kernel_cachable(cres: Any) -> bool:
+    """A kernel is cached if it can be found by name, and neither it nor any kernel it
+    reaches is in a recursive cycle: its callees were known when it was lowered (a
+    call back to a function still being compiled is not among them). In a cycle, a
+    module of the kernels reached declares a function none of them defines, or one
+    other than the kernel's own declares the kernel's function."""
+    lib = cres.library
+    if not isinstance(lib, _KernelLibrary) or lib.ref is None or cres.reload_init:
+        return False
+    if not all(env.can_cache() for _, env in lib._envs):
+        return False
+    reached = _reached([lib])
+    defined: set[str] = set()
+    declared: set[str] = set()
+    for x in reached:
+        if isinstance(x, _KernelLibrary) and x.ref is None:
+            return False
+        d, u = _symbols(x)
+        defined |= d
+        if x is not lib:
+            declared |= u
+    own_defined, own_declared = _symbols(lib)
+    return not (declared | own_declared) - defined and not declared & own_defined
+
+
+def _kernel_reduce(cres: Any) -> tuple[Any, ...]:
+    import copy
+
+    lib = cres.library
+    callees = []
+    for x in lib._linking_libraries:
+        if isinstance(x, _KernelLibrary):
+            callees.append((True, x.ref))
+        elif isinstance(x, _BitcodeLibrary):
+            callees.append((False, (x.name, x._module.as_bitcode())))
+        else:
+            callees.append((False, (x.name, x._get_module_for_linking().as_bitcode())))
+    fndesc = copy.copy(cres.fndesc)
+    fndesc.typemap = fndesc.calltypes = None
+    return (
+        lib.ref,
+        lib.name,
+        lib._final_module.as_bitcode(),
+        tuple(callees),
+        fndesc,
+        cres.environment,
+        cres.signature,
+        tuple(lib._envs),
+    )
+
+
+_LOADING: set[Any] = set()
+"""The kernels being read from the cache in this process (a guard against cycles)."""
+
+
+def _kernel_rebuild(target_context: Any, payload: tuple[Any, ...]) -> Any:
+    from numba.core.compiler import CompileResult
+
+    ref, name, bitcode, callees, fndesc, env, signature, envs = payload
+    if ref in _LOADING:
+        return None
+    _LOADING.add(ref)
+    try:
+        linking = []
+        for is_kernel, callee in callees:
+            if is_kernel:
+                module, qualname, args = callee
+                disp = _resolve(module, qualname)
+                if disp is None:
+                    return None
+                linking.append(_callee_library(disp, args))
+            else:
+                linking.append(_bitcode_library(*callee))
+    finally:
+        _LOADING.discard(ref)
+    lib = _KernelLibrary(target_context.codegen(), name)
+    lib._final_module = ll.parse_bitcode(bitcode)
+    lib._linking_libraries = linking
+    lib._finalized = True
+    lib._envs = list(envs)
+    lib.ref = ref
+    return CompileResult(
+        target_context=target_context,
+        typing_context=target_context.typing_context,
+        library=lib,
+        environment=env,
+        entry_point=target_context.get_executable(lib, fndesc, env),
+        fndesc=fndesc,
+        type_annotation="(cached kernel)",
+        signature=signature,
+        objectmode=False,
+        lifted=(),
+        typing_error=None,
+        call_helper=None,
+        metadata=None,
+        reload_init=[],
+        referenced_envs=None,
+    )
+
+
+def _callee_library(disp: Any, args: tuple[Any, ...]) -> Any:
+    disp.compile(args)
+    return disp.overloads[tuple(args)].library
+
+
+def write_order(compile_engine: Callable[[], Any], path: Path = ORDER_FILE) -> int:
+    """Compile the engine (``compile_engine``) in an empty cache directory and write the
+    kernels it lowers, in order, to ``path``; returns how many."""
+    import base64
+    import pickle
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["NUMBA_CACHE_DIR"] = tmp
+        os.environ["MELEE_JIT_HELPER"] = "off"  # (no helper: the order is this process's)
+        _KEY._directory = None
+        del _COMPILED[:]
+        compile_engine()
+    lines = [
+        f"{module} {qualname} {base64.b64encode(pickle.dumps(args)).decode()}"
+        for module, qualname, args in _COMPILED
+    ]
+    path.write_text(
+        "# the kernels a cold compile lowers, in order (bench/compile_time.py --write-order)\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+    return len(lines)
+
+
+def _read_order(path: Path = ORDER_FILE) -> list[tuple[str, str, tuple[Any, ...]]]:
+    import base64
+    import pickle
+
+    out = []
+    for line in path.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        try:
+            module, qualname, args = line.split(" ")
+            out.append((module, qualname, pickle.loads(base64.b64decode(args))))
+        except Exception:  # (a stale line: a type renamed)
+            continue
+    return out
+
+
+class _Abandon(BaseException):
+    """The helper gives up the kernel it is compiling: it needs one the parent is
+    compiling (the helper never waits, so neither process waits for the other forever)."""
+
+
+class _Claims:
+    """Who compiles what during a cold compile with a helper: a kernel is compiled by
+    the process that first claims it (a file made in a directory of the session); the
+    other loads it from the cache once it is done. The helper abandons what needs a
+    kernel the parent is compiling and goes on with the next of its list; the parent
+    never waits (it compiles a kernel the helper is still compiling, and claims its
+    callees, so the helper soon abandons it)."""
+
+    def __init__(self, directory: Path, helper: Any = None) -> None:
+        self.dir = directory
+        self.helper = helper  # (the helper's process, in the parent; None in the helper)
+
+    def compile(
+        self, func: Callable[..., Any], args: tuple[Any, ...], do: Callable[[], Any]
+    ) -> Any:
+        key = hashlib.sha256(
+            f"{func.__module__}.{func.__qualname__}{tuple(str(a) for a in args)}".encode()
+        ).hexdigest()[:32]
+        claim, done = self.dir / key, self.dir / (key + ".done")
+        if done.exists():
+            return do()  # (loaded from the cache; compiled, if it could not be cached)
+        try:
+            os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            if self.helper is None:
+                raise _Abandon from None
+            return do()  # (the parent doesn't wait: it compiles what it needs)
+        except OSError:
+            return do()
+        try:
+            out = do()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                claim.unlink()
+            raise
+        with contextlib.suppress(OSError):
+            done.touch()
+        return out
+
+
+HELPER_AFTER = 3
+"""An entry point's compile starts the helper once it has compiled this many functions
+(a test's twin of a kernel, whose callees load from the cache, needs none)."""
+
+_SESSION: _Claims | None = None
+"""The claims of the cold compile with a helper under way in this process, if any."""
+
+
+class _Helper:
+    """The helper process of a cold compile: it compiles the kernels of ORDER_FILE from
+    the end while this process compiles an entry point (lever ``helper``)."""
+
+    def __init__(self) -> None:
+        self.proc: Any = None
+        self.claims: Path | None = None
+
+    def start(self) -> None:
+        import subprocess
+        import tempfile
+
+        global _SESSION
+        if (
+            self.proc is not None
+            or _SESSION is not None
+            or not {"link", "helper"} <= ACTIVE
+            or os.environ.get("MELEE_JIT_HELPER")
+            or (os.cpu_count() or 1) < 2
+            or not ORDER_FILE.is_file()
+        ):
+            return
+        paths = [str(SYSTEMS.parent), *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+        try:
+            self.claims = Path(tempfile.mkdtemp(prefix="claims-", dir=_KEY.directory()))
+            env = dict(
+                os.environ,
+                MELEE_JIT_HELPER=str(self.claims),
+                PYTHONPATH=os.pathsep.join(p for p in paths if p),
+            )
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "systems.jit"],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            self.stop()
+            return
+        _SESSION = _Claims(self.claims, self.proc)
+
+    def stop(self) -> None:
+        global _SESSION
+        _SESSION = None
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except Exception:
+                proc.kill()
+        if self.claims is not None:
+            shutil.rmtree(self.claims, ignore_errors=True)
+            self.claims = None
+
+
+def _help() -> None:
+    """The helper's work (``python -m systems.jit``, started by an entry point's cold
+    compile): compile the kernels of ORDER_FILE from its end, each saved to the cache;
+    stop when the parent is gone."""
+    global _SESSION
+    parent = os.getppid()
+    _SESSION = _Claims(Path(os.environ["MELEE_JIT_HELPER"]))
+    for module, qualname, args in reversed(_read_order()):
+        if os.getppid() != parent or not _SESSION.dir.is_dir():
+            return
+        disp = _resolve(module, qualname)
+        if disp is not None:
+            with contextlib.suppress(Exception, _Abandon):
+                disp.compile(args)
 
 
 # ----------------------------------------------------------------- progress and timing
@@ -586,6 +1021,7 @@ class _Progress(event.Listener):
         self.t0 = time.perf_counter()
         self._status: Any = None
         self._tty = sys.stderr.isatty()
+        self.helper = _Helper()
 
     def on_start(self, event: event.Event) -> None:
         if event.kind == "melee:link":  # the entry point's one optimisation
@@ -596,6 +1032,8 @@ class _Progress(event.Listener):
         self.functions += 1
         if self.functions == 1:
             self._open()
+        if self.functions == HELPER_AFTER:
+            self.helper.start()
         f = event.data["dispatcher"].py_func
         self._show(f"{f.__module__.rsplit('.', 1)[-1]}.{f.__qualname__}")
 
@@ -620,6 +1058,7 @@ class _Progress(event.Listener):
             print(line, file=sys.stderr, flush=True)
 
     def close(self, seconds: float, ok: bool) -> None:
+        self.helper.stop()
         if self._status is not None:
             self._status.stop()
         if self.functions and ok:
@@ -648,7 +1087,8 @@ class _Dispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
     def enable_caching(self) -> None:
-        self._cache = _LazyCache(self.py_func)
+        kind = _KernelCache if isinstance(self, Kernel) and "link" in ACTIVE else _KeyedCache
+        self._cache = _LazyCache(self.py_func, kind)
 
 
 class Entry(_Dispatcher):
@@ -679,6 +1119,15 @@ class Kernel(_Dispatcher):
     point of the same function (its twin) at the first call."""
 
     _twin: Entry | None = None
+
+    def compile(self, sig: Any) -> Any:
+        claims = _SESSION
+        if claims is None:
+            return super().compile(sig)
+        args = tuple(sig.args if hasattr(sig, "args") else sig)
+        if args in self.overloads:
+            return super().compile(sig)
+        return claims.compile(self.py_func, args, lambda: super(Kernel, self).compile(sig))
 
     def __call__(self, *args: Any, **kws: Any) -> Any:
         if not ({"wrappers", "link"} & ACTIVE):
@@ -722,8 +1171,7 @@ def _make(
         pipeline = _KernelPipeline if linking else None
     kwargs = {"pipeline_class": pipeline} if pipeline is not None else {}
     disp = cls(py_func=func, locals=dict(local_types or {}), targetoptions=options, **kwargs)
-    if cls is Entry or not linking:
-        disp.enable_caching()
+    disp.enable_caching()
     return disp
 
 
@@ -759,3 +1207,9 @@ def entry(func: F | None = None, *, locals: dict[str, Any] | None = None) -> Any
 
 
 __all__ = ["kernel", "entry", "Kernel", "Entry", "Startup", "startups", "cache_directory"]
+
+
+if __name__ == "__main__":  # (this file run as a script: the module's own copy does it)
+    from systems.jit import _help as help_compile
+
+    help_compile()

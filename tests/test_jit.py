@@ -194,3 +194,123 @@ def test_the_cache_key_covers_every_source_file_under_the_roots(
     assert jit._CacheKey().digest() == before
     (components / "state.py").write_text("LIFE = 30\n")
     assert jit._CacheKey().digest() != before
+
+
+# ----------------------------------------------------------------- kernels cached, the helper
+KERN = """
+from systems.jit import kernel
+
+@kernel
+def leaf(x):
+    return x + 1
+
+@kernel
+def mid(x):
+    return leaf(x) * 2
+
+@kernel
+def even(n):  # even and odd: a recursive cycle (not cached)
+    if n == 0:
+        return 1
+    return odd(n - 1)
+
+@kernel
+def odd(n):
+    if n == 0:
+        return 0
+    return even(n - 1)
+"""
+
+MAIN = """
+import json, sys
+from numba.core import event
+from systems import jit
+from systems.jit import entry
+import kern
+
+compiled = []
+
+class Seen(event.Listener):
+    def on_start(self, e):
+        compiled.append(e.data["dispatcher"].py_func.__name__)
+    def on_end(self, e):
+        pass
+
+@entry
+def {name}(n):
+    return kern.mid(n) + kern.even(n)
+
+if sys.argv[1:] == ["order"]:
+    print(json.dumps({{"written": jit.write_order(lambda: {name}(3))}}))
+else:
+    with event.install_listener("numba:compile", Seen()):
+        value = {name}(3)
+    print(json.dumps({{"value": int(value), "compiled": sorted(compiled)}}))
+"""
+
+
+def _kernels_project(tmp_path: Path) -> Path:
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    (folder / "kern.py").write_text(textwrap.dedent(KERN))
+    for name in ("run", "again"):
+        (folder / f"{name}.py").write_text(textwrap.dedent(MAIN.format(name=name)))
+    return folder
+
+
+def _run_script(folder: Path, script: str, cache: Path, *args: str, **env: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, str(folder / script), *args],
+        cwd=folder,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=f"{ROOT}:{folder}", **env),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_kernels_are_cached_but_not_those_in_a_recursive_cycle(tmp_path: Path) -> None:
+    folder, cache = _kernels_project(tmp_path), tmp_path / "cache"
+    off = {"MELEE_JIT_HELPER": "off"}
+    first = _run_script(folder, "run.py", cache, **off)
+    assert first == {"value": 8 + 0, "compiled": ["even", "leaf", "mid", "odd", "run"]}
+    # another entry point reaching the same kernels: mid and leaf load from the cache
+    other = _run_script(folder, "again.py", cache, **off)
+    assert other == {"value": 8, "compiled": ["again", "even", "odd"]}
+    assert any(p.name.startswith("kernel-kern.mid") for p in cache.rglob("*.nbi"))
+
+
+def test_a_cold_compile_with_the_helper_plays_the_same(tmp_path: Path) -> None:
+    folder, cache = _kernels_project(tmp_path), tmp_path / "cache"
+    order = folder / "order.txt"
+    written = _run_script(
+        folder, "run.py", tmp_path / "scratch", "order", MELEE_JIT_ORDER=str(order)
+    )
+    assert written["written"] == 4  # leaf, mid, odd, even (not the entry point)
+    assert sorted(q for _, q, _ in jit._read_order(order)) == ["even", "leaf", "mid", "odd"]
+    with_helper = _run_script(folder, "run.py", cache, MELEE_JIT_ORDER=str(order))
+    assert with_helper["value"] == 8
+    assert not list(cache.rglob("claims-*"))  # the session's claims are cleaned up
+
+
+def test_the_engines_functions_are_named_alike_in_every_process() -> None:
+    args = (jit.types.int64,)
+    assert jit._mangler("systems.combat.damage", args, uid=7) == jit._mangler(
+        "systems.combat.damage", args, uid=8
+    )
+    assert jit._mangler("numba.np.arrayobj.empty", args, uid=7) != jit._mangler(
+        "numba.np.arrayobj.empty", args, uid=8
+    )
+    assert jit._mangler("systems.x.f.<locals>.g", args, uid=7) != jit._mangler(
+        "systems.x.f.<locals>.g", args, uid=8
+    )
+
+
+def test_the_compile_order_names_kernels_that_exist() -> None:
+    """systems/compile_order.txt (the helper's list): regenerate it with
+    ``PYTHONPATH=$PWD python bench/compile_time.py --write-order`` when this fails."""
+    order = jit._read_order(jit.SYSTEMS / "compile_order.txt")
+    assert len(order) > 500
+    missing = [f"{m}.{q}" for m, q, _ in order if jit._resolve(m, q) is None]
+    assert not missing, f"kernels gone or renamed: {missing[:10]}"
