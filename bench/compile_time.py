@@ -2,6 +2,7 @@
 
     PYTHONPATH=$PWD python bench/compile_time.py                 # every lever, and stock
     PYTHONPATH=$PWD python bench/compile_time.py all literals,link stock --repeat 5
+    PYTHONPATH=$PWD python bench/compile_time.py --write-order   # systems/compile_order.txt
 
 Each configuration is a value of ``MELEE_JIT`` (``systems/jit.py``: ``all`` = every
 lever, ``stock`` = numba's own way, or a comma list of levers). For each one, in fresh
