@@ -361,6 +361,15 @@ class _KeyedCacheImpl(CompileResultCacheImpl):
 class _KeyedCache(FunctionCache):
     _impl_class = _KeyedCacheImpl
 
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        # (two processes saving versions of one function at once may pair an index key
+        # with the other's data: the data names its version)
+        cres = super().load_overload(sig, target_context)
+        args = sig.args if hasattr(sig, "args") else tuple(sig)
+        if cres is not None and tuple(cres.signature.args) != tuple(args):
+            return None
+        return cres
+
 
 class _KernelCacheImpl(_KeyedCacheImpl):
     """A kernel's compile result as LLVM bitcode (see "kernels cached" below)."""
@@ -379,17 +388,8 @@ class _KernelCacheImpl(_KeyedCacheImpl):
         return _kernel_cachable(cres)
 
 
-class _KernelCache(FunctionCache):
+class _KernelCache(_KeyedCache):
     _impl_class = _KernelCacheImpl
-
-    def load_overload(self, sig: Any, target_context: Any) -> Any:
-        # (two processes saving versions of one kernel at once may pair an index key
-        # with the other's data: the data names its version)
-        cres = super().load_overload(sig, target_context)
-        args = sig.args if hasattr(sig, "args") else tuple(sig)
-        if cres is not None and cres.library.ref[2] != args:
-            return None
-        return cres
 
 
 class _LazyCache(_Cache):
@@ -726,6 +726,10 @@ def _kernel_cachable(cres: Any) -> bool:
     lib = cres.library
     if not isinstance(lib, _KernelLibrary) or lib.ref is None or cres.reload_init:
         return False
+    if any(
+        gv.name.startswith("numba.dynamic.globals") for gv in lib._final_module.global_variables
+    ):
+        return False  # (an address of this process: a large global array, a pointer)
     if not all(env.can_cache() for _, env in lib._envs):
         return False
     reached = _reached([lib])
@@ -794,6 +798,11 @@ def _kernel_rebuild(target_context: Any, payload: tuple[Any, ...]) -> Any:
         _LOADING.discard(ref)
     lib = _KernelLibrary(target_context.codegen(), name)
     lib._final_module = ll.parse_bitcode(bitcode)
+    defined, declared = _symbols(lib)
+    for x in linking:
+        defined = defined | _symbols(x)[0]
+    if declared - defined:  # (a callee this process compiled under another name)
+        return None
     lib._linking_libraries = linking
     lib._finalized = True
     lib._envs = list(envs)
@@ -829,12 +838,21 @@ def write_order(compile_engine: Callable[[], Any], path: Path = ORDER_FILE) -> i
     import pickle
     import tempfile
 
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["NUMBA_CACHE_DIR"] = tmp
-        os.environ["MELEE_JIT_HELPER"] = "off"  # (no helper: the order is this process's)
+    saved = {k: os.environ.get(k) for k in ("NUMBA_CACHE_DIR", "MELEE_JIT_HELPER")}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["NUMBA_CACHE_DIR"] = tmp
+            os.environ["MELEE_JIT_HELPER"] = "off"  # (no helper: the order is this process's)
+            _KEY._directory = None
+            del _COMPILED[:]
+            compile_engine()
+    finally:
         _KEY._directory = None
-        del _COMPILED[:]
-        compile_engine()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     lines = [
         f"{module} {qualname} {base64.b64encode(pickle.dumps(args)).decode()}"
         for module, qualname, args in _COMPILED
@@ -879,6 +897,7 @@ class _Claims:
     def __init__(self, directory: Path, helper: Any = None) -> None:
         self.dir = directory
         self.helper = helper  # (the helper's process, in the parent; None in the helper)
+        self.parent = os.getppid()
 
     def compile(
         self, func: Callable[..., Any], args: tuple[Any, ...], do: Callable[[], Any]
@@ -887,6 +906,8 @@ class _Claims:
             f"{func.__module__}.{func.__qualname__}{tuple(str(a) for a in args)}".encode()
         ).hexdigest()[:32]
         claim, done = self.dir / key, self.dir / (key + ".done")
+        if self.helper is None and (_STOPPING or os.getppid() != self.parent):
+            raise _Abandon  # (the helper was told to stop, or its parent is gone)
         if done.exists():
             return do()  # (loaded from the cache; compiled, if it could not be cached)
         try:
@@ -915,6 +936,12 @@ HELPER_AFTER = 3
 _SESSION: _Claims | None = None
 """The claims of the cold compile with a helper under way in this process, if any."""
 
+_STOPPING = False
+"""In the helper: its parent asked it to stop (SIGTERM)."""
+
+STALE_CLAIMS_S = 3600
+"""Claims directories older than this are left from a killed compile: removed."""
+
 
 class _Helper:
     """The helper process of a cold compile: it compiles the kernels of ORDER_FILE from
@@ -940,10 +967,15 @@ class _Helper:
             return
         paths = [str(SYSTEMS.parent), *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
         try:
-            self.claims = Path(tempfile.mkdtemp(prefix="claims-", dir=_KEY.directory()))
+            here = _KEY.directory()
+            for old in here.glob("claims-*"):
+                if time.time() - old.stat().st_mtime > STALE_CLAIMS_S:
+                    shutil.rmtree(old, ignore_errors=True)
+            self.claims = Path(tempfile.mkdtemp(prefix="claims-", dir=here))
             env = dict(
                 os.environ,
                 MELEE_JIT_HELPER=str(self.claims),
+                MELEE_JIT_DIGEST=_KEY.digest(),
                 PYTHONPATH=os.pathsep.join(p for p in paths if p),
             )
             self.proc = subprocess.Popen(
@@ -959,29 +991,44 @@ class _Helper:
         _SESSION = _Claims(self.claims, self.proc)
 
     def stop(self) -> None:
+        import subprocess
+
         global _SESSION
-        _SESSION = None
+        if _SESSION is not None and _SESSION.dir == self.claims:
+            _SESSION = None
         proc, self.proc = self.proc, None
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except Exception:
-                proc.kill()
-        if self.claims is not None:
-            shutil.rmtree(self.claims, ignore_errors=True)
-            self.claims = None
+        try:
+            if proc is not None:
+                proc.terminate()  # (it stops at its next kernel)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        finally:
+            if self.claims is not None:
+                shutil.rmtree(self.claims, ignore_errors=True)
+                self.claims = None
 
 
 def _help() -> None:
     """The helper's work (``python -m systems.jit``, started by an entry point's cold
     compile): compile the kernels of ORDER_FILE from its end, each saved to the cache;
     stop when the parent is gone."""
+    import signal
+
     global _SESSION
-    parent = os.getppid()
+
+    def stopping(signum: int, frame: Any) -> None:
+        global _STOPPING
+        _STOPPING = True
+
+    signal.signal(signal.SIGTERM, stopping)
+    if os.environ.get("MELEE_JIT_DIGEST") not in (None, _KEY.digest()):
+        return  # (a source file changed since the parent hashed them: not the same engine)
     _SESSION = _Claims(Path(os.environ["MELEE_JIT_HELPER"]))
     for module, qualname, args in reversed(_read_order()):
-        if os.getppid() != parent or not _SESSION.dir.is_dir():
+        if _STOPPING or os.getppid() != _SESSION.parent or not _SESSION.dir.is_dir():
             return
         disp = _resolve(module, qualname)
         if disp is not None:

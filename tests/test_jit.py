@@ -281,7 +281,7 @@ def test_kernels_are_cached_but_not_those_in_a_recursive_cycle(tmp_path: Path) -
     assert any(p.name.startswith("kernel-kern.mid") for p in cache.rglob("*.nbi"))
 
 
-def test_a_cold_compile_with_the_helper_plays_the_same(tmp_path: Path) -> None:
+def test_what_the_helper_compiles_loads_in_the_compiling_process(tmp_path: Path) -> None:
     folder, cache = _kernels_project(tmp_path), tmp_path / "cache"
     order = folder / "order.txt"
     written = _run_script(
@@ -289,9 +289,32 @@ def test_a_cold_compile_with_the_helper_plays_the_same(tmp_path: Path) -> None:
     )
     assert written["written"] == 4  # leaf, mid, odd, even (not the entry point)
     assert sorted(q for _, q, _ in jit._read_order(order)) == ["even", "leaf", "mid", "odd"]
+    claims = tmp_path / "claims"
+    claims.mkdir()
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(cache),
+        PYTHONPATH=f"{ROOT}:{folder}",
+        MELEE_JIT_ORDER=str(order),
+        MELEE_JIT_HELPER=str(claims),
+    )
+    helper = subprocess.run(
+        [sys.executable, "-m", "systems.jit"], cwd=folder, env=env, capture_output=True, text=True
+    )
+    assert helper.returncode == 0 and helper.stderr == ""
+    assert len(list(claims.glob("*.done"))) == 4  # it compiled the four kernels
+    # the compiling process loads mid and leaf (even and odd, a cycle, are not cached)
+    after = _run_script(folder, "run.py", cache, MELEE_JIT_ORDER=str(order), MELEE_JIT_HELPER="off")
+    assert after == {"value": 8, "compiled": ["even", "odd", "run"]}
+
+
+def test_a_cold_compile_with_the_helper_cleans_up(tmp_path: Path) -> None:
+    folder, cache = _kernels_project(tmp_path), tmp_path / "cache"
+    order = folder / "order.txt"
+    _run_script(folder, "run.py", tmp_path / "scratch", "order", MELEE_JIT_ORDER=str(order))
     with_helper = _run_script(folder, "run.py", cache, MELEE_JIT_ORDER=str(order))
     assert with_helper["value"] == 8
-    assert not list(cache.rglob("claims-*"))  # the session's claims are cleaned up
+    assert not list(cache.rglob("claims-*"))  # the session's claims are removed
 
 
 def test_the_engines_functions_are_named_alike_in_every_process() -> None:
@@ -310,7 +333,9 @@ def test_the_engines_functions_are_named_alike_in_every_process() -> None:
 def test_the_compile_order_names_kernels_that_exist() -> None:
     """systems/compile_order.txt (the helper's list): regenerate it with
     ``PYTHONPATH=$PWD python bench/compile_time.py --write-order`` when this fails."""
-    order = jit._read_order(jit.SYSTEMS / "compile_order.txt")
-    assert len(order) > 500
+    path = jit.SYSTEMS / "compile_order.txt"
+    order = jit._read_order(path)
+    lines = [x for x in path.read_text().splitlines() if x.strip() and not x.startswith("#")]
+    assert len(order) == len(lines) > 500  # (every line read: no type gone)
     missing = [f"{m}.{q}" for m, q, _ in order if jit._resolve(m, q) is None]
     assert not missing, f"kernels gone or renamed: {missing[:10]}"
