@@ -1257,6 +1257,14 @@ __all__ = ["kernel", "entry", "Kernel", "Entry", "Startup", "startups", "cache_d
 
 
 if __name__ == "__main__":  # (this file run as a script: the module's own copy does it)
+    claims = os.environ.get("MELEE_JIT_HELPER", "")
+    if not claims or not Path(claims).is_dir():
+        print(
+            "python -m systems.jit is the helper of a cold compile, started by the engine "
+            "with MELEE_JIT_HELPER naming its claims directory; nothing to do",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     from systems.jit import _help as help_compile
 
     help_compile()

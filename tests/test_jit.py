@@ -308,6 +308,15 @@ def test_what_the_helper_compiles_loads_in_the_compiling_process(tmp_path: Path)
     assert after == {"value": 8, "compiled": ["even", "odd", "run"]}
 
 
+def test_the_helper_run_by_hand_says_what_it_is() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "MELEE_JIT_HELPER"}
+    out = subprocess.run(
+        [sys.executable, "-m", "systems.jit"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 2 and "helper of a cold compile" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
 def test_a_cold_compile_with_the_helper_cleans_up(tmp_path: Path) -> None:
     folder, cache = _kernels_project(tmp_path), tmp_path / "cache"
     order = folder / "order.txt"
