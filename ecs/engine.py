@@ -446,8 +446,9 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["sa"]:
         if row[K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE):
             bits |= G.NEED_COST_CHANGES
-        if row[K.A_IF] >= 0 and row[K.A_KIND] in K.LAYER_STATICS:
-            bits |= G.NEED_CONDITIONAL_STATICS
+        counted = row[K.A_AMT] >= 0 or row[K.A_AMT2] >= 0  # ("+1/+0 for each card in hand")
+        if (row[K.A_IF] >= 0 or counted) and row[K.A_KIND] in K.LAYER_STATICS:
+            bits |= G.NEED_CONDITIONAL_STATICS  # (a draw, a life change, mana may change it)
         if row[K.A_KIND] in CONSPIRACY_STATICS:
             bits |= G.NEED_CONSPIRACY
     for row in compiled.tables.rows["ab"]:  # (Conspiracy Draft: abilities granted)
