@@ -41,7 +41,9 @@ What they add to numba:
     a kernel's module gets only numba's per-function passes; an entry point links
     the modules of every kernel it reaches, runs numba's module optimisation (the
     same O3 pipeline) once on the whole and generates machine code once. Only entry
-    points are cached with machine code (a kernel has none of its own).
+    points are cached with machine code (a kernel has none of its own); a kernel is
+    cached as LLVM bitcode with the names of the kernels it calls (loading it loads or
+    compiles them), which twins and the ``helper`` lever load.
   - ``passes``: numba passes the kernels don't need are left out of their pipeline
     (closure inlining, literal propagation, the array-expression rewrites and the
     feature checks: no kernel has a closure, an array expression or an unsupported
@@ -53,8 +55,7 @@ What they add to numba:
     (``alwaysinline``) instead of numba copying its IR into every caller, where it is
     typed and lowered again at each call site.
   - ``helper`` (with ``link``): the front end (typing and lowering, ~0.25 s a kernel,
-    most of a cold compile) on both cores. Kernels are cached too, as LLVM bitcode
-    with the names of the kernels they call; an entry point's cold compile starts a
+    most of a cold compile) on both cores. An entry point's cold compile starts a
     helper process (``python -m systems.jit``) that compiles the kernels of
     ``compile_order.txt`` from its end while this process goes on from the start; a
     kernel is compiled by whichever claims it first and loaded from the cache by the
@@ -754,9 +755,7 @@ def _kernel_reduce(cres: Any) -> tuple[Any, ...]:
     for x in lib._linking_libraries:
         if isinstance(x, _KernelLibrary):
             callees.append((True, x.ref))
-        elif isinstance(x, _BitcodeLibrary):
-            callees.append((False, (x.name, x._module.as_bitcode())))
-        else:
+        else:  # (numba's own library, or one read back as bitcode)
             callees.append((False, (x.name, x._get_module_for_linking().as_bitcode())))
     fndesc = copy.copy(cres.fndesc)
     fndesc.typemap = fndesc.calltypes = None
