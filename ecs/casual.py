@@ -78,7 +78,7 @@ def add_planar_deck(a: np.ndarray, compiled: Compiled, p: int, names: list[str])
     v = _views(a)
     ids = []
     for name in reversed(names):  # the deck table is bottom first
-        i = add_object(a, compiled, name, p, COMMAND)
+        i = add_object(a, compiled, name, p, COMMAND, v)
         _off_the_list(v, i)
         n = int(v.pl[p, PL.P_PDECKN])
         if n >= v.pdeck.shape[1]:
@@ -95,7 +95,7 @@ def add_communal_deck(a: np.ndarray, compiled: Compiled, names: list[str], owner
     v = _views(a)
     ids = []
     for name in reversed(names):
-        i = add_object(a, compiled, name, owner, COMMAND)
+        i = add_object(a, compiled, name, owner, COMMAND, v)
         _off_the_list(v, i)
         n = int(v.s[G.S_NCOMMUNAL])
         if n >= v.cdeck.shape[0]:
@@ -111,7 +111,7 @@ def add_scheme_deck(a: np.ndarray, compiled: Compiled, p: int, names: list[str])
     v = _views(a)
     ids = []
     for name in reversed(names):
-        i = add_object(a, compiled, name, p, COMMAND)
+        i = add_object(a, compiled, name, p, COMMAND, v)
         _off_the_list(v, i)
         n = int(v.pl[p, PL.P_SDECKN])
         if n >= v.sdeck.shape[1]:
@@ -132,7 +132,7 @@ def add_face_up(
 ) -> int:
     """A face-up plane, phenomenon or (ongoing) scheme in the command zone."""
     v = _views(a)
-    i = add_object(a, compiled, name, owner, COMMAND)
+    i = add_object(a, compiled, name, owner, COMMAND, v)
     ctl = owner if controller is None else controller
     v.o[i, O.F_BCTL] = v.o[i, O.F_CTL] = v.o[i, O.F_LCTL] = ctl
     for k, n in (counters or {}).items():
@@ -145,7 +145,7 @@ def add_face_up(
 def add_vanguard(a: np.ndarray, compiled: Compiled, p: int, name: str) -> int:
     """p's vanguard card, face up in the command zone (902.3)."""
     v = _views(a)
-    i = add_object(a, compiled, name, p, COMMAND)
+    i = add_object(a, compiled, name, p, COMMAND, v)
     v.pl[p, PL.P_VANGUARD] = i
     return i
 
@@ -160,6 +160,16 @@ def modifiers(compiled: Compiled, name: str) -> tuple[int, int]:
 
 # ----------------------------------------------------------------- the stock cards
 def _of_type(db: CardDB, bits: int) -> list[str]:
+    """The pool's playable cards of these types (kept: a batch draws a setup per game;
+    a card added to the pool makes it look again)."""
+    cache = db.__dict__.setdefault("_of_type", {})
+    key = (bits, len(db.cards))
+    if key not in cache:
+        cache[key] = _find_of_type(db, bits)
+    return list(cache[key])
+
+
+def _find_of_type(db: CardDB, bits: int) -> list[str]:
     out = []
     for name in db.names():
         rec = db.get(name).record
@@ -313,7 +323,7 @@ def casual_arena(
     v = _views(a)
     for p, deck in enumerate(decks):
         for name in deck:
-            add_object(a, compiled, name, p, LIBRARY)
+            add_object(a, compiled, name, p, LIBRARY, v)
     add_commanders(a, compiled, commanders)
     if setup.communal_deck:
         add_communal_deck(a, compiled, setup.communal_deck, 0)

@@ -10,6 +10,7 @@ import pytest
 
 from components import game as G
 from components import players as PL
+from components.rules import T_PLANE
 from components.state import GAME_LAYOUT
 from ecs import casual as C
 from ecs.cards import load_pool
@@ -40,6 +41,13 @@ def test_every_casual_card_compiles():
         assert names
         for name in names:
             assert DB.check(name) is None
+
+
+def test_stock_lists_are_kept_but_handed_out_as_copies():
+    planes = C.stock_planes(DB)
+    planes.clear()  # (a caller's list: the pool's stays whole)
+    again = C.stock_planes(DB)
+    assert again and again == C._find_of_type(DB, T_PLANE)
 
 
 @pytest.mark.parametrize("card", C.stock_planes(DB) + C.stock_phenomena(DB))
