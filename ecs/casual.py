@@ -28,7 +28,6 @@ from components import players as PL
 from components.rules import (
     COMMAND,
     COUNTER_NAMES,
-    LIBRARY,
     T_PHENOMENON,
     T_PLANE,
     T_SCHEME,
@@ -41,6 +40,7 @@ from ecs.engine import (
     Options,
     SetupError,
     add_commanders,
+    add_library,
     add_object,
     checked_commanders,
     new_arena,
@@ -322,8 +322,7 @@ def casual_arena(
     a = new_arena(variant, options, team, cards, library, trace)
     v = _views(a)
     for p, deck in enumerate(decks):
-        for name in deck:
-            add_object(a, compiled, name, p, LIBRARY, v)
+        add_library(a, compiled, p, deck, v)
     add_commanders(a, compiled, commanders)
     if setup.communal_deck:
         add_communal_deck(a, compiled, setup.communal_deck, 0)

@@ -273,8 +273,7 @@ def template(
     a = new_arena(variant, options, team, cards, library, trace)
     v = GAME_LAYOUT.views(a)
     for p, deck in enumerate(decks):
-        for name in deck:
-            add_object(a, compiled, name, p, LIBRARY, v)
+        add_library(a, compiled, p, deck, v)
     add_commanders(a, compiled, commanders, v)
     set_masks(v.s, compiled)
     return a
@@ -555,6 +554,54 @@ def set_masks(s: np.ndarray, compiled: Compiled) -> None:
     s[G.S_NEEDS] = needs(compiled)
 
 
+def _prototypes(compiled: Compiled, width: int) -> np.ndarray:
+    """Each card's object row (``width`` fields) as a setup places it (owner, zone and
+    timestamp aside), made once per cards arena."""
+    protos = compiled.__dict__.get("_object_rows")
+    if protos is None or protos.shape[1] != width:
+        cts = compiled.tables.rows["ct"]
+        protos = np.zeros((len(cts), width), np.int32)
+        for c, ct in enumerate(cts):
+            r = protos[c]
+            r[O.F_CARD] = c
+            for f in (O.F_ATT, O.F_ATKP, O.F_ATKO, O.F_BLOCKING, O.F_PROTECTOR, O.F_EXILED_BY,
+                      O.F_MERGED, O.F_MERGED_IN, O.F_NAMED, O.F_IAB, O.F_SRC, O.F_CHOOSER,
+                      O.F_EVP, O.F_EVO, O.F_EVC):  # fmt: skip
+                r[f] = -1
+            r[O.F_DECL] = -(10**6)
+            r[O.F_TYPES] = ct[K.C_TYPES]
+            r[O.F_COLORS] = ct[K.C_COLORS]
+            r[O.F_KW] = ct[K.C_KW]
+            r[O.F_POW] = ct[K.C_POW]
+            r[O.F_TOU] = ct[K.C_TOU]
+        compiled.__dict__["_object_rows"] = protos
+    return protos
+
+
+_OWNED = (O.F_OWNER, O.F_BCTL, O.F_CTL, O.F_LCTL)
+
+
+def add_library(a: np.ndarray, compiled: Compiled, p: int, names: list[str], v: Any) -> None:
+    """p's library, ``names`` bottom first (as :func:`add_object` would place them one by
+    one, in one go); ``v``: the arena's views."""
+    s, o = v.s, v.o
+    i, n = int(s[G.S_N]), len(names)
+    libn = int(v.pl[p, PL.P_LIBN])
+    if i + n > o.shape[0] or libn + n > v.lib.shape[1]:
+        raise SetupError("too many objects for this arena")
+    rows = np.fromiter((compiled.row(x) for x in names), np.int64, n)
+    block = o[i : i + n]
+    block[:] = _prototypes(compiled, o.shape[1])[rows]
+    block[:, O.F_ZONE] = LIBRARY
+    for f in _OWNED:
+        block[:, f] = p
+    block[:, O.F_TS] = np.arange(int(s[G.S_TSC]) + 1, int(s[G.S_TSC]) + 1 + n)
+    s[G.S_TSC] += n
+    s[G.S_N] = i + n
+    v.lib[p, libn : libn + n] = np.arange(i, i + n)
+    v.pl[p, PL.P_LIBN] = libn + n
+
+
 def add_object(
     a: np.ndarray, compiled: Compiled, name: str, owner: int, zone: int, v: Any = None
 ) -> int:
@@ -568,23 +615,10 @@ def add_object(
     s[G.S_N] = i + 1
     c = compiled.row(name)
     ct = compiled.tables.rows["ct"][c]
-    o[i, :] = 0
-    o[i, O.F_CARD] = c
+    o[i, :] = _prototypes(compiled, o.shape[1])[c]
     o[i, O.F_ZONE] = zone
-    o[i, O.F_OWNER] = owner
-    o[i, O.F_BCTL] = owner
-    o[i, O.F_CTL] = owner
-    o[i, O.F_LCTL] = owner
-    for f in (O.F_ATT, O.F_ATKP, O.F_ATKO, O.F_BLOCKING, O.F_PROTECTOR, O.F_EXILED_BY,
-              O.F_MERGED, O.F_MERGED_IN, O.F_NAMED, O.F_IAB, O.F_SRC, O.F_CHOOSER,
-              O.F_EVP, O.F_EVO, O.F_EVC):  # fmt: skip
-        o[i, f] = -1
-    o[i, O.F_DECL] = -(10**6)
-    o[i, O.F_TYPES] = ct[K.C_TYPES]
-    o[i, O.F_COLORS] = ct[K.C_COLORS]
-    o[i, O.F_KW] = ct[K.C_KW]
-    o[i, O.F_POW] = ct[K.C_POW]
-    o[i, O.F_TOU] = ct[K.C_TOU]
+    for f in _OWNED:
+        o[i, f] = owner
     s[G.S_TSC] += 1
     o[i, O.F_TS] = s[G.S_TSC]
     if zone == LIBRARY:

@@ -225,3 +225,32 @@ def test_the_engine_frees_every_array_it_makes_while_playing() -> None:
     made, freed = after.alloc - before.alloc, after.free - before.free
     assert made > 20  # the games do make arrays (else this test would test nothing)
     assert freed == made, f"{made - freed} of {made} arrays not released"
+
+
+def test_a_library_placed_in_one_go_is_the_one_placed_card_by_card() -> None:
+    from components import players as PL
+    from components.rules import LIBRARY
+    from components.state import GAME_LAYOUT
+    from ecs.cards import load_pool
+    from ecs.engine import SetupError, add_library, add_object, new_arena
+
+    db = load_pool()
+    decks = [load_deck(d).main for d in stock_decks()[:3]]
+    compiled = db.compiled({c for d in decks for c in d})
+    arenas = []
+    for one_go in (True, False):
+        a = new_arena("free-for-all", Options(), [0, 1, 2], 200, 70)
+        v = GAME_LAYOUT.views(a)
+        for p, deck in enumerate(decks):
+            if one_go:
+                add_library(a, compiled, p, deck, v)
+            else:
+                for name in deck:
+                    add_object(a, compiled, name, p, LIBRARY, v)
+        arenas.append(a)
+    assert (arenas[0] == arenas[1]).all()
+    v = GAME_LAYOUT.views(arenas[0])
+    assert [int(n) for n in v.pl[:3, PL.P_LIBN]] == [len(d) for d in decks]
+    small = new_arena("free-for-all", Options(), [0, 1], 30, 20)
+    with pytest.raises(SetupError, match="too many objects"):
+        add_library(small, compiled, 0, decks[0] * 10, GAME_LAYOUT.views(small))
