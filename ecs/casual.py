@@ -68,6 +68,9 @@ def _off_the_list(v, i: int) -> None:
     abilities function (systems/planechase.py)."""
     v.o[i, O.F_FACE_DOWN] = 1
     n = int(v.s[G.S_NCZ])
+    if n and int(v.cz[n - 1]) == i:  # (the card just placed: the last of the list)
+        v.s[G.S_NCZ] = n - 1
+        return
     ids = [int(x) for x in v.cz[:n] if int(x) != i]
     v.cz[: len(ids)] = ids
     v.s[G.S_NCZ] = len(ids)
