@@ -65,6 +65,8 @@ CF_DAY_AS_ENTERS = 64  # "if it's neither day nor night, it becomes day as this 
 CF_COST_CHANGE = 512  # a static ability of its changes what spells cost (601.2f; _cost_change)
 CF_FROM_GRAVEYARD = 256  # its own words let it be activated or cast from a graveyard (unearth,
 # flashback, a mutate cast from the graveyard): counted per graveyard (P_NGRAVE_ACT)
+CF_LIVE_STATICS = 2048  # a layer static with a condition or a count that may change without
+# a touch (ecs/cards._live_statics): while it is applied, any change dirties the layers
 CF_GRANTS = 1024  # it gives other permanents abilities (`granted`): continuous_effects.grant_source
 CF_LISTED = 128  # an ability of its own a player may activate (activated, loyalty, equip or a
 # mana ability the automatic payment doesn't use, 605.3a): listings skip the cards without

@@ -133,6 +133,9 @@ S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", v
 S_KINDS = F("static_kinds", "C_SAMASK bits of the static abilities of the permanents and face-up "
             "command-zone cards (selectors.static_kinds)", volatile=True)  # fmt: skip
 S_KINDS_AT = F("static_kinds_at", "1 + the version S_KINDS was worked out at; 0", volatile=True)
+S_LIVE_STATICS = F("live_statics", "1: a source the layers last applied has a static with a "
+                   "condition or a count a change without a touch may answer differently "
+                   "(CF_LIVE_STATICS): every change makes the layers look again", volatile=True)  # fmt: skip
 S_NNOTES = F("n_notes", "rows of the draft notes table `nt` (905.2b)")
 S_MONARCH_OBJ = F("monarch_designation", "1 + object id of the monarch designation card (724); 0")
 # the casual variants (issue 14: Planechase 901, Archenemy 904)

@@ -2942,6 +2942,7 @@ class CardDB:
         _rebound_ability(comp)
         _exalted_ability(comp)
         _deploy_ability(comp)
+        _live_statics(comp)
         n = len(comp.t.rows["ab"])
         assert n - comp.granted_unearth == K.AB_FROM_END_UNEARTH, "AB_FROM_END_UNEARTH"
         assert n - comp.conspire_trigger == K.AB_FROM_END_CONSPIRE, "AB_FROM_END_CONSPIRE"
@@ -3090,6 +3091,69 @@ def _builtin_trigger(comp: Compiler, zone: str, where: str, effects: list) -> No
     comp.effects(effects)
     t.set("ab", a, K.B_E0, e0)
     t.set("ab", a, K.B_EN, len(t.rows["ep"]) - e0)
+
+
+# Filter fields a count may use and still change only when an object moves between
+# zones or the layers change it (both "touch" the state, systems/state.py); any other
+# field must keep its value of a filter with no condition.
+_STILL_FIELDS = frozenset(
+    [K.L_TYPE, K.L_TYPE_ALL, K.L_NOT_TYPE, K.L_NOT_SUB, K.L_SUPER, K.L_NOT_SUPER, K.L_COLOR,
+     K.L_NOT_COLOR, K.L_COLORLESS, K.L_TOKEN, K.L_ANOTHER, K.L_NAME, K.L_COMMANDER, K.L_MUTATE,
+     K.L_KW, K.L_NOT_KW, K.L_PUT_BY, K.L_WHAT, K.L_ZONE, K.L_CTL, K.L_OWNER, K.L_OR]
+    + [K.L_SUB + k for k in range(K.NFSUB)]
+    + [f + k for f in (K.L_POW, K.L_TOU, K.L_MV) for k in range(2)]
+)  # fmt: skip
+_MOVED_ZONES = (ZONE["battlefield"], ZONE["graveyard"], ZONE["exile"])  # (not hand, stack:
+# a draw and a cast only "bump" the state)
+
+
+def _still_filter(comp: Compiler, f: int, plain: list[int], depth: int = 0) -> bool:
+    """Does the count of filter f's objects change only with a touch (a zone move, the
+    layers), not with a draw, a tap, an attack or a new turn?"""
+    row, am = comp.t.rows["fl"][f], comp.t.rows["am"]
+    if any(row[k] != plain[k] for k in range(len(row)) if k not in _STILL_FIELDS):
+        return False
+    if row[K.L_WHAT] != K.W_OBJECTS or row[K.L_ZONE] not in _MOVED_ZONES:
+        return False
+    if {row[K.L_CTL], row[K.L_OWNER]} & {K.REL_ACTIVE, K.REL_EVENT_PLAYER}:
+        return False
+    for col in (K.L_POW, K.L_TOU, K.L_MV):  # (compared with a number, not an X)
+        if row[col] and (row[col + 1] < 0 or am[row[col + 1]][K.M_KIND] != K.AM_CONST):
+            return False
+    return row[K.L_OR] < 0 or (depth == 0 and _still_filter(comp, row[K.L_OR], plain, 1))
+
+
+def _still_amount(comp: Compiler, m: int, plain: list[int]) -> bool:
+    """Does amount row m change only with a touch: a number, or a count of objects
+    (Reckless One's Goblins on the battlefield)? Not cards in hand, life, mana in a pool."""
+    if m < 0:
+        return True
+    row = comp.t.rows["am"][m]
+    if row[K.M_KIND] == K.AM_CONST:
+        return True
+    return row[K.M_KIND] in (K.AM_COUNT, K.AM_TOTAL_POWER) and _still_filter(
+        comp, row[K.M_ARG], plain
+    )
+
+
+def _live_statics(comp: Compiler) -> None:
+    """CF_LIVE_STATICS for the cards with a layer static whose condition ("as long as
+    it's your turn"), count ("+1/+0 for each card in your hand", Omnath's unspent green
+    mana) or set of objects ("attacking creatures you control have deathtouch") a change
+    that doesn't touch the state may answer differently (613.4c: the layers must see it
+    at once; systems/continuous_effects sets S_LIVE_STATICS while such a card is a
+    source)."""
+    width = len(comp.t.rows["fl"][0]) if comp.t.rows["fl"] else 0
+    values = comp._filter_values({})
+    plain = [values.get(k, 0) for k in range(width)]
+    for row in comp.t.rows["sa"]:
+        if row[K.A_KIND] not in K.LAYER_STATICS:
+            continue
+        still = all(_still_amount(comp, m, plain) for m in (row[K.A_AMT], row[K.A_AMT2]))
+        if row[K.A_REF] == K.R_EACH:  # (the objects it affects: R_SELF, R_ATTACHED move
+            still = still and _still_filter(comp, row[K.A_REFA], plain)  # with a touch)
+        if row[K.A_IF] >= 0 or not still:
+            comp.t.rows["ct"][row[K.A_CARD]][K.C_FLAGS] |= K.CF_LIVE_STATICS
 
 
 def _deploy_ability(comp: Compiler) -> None:

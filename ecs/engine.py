@@ -445,9 +445,6 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["sa"]:
         if row[K.A_KIND] in (K.ST_COST_LESS, K.ST_COST_MORE):
             bits |= G.NEED_COST_CHANGES
-        counted = row[K.A_AMT] >= 0 or row[K.A_AMT2] >= 0  # ("+1/+0 for each card in hand")
-        if (row[K.A_IF] >= 0 or counted) and row[K.A_KIND] in K.LAYER_STATICS:
-            bits |= G.NEED_CONDITIONAL_STATICS  # (a draw, a life change, mana may change it)
         if row[K.A_KIND] in CONSPIRACY_STATICS:
             bits |= G.NEED_CONSPIRACY
     for row in compiled.tables.rows["ab"]:  # (Conspiracy Draft: abilities granted)
@@ -458,6 +455,8 @@ def needs(compiled: Compiled) -> int:
     for row in compiled.tables.rows["ct"]:  # (Brokkos: a mutate cast from the graveyard)
         if row[K.C_FLAGS] & K.CF_MUTATE_FROM_GRAVEYARD:
             bits |= G.NEED_GRAVEYARD_CASTS
+        if row[K.C_FLAGS] & K.CF_LIVE_STATICS:  # (their sources are watched: S_LIVE_STATICS)
+            bits |= G.NEED_CONDITIONAL_STATICS
         if row[K.C_CONSPIRE]:  # 702.78 (Burn Trail)
             bits |= G.NEED_CONSPIRE
     for row in compiled.tables.rows["sa"]:

@@ -39,6 +39,7 @@ from components.cards import (
     C_TOU,
     C_TYPES,
     CF_GRANTS,
+    CF_LIVE_STATICS,
     NSUB,
     R_ATTACHED,
     R_EACH,
@@ -84,11 +85,13 @@ from components.effects import (
     X_UNTIL,
 )
 from components.game import (
+    NEED_CONDITIONAL_STATICS,
     NEED_COPY_EFFECTS,
     NEED_GRANTED_BY_PERMANENTS,
     NEED_SUSPEND,
     S_KINDS_AT,
     S_LDIRTY,
+    S_LIVE_STATICS,
     S_NBF,
     S_NCZ,
     S_NEEDS,
@@ -240,6 +243,7 @@ def _recompute(st, cd):
         _copy_effects(st, bf, ne)
     s[S_KINDS_AT] = 0  # (the faces may have changed: copies)
     kinds = selectors.static_kinds(st, cd)  # (a layer no source has a static for is skipped)
+    live = 0  # (a source whose statics any change may answer differently: S_LIVE_STATICS)
     for i in bf:
         c = face(st, cd, i)
         o[i, F_CTL] = o[i, F_BCTL]
@@ -263,9 +267,11 @@ def _recompute(st, cd):
         o[i, F_TOU] = ct[c, C_TOU]
         o[i, F_PROT] = ct[c, C_PROT]
         has_statics = ct[c, C_NSA] > 0
+        live |= ct[c, C_FLAGS] & CF_LIVE_STATICS
         if merging.mutated(st, i):  # 702.140e: every component's abilities
             o[i, F_KW] |= merging.other_keywords(st, cd, i)
             has_statics = True
+            live |= s[S_NEEDS] & NEED_CONDITIONAL_STATICS  # (a component's may be one)
         if has_statics:
             m = _add_source(st, srcs, m, i)
     for k in range(s[S_NCZ]):  # command-zone statics: emblems (114.4), conspiracies (905.4a)
@@ -273,6 +279,8 @@ def _recompute(st, cd):
         c = face(st, cd, i)
         if c >= 0 and ct[c, C_NSA] and not o[i, F_FACE_DOWN]:
             m = _add_source(st, srcs, m, i)
+            live |= ct[c, C_FLAGS] & CF_LIVE_STATICS
+    s[S_LIVE_STATICS] = 1 if live else 0
     plain = ne == 0 and m == 0
     if plain and s[S_WASPLAIN]:
         _counters(st, bf)

@@ -478,12 +478,3 @@ def add_mana(st, p, color, n):
     """106.4: mana goes into the pool."""
     st.pl[p, P_MANA + color] += n
     bump(st)
-
-
-@kernel
-def empty_pools(st, cd):
-    """500.4: mana empties from every pool at the end of each step (Omnath's green
-    stays: systems/continuous_effects.player_static)."""
-    for p in range(st.pl.shape[0]):
-        for c in range(N_MANA):
-            st.pl[p, P_MANA + c] = 0

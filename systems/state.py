@@ -27,11 +27,10 @@ from components.decisions import TR_ACTION, TR_INDEX, TR_KIND, TR_N, TR_PLAYER
 from components.effects import X_CTL, X_KIND, X_OBJ, X_SRC, X_TS, X_UNTIL
 from components.game import (
     ERR_FULL,
-    NEED_CONDITIONAL_STATICS,
     S_AGENT_RNG,
     S_ERROR,
     S_LDIRTY,
-    S_NEEDS,
+    S_LIVE_STATICS,
     S_NEFF,
     S_NTR,
     S_OVER,
@@ -168,23 +167,25 @@ def touch(st):
 
 @kernel(inline="always")
 def touch_sba(st):
-    """A change only the state-based actions look at (life, damage), unless some
-    static ability of the game has a condition (its answer may change with anything)."""
+    """A change only the state-based actions look at (life, damage), unless a static
+    ability the layers last applied has a condition or a count that any change may
+    answer differently (S_LIVE_STATICS)."""
     s = st.s
     s[S_VERSION] += 1
     s[S_SDIRTY] = 1
-    if s[S_NEEDS] & NEED_CONDITIONAL_STATICS:
+    if s[S_LIVE_STATICS]:
         s[S_LDIRTY] = 1
 
 
 @kernel(inline="always")
 def bump(st):
     """A change the layers and state-based actions don't look at (tapping, whose turn
-    it is): only cached answers are stale, unless some static ability of the game has
-    a condition ("as long as it's your turn": its answer may change with anything)."""
+    it is, a draw): only cached answers are stale, unless a static ability the layers
+    last applied has a condition ("as long as it's your turn") or a count ("for each
+    card in your hand") that any change may answer differently (S_LIVE_STATICS)."""
     s = st.s
     s[S_VERSION] += 1
-    if s[S_NEEDS] & NEED_CONDITIONAL_STATICS:
+    if s[S_LIVE_STATICS]:
         s[S_LDIRTY] = 1
 
 
