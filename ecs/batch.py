@@ -33,6 +33,9 @@ COMMANDER_ROWS = 96
 """More object rows per player in Commander batches (long games, armies of tokens,
 abilities on the stack). A game that outgrows its tables is played again, the same,
 with twice the room; when more than one game in 20 of a chunk did, the room grows."""
+RUMBLE_ROWS = 48
+"""The same for Supervillain Rumble (schemes' tokens: without them one game in 18 of a
+400-game batch outgrew its tables, with them one in 400)."""
 
 MAX_DECISIONS = 200_000
 """A safety cap besides the turn cap: a game whose agents keep deciding without the
@@ -105,6 +108,8 @@ class BatchPlayer:
         cards = sum(sizes[k % len(sizes)] for k in range(self.n)) + most * self.n + zone
         if {"commander", "brawl"} & set(self.casual):  # long games, armies of tokens
             cards += COMMANDER_ROWS * self.n
+        elif "supervillain-rumble" in self.casual:
+            cards += RUMBLE_ROWS * self.n
         self.room = (cards, sizes[0])
         self._templates: dict[tuple[int, int, int], np.ndarray] = {}
         self._buf: np.ndarray | None = None
