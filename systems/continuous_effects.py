@@ -153,7 +153,7 @@ from systems.state import (
 def recompute(st, cd):
     """The layers, if something changed since they last looked (the test is inlined:
     most calls find nothing to do)."""
-    if st.s[S_LDIRTY]:
+    while st.s[S_LDIRTY]:  # (again when a control change ended an effect: _recompute)
         _recompute(st, cd)
 
 
@@ -382,6 +382,10 @@ def _recompute(st, cd):
             o[i, F_LCTL] = o[i, F_CTL]
             if o[i, F_ATKP] >= 0 or o[i, F_BLOCKING] >= 0:
                 zones.reset_combat(o, i)
+            for k in range(s[S_NEFF]):  # 611.2b: "for as long as you control" i ends now
+                if eff[k, X_SRC] == i and eff[k, X_UNTIL] == UNTIL_WHILE_CONTROLLED:
+                    if eff[k, X_CTL] != o[i, F_CTL]:
+                        s[S_LDIRTY] = 1  # (the layers look again without it: recompute)
     _group_by_controller(st)
 
 
