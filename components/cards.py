@@ -592,6 +592,6 @@ LAYER_STATICS = (
     ST_COAT_OF_ARMS, ST_CANT_ATTACK, ST_CANT_BLOCK, ST_CANT_BE_BLOCKED,
 )  # fmt: skip
 """The statics the layers apply (systems/continuous_effects._recompute, in layer order);
-one of them with a condition or a counted amount (cards in hand, life, mana in a pool)
-makes the layers look again after any change (NEED_CONDITIONAL_STATICS,
-ecs/engine.needs); the others are asked when they matter."""
+while one with a condition, a count or a set of objects that a change without a touch
+may answer differently is applied (CF_LIVE_STATICS, S_LIVE_STATICS), the layers look
+again after any change; the others are asked when they matter."""

@@ -181,6 +181,7 @@ NEED_CONSPIRE = 1 << 16  # S_NEEDS: a spell may have conspire (702.78; Wort)
 
 # S_NEEDS bits (set at setup from the cards arena: work some checks can skip)
 NEED_GRAVEYARD_ABILITIES, NEED_COST_CHANGES, NEED_CONDITIONAL_STATICS = 1, 2, 4
+# (NEED_CONDITIONAL_STATICS: a card of the game is CF_LIVE_STATICS; the layers watch for it)
 # (the card pool's words, issue 17)
 NEED_HAND_ABILITIES, NEED_EXILE_UNTIL, NEED_COSTED_MANA, NEED_LAND_DROPS = 8, 16, 32, 64
 NEED_SELF_TRIGGERS = 128  # "when you cast this spell", "put into a graveyard from anywhere"

@@ -3143,9 +3143,8 @@ def _live_statics(comp: Compiler) -> None:
     that doesn't touch the state may answer differently (613.4c: the layers must see it
     at once; systems/continuous_effects sets S_LIVE_STATICS while such a card is a
     source)."""
-    width = len(comp.t.rows["fl"][0]) if comp.t.rows["fl"] else 0
     values = comp._filter_values({})
-    plain = [values.get(k, 0) for k in range(width)]
+    plain = [values.get(k, 0) for k in range(comp.t.width("fl"))]
     for row in comp.t.rows["sa"]:
         if row[K.A_KIND] not in K.LAYER_STATICS:
             continue

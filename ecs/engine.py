@@ -609,6 +609,9 @@ def add_object(
     v = v if v is not None else GAME_LAYOUT.views(a)
     s, o = v.s, v.o
     i = int(s[G.S_N])
+    if zone == LIBRARY:  # (on top of owner's library)
+        add_library(a, compiled, owner, [name], v)
+        return i
     if i >= o.shape[0]:
         raise SetupError("too many objects for this arena")
     s[G.S_N] = i + 1
@@ -620,11 +623,7 @@ def add_object(
         o[i, f] = owner
     s[G.S_TSC] += 1
     o[i, O.F_TS] = s[G.S_TSC]
-    if zone == LIBRARY:
-        n = int(v.pl[owner, PL.P_LIBN])
-        v.lib[owner, n] = i
-        v.pl[owner, PL.P_LIBN] = n + 1
-    elif zone == HAND:
+    if zone == HAND:
         n = int(v.pl[owner, PL.P_HANDN])
         v.hand[owner, n] = i  # (appended in id order)
         v.pl[owner, PL.P_HANDN] = n + 1

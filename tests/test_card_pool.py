@@ -257,6 +257,32 @@ def test_random_two_player_games() -> None:
         assert problems == [[]], (a, b)
 
 
+@pytest.mark.parametrize(
+    "card, live",
+    [
+        ("Reckless One", False),  # (Goblins on the battlefield: a move or the layers change it)
+        ("Ulvenwald Hydra", False),  # (lands you control)
+        ("Omnath, Locus of Mana", True),  # (green mana in its controller's pool)
+        ("Multani", True),  # (the vanguard: cards in hand, a draw changes it)
+        ("Ixidron", True),  # (face-down creatures: not a field a count may use here)
+        ("Prahv", True),  # (a condition: "if you cast a spell this turn")
+        ("Ohran Frostfang", True),  # (the objects it affects: attacking creatures)
+        ("Intangible Virtue", False),  # (creature tokens you control)
+        ("Grizzly Bears", False),
+    ],
+)
+def test_statics_any_change_may_answer_differently_are_marked_live(
+    card: str, live: bool, db
+) -> None:
+    from components import cards as K
+    from ecs.engine import needs
+
+    compiled = db.compiled([card])
+    row = compiled.tables.rows["ct"][compiled.row(card)]
+    assert bool(row[K.C_FLAGS] & K.CF_LIVE_STATICS) == live
+    assert bool(needs(compiled) & G.NEED_CONDITIONAL_STATICS) == live
+
+
 def main(games: int) -> None:  # pragma: no cover - the long compiled batches
     """Random games of every stock deck, compiled: four-player free-for-all tables of
     Commander decks and of constructed decks, and two-player games of each constructed
@@ -286,29 +312,3 @@ def main(games: int) -> None:  # pragma: no cover - the long compiled batches
 
 if __name__ == "__main__":  # pragma: no cover
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
-
-
-@pytest.mark.parametrize(
-    "card, live",
-    [
-        ("Reckless One", False),  # (Goblins on the battlefield: a move or the layers change it)
-        ("Ulvenwald Hydra", False),  # (lands you control)
-        ("Omnath, Locus of Mana", True),  # (green mana in its controller's pool)
-        ("Multani", True),  # (the vanguard: cards in hand, a draw changes it)
-        ("Ixidron", True),  # (face-down creatures: not a field a count may use here)
-        ("Prahv", True),  # (a condition: "if you cast a spell this turn")
-        ("Ohran Frostfang", True),  # (the objects it affects: attacking creatures)
-        ("Intangible Virtue", False),  # (creature tokens you control)
-        ("Grizzly Bears", False),
-    ],
-)
-def test_statics_any_change_may_answer_differently_are_marked_live(
-    card: str, live: bool, db
-) -> None:
-    from components import cards as K
-    from ecs.engine import needs
-
-    compiled = db.compiled([card])
-    row = compiled.tables.rows["ct"][compiled.row(card)]
-    assert bool(row[K.C_FLAGS] & K.CF_LIVE_STATICS) == live
-    assert bool(needs(compiled) & G.NEED_CONDITIONAL_STATICS) == live
