@@ -51,6 +51,10 @@ What they add to numba:
     both play the same games). Not the IR legalisation: it places the ``del`` of each
     variable, from which lowering emits the release of an array a kernel made; without
     it every such array leaked (tests/test_batches.py counts allocations and frees).
+    And two costs of numba's front end without a use here: its target options compare
+    through a dict built option by option at every overload typed (the same answers,
+    from defaults worked out once: ``_quick_target_options``), and its per-function
+    LLVM passes build a pass manager per function (one per kernel module here).
   - ``inline``: ``kernel(inline="always")`` asks LLVM to inline the function
     (``alwaysinline``) instead of numba copying its IR into every caller, where it is
     typed and lowered again at each call site.
@@ -177,6 +181,41 @@ ACTIVE = _levers()
 """The levers in use in this process."""
 
 
+STOCK_TARGET_OPTIONS: tuple[Any, Any] | None = None
+"""numba's own ``TargetConfig.values`` and ``__hash__`` once replaced (for the tests)."""
+
+
+def _quick_target_options() -> None:
+    """numba compares its target options (``Flags``) at every overload it types, through
+    a dict of every option built by a property each (~4% of a cold compile). The same
+    comparison and hash, from the defaults worked out once per class (the ``passes``
+    lever)."""
+    from numba.core.targetconfig import TargetConfig
+
+    @functools.cache
+    def defaults(cls: type) -> dict[str, Any]:
+        return {k: opt.default for k, opt in cls.options.items()}
+
+    @functools.cache
+    def names_hash(cls: type) -> int:
+        return hash(tuple(sorted(cls.options)))  # numba's hash: of the sorted names
+
+    def values(self: Any) -> dict[str, Any]:
+        return {**defaults(type(self)), **self._values}
+
+    def __hash__(self: Any) -> int:
+        return names_hash(type(self))
+
+    global STOCK_TARGET_OPTIONS
+    STOCK_TARGET_OPTIONS = (TargetConfig.values, TargetConfig.__hash__)
+    TargetConfig.values = values
+    TargetConfig.__hash__ = __hash__
+
+
+if "passes" in ACTIVE:
+    _quick_target_options()
+
+
 # ----------------------------------------------------------------- the cache key
 class _CacheKey:
     """The engine-wide cache directory: a hash of every file under ``systems/`` and
@@ -241,18 +280,35 @@ def _outside_roots(py_func: Callable[..., Any]) -> list[Path]:
         if id(f) in seen:
             continue
         seen.add(id(f))
-        path = Path(f.__code__.co_filename).resolve()
-        if not any(r in path.parents for r in ROOTS):
-            files.add(path)
-        names = set(_code_names(f.__code__))
-        for name in names:
-            obj = f.__globals__.get(name)
-            if isinstance(obj, types_.ModuleType):
-                found = [getattr(obj, n, None) for n in names]
-            else:
-                found = [obj]
-            todo.extend(x.py_func for x in found if isinstance(x, CPUDispatcher))
+        outside, callees = _direct(f)
+        if outside is not None:
+            files.add(outside)
+        todo.extend(callees)
     return sorted(files)
+
+
+@functools.cache
+def _direct(f: Callable[..., Any]) -> tuple[Path | None, tuple[Callable[..., Any], ...]]:
+    """``f``'s file if it lies outside ``ROOTS``, and the Python functions of the kernels
+    its code names; worked out once per function (every kernel's cache stamp walks the
+    kernels it reaches: ~650 walks of the engine in a cold compile)."""
+    path = _resolved(f.__code__.co_filename)
+    outside = None if any(r in path.parents for r in ROOTS) else path
+    names = set(_code_names(f.__code__))
+    callees = []
+    for name in names:
+        obj = f.__globals__.get(name)
+        if isinstance(obj, types_.ModuleType):
+            found = [getattr(obj, n, None) for n in names]
+        else:
+            found = [obj]
+        callees.extend(x.py_func for x in found if isinstance(x, CPUDispatcher))
+    return outside, tuple(callees)
+
+
+@functools.cache
+def _resolved(filename: str) -> Path:
+    return Path(filename).resolve()
 
 
 def _code_names(code: types_.CodeType) -> Iterator[str]:
@@ -459,6 +515,15 @@ class _KernelLibrary(JITCodeLibrary):
     def get_pointer_to_function(self, name: str) -> int:
         self._ensure_finalized()
         return 0  # no machine code: calls from Python go through Kernel's twin
+
+    def _optimize_functions(self, ll_module: Any) -> None:
+        # numba's per-function passes, with one pass manager for the module's functions
+        # (numba builds one per function, declarations included: ~1% of a cold compile)
+        ll_module.data_layout = self._codegen._data_layout
+        fpm, pb = self._codegen._function_pass_manager()
+        for func in ll_module.functions:
+            if not func.is_declaration:
+                fpm.run(func, pb)
 
     def exported(self) -> list[str]:
         """The functions this kernel defines for others to call."""

@@ -156,6 +156,23 @@ def test_unknown_levers_and_unchecked_numba_versions(monkeypatch: pytest.MonkeyP
         assert jit._levers() == frozenset()
 
 
+@pytest.mark.skipif(jit.STOCK_TARGET_OPTIONS is None, reason="the passes lever is off")
+def test_target_options_compare_and_hash_as_numba_does() -> None:
+    from numba.core.compiler import Flags
+
+    stock_values, stock_hash = jit.STOCK_TARGET_OPTIONS
+    plain, changed, same = Flags(), Flags(), Flags()
+    changed.no_cpython_wrapper = True
+    changed.boundscheck = True
+    same.no_cpython_wrapper = True
+    same.boundscheck = True
+    for flags in (plain, changed):
+        assert list(flags.values().items()) == list(stock_values(flags).items())
+        assert hash(flags) == stock_hash(flags)
+    assert changed == same and changed != plain and plain == Flags()
+    assert {changed: 1}[same] == 1
+
+
 def _fingerprint(**env: str) -> str:
     code = "import sys; sys.path.insert(0, 'bench'); from compile_time import fingerprint; "
     code += "print(fingerprint())"
