@@ -132,7 +132,12 @@ S_TOKENS = F("token_left", "a token left the battlefield (704.5d)", volatile=Tru
 S_NEEDS = F("needs", "NEED_* bits: kinds of rules the cards of this game use", volatile=True)
 S_KINDS = F("static_kinds", "C_SAMASK bits of the static abilities of the permanents and face-up "
             "command-zone cards (selectors.static_kinds)", volatile=True)  # fmt: skip
-S_KINDS_AT = F("static_kinds_at", "1 + the version S_KINDS was worked out at; 0", volatile=True)
+S_TRIGS = F("trigger_events_now", "C_TRIGMASK bits of the same objects (selectors.trigger_events)",
+            volatile=True)  # fmt: skip
+S_KINDS_AT = F("static_kinds_at", "1 + the S_TOUCHES S_KINDS and S_TRIGS were worked out at; 0",
+               volatile=True)  # fmt: skip
+S_TOUCHES = F("touches", "bumped by every touch (a change the layers look at: permanents and "
+              "command-zone cards come and go, turn over, merge)", volatile=True)  # fmt: skip
 S_LIVE_STATICS = F("live_statics", "1: a source the layers last applied has a static with a "
                    "condition or a count a change without a touch may answer differently "
                    "(CF_LIVE_STATICS): every change makes the layers look again", volatile=True)  # fmt: skip

@@ -241,7 +241,7 @@ def _recompute(st, cd):
         ne = _end_effects(st)
     if s[S_NEEDS] & NEED_COPY_EFFECTS:
         _copy_effects(st, bf, ne)
-    s[S_KINDS_AT] = 0  # (the faces may have changed: copies)
+        s[S_KINDS_AT] = 0  # (the faces may have changed: copies)
     kinds = selectors.static_kinds(st, cd)  # (a layer no source has a static for is skipped)
     live = 0  # (a source whose statics any change may answer differently: S_LIVE_STATICS)
     for i in bf:

@@ -46,6 +46,7 @@ from components.cards import (
     C_SAMASK,
     C_SUB,
     C_SUPER,
+    C_TRIGMASK,
     C_XS,
     CF_AURA,
     CMP_EQ,
@@ -188,8 +189,9 @@ from components.game import (
     S_RES,
     S_RES_AB,
     S_RES_IT,
+    S_TOUCHES,
+    S_TRIGS,
     S_TURN,
-    S_VERSION,
 )
 from components.objects import (
     F_ATKO,
@@ -567,27 +569,50 @@ def static_present(st, cd, kind):
 @kernel
 def static_kinds(st, cd):
     """The C_SAMASK bits of the static abilities of the permanents (a merged one: every
-    bit, 702.140e) and the face-up command-zone cards: worked out again after a change
-    (S_VERSION)."""
+    bit, 702.140e) and the face-up command-zone cards: worked out again after a touch
+    (S_TOUCHES: every change of which objects are there or of their faces touches, as
+    the layers must look again) or a layers pass that applied copy effects (it clears
+    S_KINDS_AT), not after a tap or a draw."""
+    s = st.s
+    if s[S_KINDS_AT] != s[S_TOUCHES] + 1:
+        _sources(st, cd)
+    return s[S_KINDS]
+
+
+@kernel
+def trigger_events(st, cd):
+    """The C_TRIGMASK bits of the same objects: the events a triggered ability of a
+    permanent or a face-up command-zone card waits for now (triggers.event looks at
+    them only for these; worked out with static_kinds)."""
+    s = st.s
+    if s[S_KINDS_AT] != s[S_TOUCHES] + 1:
+        _sources(st, cd)
+    return s[S_TRIGS]
+
+
+@kernel
+def _sources(st, cd):
     s, o, ct = st.s, st.o, cd.ct
-    if s[S_KINDS_AT] == s[S_VERSION] + 1:
-        return s[S_KINDS]
     bits = 0
+    trigs = 0
     for k in range(s[S_NBF]):
         i = st.bf[k]
         if o[i, F_TOP] > 0 or o[i, F_MERGED] >= 0:
             bits = ALL_KINDS
+            trigs = ALL_KINDS
         c = face(st, cd, i)
         if c >= 0:
             bits |= ct[c, C_SAMASK]
+            trigs |= ct[c, C_TRIGMASK]
     for k in range(s[S_NCZ]):
         i = st.cz[k]
         c = face(st, cd, i)
         if c >= 0 and not o[i, F_FACE_DOWN]:
             bits |= ct[c, C_SAMASK]
+            trigs |= ct[c, C_TRIGMASK]
     s[S_KINDS] = bits
-    s[S_KINDS_AT] = s[S_VERSION] + 1
-    return bits
+    s[S_TRIGS] = trigs
+    s[S_KINDS_AT] = s[S_TOUCHES] + 1
 
 
 ALL_KINDS = (1 << 31) - 1

@@ -36,6 +36,7 @@ from components.game import (
     S_OVER,
     S_RNG,
     S_SDIRTY,
+    S_TOUCHES,
     S_TSC,
     S_VERSION,
 )
@@ -161,6 +162,7 @@ def touch(st):
     """Something changed that the layers or the state-based actions may care about."""
     s = st.s
     s[S_VERSION] += 1
+    s[S_TOUCHES] += 1
     s[S_LDIRTY] = 1
     s[S_SDIRTY] = 1
 

@@ -138,12 +138,13 @@ def event(st, cd, ev, obj, player, amount, evc, aux=0):
     graveyard = ev == EV_PUT_INTO_GRAVEYARD
     if graveyard and obj >= 0 and st.o[obj, F_ZONE] == GRAVEYARD:  # the card itself
         _check(st, cd, obj, ev, obj, player, amount, evc, aux, LOOK_SELF)
-    for src in st.bf[: st.s[S_NBF]]:
-        _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
-    for k in range(st.s[S_NCZ]):
-        src = st.cz[k]
-        if st.o[src, F_FACE_DOWN] == 0:
+    if (selectors.trigger_events(st, cd) >> ev) & 1:  # (some permanent or plane waits)
+        for src in st.bf[: st.s[S_NBF]]:
             _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
+        for k in range(st.s[S_NCZ]):
+            src = st.cz[k]
+            if st.o[src, F_FACE_DOWN] == 0:
+                _check(st, cd, src, ev, obj, player, amount, evc, aux, LOOK_HERE)
     if graveyard:  # (then permanents and planes that watch every card; nothing else)
         return
     if ev == EV_LEAVES or ev == EV_DIES:
