@@ -584,10 +584,8 @@ def trigger_events(st, cd):
     """The C_TRIGMASK bits of the same objects: the events a triggered ability of a
     permanent or a face-up command-zone card waits for now (triggers.event looks at
     them only for these; worked out with static_kinds)."""
-    s = st.s
-    if s[S_KINDS_AT] != s[S_TOUCHES] + 1:
-        _sources(st, cd)
-    return s[S_TRIGS]
+    static_kinds(st, cd)  # (worked out together)
+    return st.s[S_TRIGS]
 
 
 @kernel
