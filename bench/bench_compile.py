@@ -4,13 +4,16 @@ same for any set of compile levers and prints a table).
 
     python -m pytest bench/bench_compile.py --benchmark-only
 
-One round each: a cold compile takes about 30 s on this machine.
+One round each: a cold compile takes about two minutes on this machine (126 s on
+2026-11-28), against issue 18's target of 60 s, asserted here.
 """
 
 from __future__ import annotations
 
 import pytest
 from compile_time import compile_twice
+
+COLD_START_TARGET_S = 60  # issue 18: the first run after installing, on this 2-core machine
 
 
 @pytest.mark.benchmark(group="compiled first run")
@@ -20,3 +23,5 @@ def test_cold_and_warm_start(benchmark, tmp_path):
     )
     benchmark.extra_info.update(result)
     assert result["same_warm"] and result["functions"] > 0
+    cold = result["cold_s"]
+    assert cold <= COLD_START_TARGET_S, f"cold compile {cold:.0f} s, target {COLD_START_TARGET_S}"
