@@ -38,7 +38,8 @@ What they add to numba:
   - ``link``: stock numba optimises every function's module with all its callees
     linked in and generates its machine code, and every caller does it again for all
     its callees, so a deep call graph is optimised and compiled dozens of times. Here
-    a kernel's module gets only numba's per-function passes; an entry point links
+    a kernel's module gets only numba's per-function passes (one pass manager for
+    the module's functions; numba builds one per function); an entry point links
     the modules of every kernel it reaches, runs numba's module optimisation (the
     same O3 pipeline) once on the whole and generates machine code once. Only entry
     points are cached with machine code (a kernel has none of its own); a kernel is
@@ -51,10 +52,9 @@ What they add to numba:
     both play the same games). Not the IR legalisation: it places the ``del`` of each
     variable, from which lowering emits the release of an array a kernel made; without
     it every such array leaked (tests/test_batches.py counts allocations and frees).
-    And two costs of numba's front end without a use here: its target options compare
-    through a dict built option by option at every overload typed (the same answers,
-    from defaults worked out once: ``_quick_target_options``), and its per-function
-    LLVM passes build a pass manager per function (one per kernel module here).
+    And numba's target options compare through a dict built option by option at every
+    overload typed: here the same answers from defaults worked out once
+    (``_quick_target_options``).
   - ``inline``: ``kernel(inline="always")`` asks LLVM to inline the function
     (``alwaysinline``) instead of numba copying its IR into every caller, where it is
     typed and lowered again at each call site.

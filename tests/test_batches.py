@@ -230,6 +230,7 @@ def test_the_engine_frees_every_array_it_makes_while_playing() -> None:
 def test_a_library_placed_in_one_go_is_the_one_placed_card_by_card() -> None:
     import numpy as np
 
+    from components import objects as O
     from components import players as PL
     from components.rules import LIBRARY
     from components.state import GAME_LAYOUT
@@ -253,8 +254,6 @@ def test_a_library_placed_in_one_go_is_the_one_placed_card_by_card() -> None:
     assert (arenas[0] == arenas[1]).all()
     v = GAME_LAYOUT.views(arenas[0])
     assert [int(n) for n in v.pl[:3, PL.P_LIBN]] == [len(d) for d in decks]
-    from components import objects as O
-
     top = int(v.lib[2, len(decks[2]) - 1])  # (the last name placed is the top card)
     assert int(v.o[top, O.F_CARD]) == compiled.row(decks[2][-1])
     assert int(v.o[top, O.F_OWNER]) == int(v.o[top, O.F_CTL]) == 2
