@@ -44,6 +44,12 @@ SCR_COUNT_TARGETS = _row("count_targets", "targets.count_available")
 SCR_TARGET_PLAYERS = _row("target_players", "targets.candidates")
 # the layers (continuous_effects.py)
 SCR_STATIC_SOURCES = _row("static_sources", "continuous_effects._recompute")
+# Coat of Arms (continuous_effects._coat_of_arms): the creatures, their creature types
+# (NSUB + 1 cells each), how many, whether each has them all
+SCR_COA_SEEN = _row("coat_of_arms_seen", "continuous_effects._coat_of_arms")
+SCR_COA_TYPES = _row("coat_of_arms_types", "continuous_effects._coat_of_arms")
+SCR_COA_N = _row("coat_of_arms_n", "continuous_effects._coat_of_arms")
+SCR_COA_EVERY = _row("coat_of_arms_every", "continuous_effects._coat_of_arms")
 # state-based actions (state_based_actions.py): four rows for what goes to the graveyard
 SCR_SBA_GRAVEYARD = _row("sba_graveyard", "state_based_actions._check")
 for _k in range(3):
@@ -52,6 +58,50 @@ SCR_SBA_DOOMED = _row("sba_doomed", "state_based_actions._check")
 # a copy's targets (effects.py, 707.10c; Conspiracy Draft: Double Stroke)
 SCR_COPY_TARGETS = _row("copy_targets", "effects._copy effects.options")
 SCR_SBA_LOSERS = _row("sba_losers", "state_based_actions._check")
+
+# a cost being paid or checked (casting.py, effects.py, planechase.py): the first
+# COST_W cells, zeroed by whoever fills it
+SCR_COST = _row(
+    "cost",
+    "casting.x_options casting.kicker_affordable casting._payable_tapped casting.finish"
+    " effects._may_pay_x effects._pay_optional effects.can_pay_optional effects._counter"
+    " planechase.can_roll planechase.roll_as_special_action",
+)
+SCR_OPTION_COST = _row("option_cost", "effects.options")  # (it asks can_pay_optional)
+# what an effect's reference names (effects.py: selectors.refs)
+SCR_REFS = _row(
+    "refs",
+    "effects._command_zone_question effects._simple effects._copy effects._for_each"
+    " effects._discard effects._sacrifice effects._choose effects._counter"
+    " effects._sac_unless_life effects._redistribute effects._casual"
+    " effects._reveal_until_each effects._choose_mode effects.options effects._merge"
+    " effects._cast_free effects._return_at_random",
+)
+# targets being listed (casting.py, legal_actions.py)
+SCR_TARGET_CANDIDATES = _row("target_candidates", "casting.target_options")
+SCR_ADVANCE_TARGETS = _row("advance_targets", "casting.advance")
+SCR_OPTION_TARGETS = _row("option_targets", "legal_actions._casting_options")
+SCR_OPTION_XS = _row("option_xs", "legal_actions._casting_options")
+SCR_EFFECT_OBJS = _row("effect_objs", "legal_actions.list_actions")
+SCR_EFFECT_ARGS = _row("effect_args", "legal_actions.list_actions")
+# turns and steps (turn_structure.py, setup.py, shortcuts.py)
+SCR_RING = _row("ring", "turn_structure.begin_turn setup.scenario_start")
+SCR_DRAW_ORDER = _row("draw_order", "turn_structure.begin_step")
+SCR_DESIGNATED_ORDER = _row("designated_order", "shortcuts._designated")
+# combat (combat.py) and damage (damage.py)
+SCR_COMBAT_WALLS = _row("combat_walls", "combat.attack_options")
+SCR_COMBAT_ORDER = _row(
+    "combat_order", "combat.finish_attacks combat.finish_blocks combat.combat_damage"
+)
+SCR_COMBAT_ATTACKERS = _row(
+    "combat_attackers",
+    "combat.queue_blockers combat.block_options combat.has_block_option combat.combat_damage",
+)
+SCR_COMBAT_OPEN = _row("combat_open", "combat.block_options combat.has_block_option")
+SCR_COMBAT_NEWLY = _row("combat_newly", "combat.finish_blocks")
+SCR_COMBAT_QUEUE = _row("combat_queue", "combat.queue_blockers")
+SCR_COMBAT_MINE = _row("combat_mine", "combat.end_combat")
+SCR_DAMAGE_WORK = _row("damage_work", "damage.deal_damage_with")  # (recipient, amount) pairs
 
 # the observation (observation.py): each object's slot in the cards section
 SCR_OBS_SLOT = _row("obs_slot", "observation.observe")

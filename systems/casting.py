@@ -199,7 +199,13 @@ from components.rules import (
     T_PHENOMENON,
     T_PLANE,
 )
-from components.scratch import SCR_ACTIVATABLE_COST, SCR_CASTABLE_COST
+from components.scratch import (
+    SCR_ACTIVATABLE_COST,
+    SCR_ADVANCE_TARGETS,
+    SCR_CASTABLE_COST,
+    SCR_COST,
+    SCR_TARGET_CANDIDATES,
+)
 from components.stack import I_ACTIVATED, V_AMOUNT, V_ITEM, V_SPEC, V_TARGET
 from systems import (
     conspiracy,
@@ -258,7 +264,7 @@ def base_cost(st, cd, p, i, a, option, out):
     c = o[i, F_CARD]
     spell = o[i, F_ZONE] != BATTLEFIELD or option >= 0 and _is_spell_kind(cd, a)
     if spell and option == CAST_NORMAL and o[i, F_FREE]:  # 118.9: no mana cost; X is 0
-        for k in range(out.shape[0]):
+        for k in range(min(out.shape[0], COST_W)):
             out[k] = 0
         xs = 0
     elif (
@@ -698,8 +704,9 @@ def advance(st, cd):
             if decider < 0:
                 decider = p
             random = cd.tg[spec, G_AT_RANDOM] == 1  # chosen at random, not by a player
-            buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1 if random else 1, np.int64)
-            k = target_options(st, cd, it, spec, decider, src, buf, buf.shape[0])
+            buf = st.scr[SCR_ADVANCE_TARGETS]
+            limit = st.s[S_N] + st.pl.shape[0] + 1 if random else 1
+            k = target_options(st, cd, it, spec, decider, src, buf, limit)
             if k == 0:
                 if not cd.tg[spec, G_UP_TO] and s[S_CAST_KIND] == CK_TRIGGER:
                     _drop_trigger(st, cd, it)  # 603.3d: no legal target: it is removed
@@ -939,7 +946,7 @@ def total_cost(st, cd, it, out):
 def x_options(st, cd, it, out):
     """Values of X the caster could pay, 0 up (at most len(out))."""
     p = st.o[it, F_ICTL]
-    cost = np.empty(COST_W, np.int64)
+    cost = st.scr[SCR_COST]
     keep = st.o[it, F_X]
     st.o[it, F_X] = 0
     total_cost(st, cd, it, cost)
@@ -977,7 +984,7 @@ def _taps_source(st, cd, it):
 
 @kernel
 def kicker_affordable(st, cd, p, it):
-    cost = np.empty(COST_W, np.int64)
+    cost = st.scr[SCR_COST]
     st.o[it, F_KICKED] = 1
     total_cost(st, cd, it, cost)
     st.o[it, F_KICKED] = 0
@@ -991,8 +998,8 @@ def target_options(st, cd, it, spec, decider, src, out, limit):
     wants different objects, for any earlier one."""
     o = st.o
     p = o[it, F_ICTL]
-    buf = np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
-    k = targets.candidates(st, cd, spec, p, decider, src, it, buf, buf.shape[0])
+    buf = st.scr[SCR_TARGET_CANDIDATES]
+    k = targets.candidates(st, cd, spec, p, decider, src, it, buf, st.s[S_N] + st.pl.shape[0] + 1)
     m = 0
     diff = cd.tg[spec, G_DIFFERENT]
     one_each = cd.tg[spec, G_ONE_PER_PLAYER]  # no two with the same owner
@@ -1144,7 +1151,7 @@ def _payable_tapped(st, cd, it, xs, m):
     """Could spell it's total cost still be paid with the m creatures xs tapped for
     conspire (601.2g-h: a creature tapped for a cost makes no mana toward it)?"""
     o = st.o
-    cost = np.empty(COST_W, np.int64)
+    cost = st.scr[SCR_COST]
     total_cost(st, cd, it, cost)
     continuous_effects.recompute(st, cd)
     mana.forget_sources(st)
@@ -1346,7 +1353,7 @@ def finish(st, cd):
     if kind == CK_TRIGGER:
         stack.triggers_continue(st, cd)
         return
-    cost = np.empty(COST_W, np.int64)
+    cost = st.scr[SCR_COST]
     total_cost(st, cd, it, cost)
     if kind == CK_ABILITY:  # 601.2g-h: a {T} in the cost: the source taps for it, not for mana
         tapped = _taps_source(st, cd, it)

@@ -112,6 +112,15 @@ from components.rules import (
     T_LAND,
     T_PLANESWALKER,
 )
+from components.scratch import (
+    SCR_COMBAT_ATTACKERS,
+    SCR_COMBAT_MINE,
+    SCR_COMBAT_NEWLY,
+    SCR_COMBAT_OPEN,
+    SCR_COMBAT_ORDER,
+    SCR_COMBAT_QUEUE,
+    SCR_COMBAT_WALLS,
+)
 from systems import (
     command_zone,
     conspiracy,
@@ -196,7 +205,7 @@ def attack_options(st, cd, acts, m):
                 for i in continuous_effects.held_by(st, p):
                     if _creature_of(st, i, p) and _required_attacker(st, i):
                         required_only = True
-    walls = np.empty(s[S_NBF], np.int64)  # the planeswalkers and battles, found once
+    walls = st.scr[SCR_COMBAT_WALLS]  # the planeswalkers and battles, found once
     nw = 0
     for j in st.bf[: s[S_NBF]]:
         if _defending_for(st, j) >= 0:
@@ -309,7 +318,7 @@ def finish_attacks(st, cd):
     """508.1f-k: the declared creatures become attacking (tapped unless vigilance), in
     declaration order; then "whenever ... attacks" triggers (508.3)."""
     o, s = st.o, st.s
-    order = np.empty(st.s[S_NBF] + 1, np.int64)
+    order = st.scr[SCR_COMBAT_ORDER]
     m = 0
     for i in st.bf[: s[S_NBF]]:
         if o[i, F_DECL] != NO_TARGET:
@@ -392,9 +401,9 @@ def queue_blockers(st):
     """802.4: the defending players declare blockers in APNAP order; with shared team
     turns, each defending team once, by its primary player (805.10d)."""
     s = st.s
-    buf = np.empty(st.pl.shape[0], np.int64)
+    buf = st.scr[SCR_COMBAT_QUEUE]
     k = players.turn_order_from(st, s[S_ACTIVE], buf)
-    atk = np.empty(st.s[S_NBF] + 1, np.int64)
+    atk = st.scr[SCR_COMBAT_ATTACKERS]
     na = attackers(st, atk)
     s[S_NBQ] = 0
     for j in range(k):
@@ -523,9 +532,9 @@ def block_options(st, cd, q, acts, m):
     continuous_effects.recompute(st, cd)
     if block_cap_reached(st, cd):
         return m
-    atk = np.empty(st.s[S_NBF] + 1, np.int64)
+    atk = st.scr[SCR_COMBAT_ATTACKERS]
     na = attackers(st, atk)
-    opn = np.empty(na + 1, np.int64)
+    opn = st.scr[SCR_COMBAT_OPEN]
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, q, p):
             continue
@@ -547,9 +556,9 @@ def has_block_option(st, cd, q):
     continuous_effects.recompute(st, cd)
     if block_cap_reached(st, cd):
         return False
-    atk = np.empty(st.s[S_NBF] + 1, np.int64)
+    atk = st.scr[SCR_COMBAT_ATTACKERS]
     na = attackers(st, atk)
-    opn = np.empty(na + 1, np.int64)
+    opn = st.scr[SCR_COMBAT_OPEN]
     for p in range(st.pl.shape[0]):
         if not st.pl[p, P_ALIVE] or not players.same_side(st, q, p):
             continue
@@ -622,7 +631,7 @@ def finish_blocks(st, cd, q):
     """509.1h-i: q's declared creatures become blockers (their order is the damage
     assignment order); the attackers they block become blocked; then 509.3 triggers."""
     o, s = st.o, st.s
-    order = np.empty(st.s[S_NBF] + 1, np.int64)
+    order = st.scr[SCR_COMBAT_ORDER]
     m = 0
     for b in st.bf[: s[S_NBF]]:
         if o[b, F_DSEQ] > 0:
@@ -633,7 +642,7 @@ def finish_blocks(st, cd, q):
     for b in st.bf[: s[S_NBF]]:
         if o[b, F_BSEQ] > seq0:
             seq0 = o[b, F_BSEQ]
-    newly = np.empty(m + 1, np.int64)
+    newly = st.scr[SCR_COMBAT_NEWLY]
     nn = 0
     for k in range(m):
         b = order[k]
@@ -697,9 +706,9 @@ def combat_damage(st, cd, step):
     n = st.bf.shape[0]
     asg = np.empty((4 * n + 8, 3), np.int64)
     na = 0
-    atk = np.empty(n, np.int64)
+    atk = st.scr[SCR_COMBAT_ATTACKERS]
     m = attackers(st, atk)
-    order = np.empty(n, np.int64)
+    order = st.scr[SCR_COMBAT_ORDER]
     by_toughness = command_zone.command_static_any(
         st, cd, ST_DAMAGE_BY_TOUGHNESS
     )  # (The Great Forest)
@@ -770,7 +779,7 @@ def end_combat(st):
     combat only)."""
     o, s = st.o, st.s
     perms = st.bf[: s[S_NBF]]
-    mine = np.zeros(perms.shape[0], np.bool_)
+    mine = st.scr[SCR_COMBAT_MINE]
     for k in range(perms.shape[0]):
         mine[k] = s[S_NMARK] == 0 or attacker_now(st, perms[k]) or blocker_now(st, perms[k])
     for k in range(perms.shape[0]):

@@ -141,7 +141,13 @@ from components.rules import (
     T_PHENOMENON,
     T_PLANE,
 )
-from components.scratch import SCR_STATIC_SOURCES
+from components.scratch import (
+    SCR_COA_EVERY,
+    SCR_COA_N,
+    SCR_COA_SEEN,
+    SCR_COA_TYPES,
+    SCR_STATIC_SOURCES,
+)
 from systems import merging, players, selectors, suspend, zones
 from systems.jit import kernel
 from systems.state import (
@@ -523,27 +529,31 @@ def _coat_of_arms(st, cd, you, planar):
     plane's, every creature: 901.13)."""
     o = st.o
     bf = st.bf[: st.s[S_NBF]]
-    seen = np.empty(bf.shape[0], np.int64)
+    seen = st.scr[SCR_COA_SEEN]
     k = 0
     for i in bf:
         if o[i, F_TYPES] & T_CREATURE and (planar or players.in_range(st, you, o[i, F_CTL])):
             seen[k] = i
             k += 1
     # each one's creature types, looked up once (then k * k comparisons of short lists)
-    types = np.empty((k, NSUB + 1), np.int64)
-    n = np.zeros(k, np.int64)  # how many (-1: no card, shares nothing)
-    every = np.zeros(k, np.bool_)  # a changeling has every creature type (702.73a)
+    w = NSUB + 1  # (creature x's types: cells x * w on)
+    row = st.scr[SCR_COA_TYPES]
+    types = row if k * w <= row.shape[0] else np.empty(k * w, np.int32)
+    n = st.scr[SCR_COA_N]  # how many (-1: no card, shares nothing)
+    every = st.scr[SCR_COA_EVERY]  # a changeling has every creature type (702.73a)
     for x in range(k):
         i = seen[x]
+        n[x] = 0
+        every[x] = 0
         c = face(st, cd, i)
         if c < 0:
             n[x] = -1
             continue
         every[x] = o[i, F_KW] & KW_CHANGELING != 0
-        for a in range(NSUB + 1):
+        for a in range(w):
             t = _creature_type(st, cd, c, i, a)
             if t >= 0:
-                types[x, n[x]] = t
+                types[x * w + n[x]] = t
                 n[x] += 1
     for x in range(k):
         m = 0
@@ -563,9 +573,10 @@ def _share(types, n, every, x, y):
         return True
     if every[x] or every[y]:
         return n[y] > 0 if every[x] else n[x] > 0
+    w = NSUB + 1
     for a in range(n[x]):
         for b in range(n[y]):
-            if types[x, a] == types[y, b]:
+            if types[x * w + a] == types[y * w + b]:
                 return True
     return False
 

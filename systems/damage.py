@@ -11,8 +11,6 @@ and the damage events triggered abilities wait for."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from components.cards import (
     A_ARG,
     A_KIND,
@@ -62,6 +60,7 @@ from components.rules import (
     T_CREATURE,
     T_PLANESWALKER,
 )
+from components.scratch import SCR_DAMAGE_WORK
 from systems import continuous_effects, players, selectors, triggers, variants, zones
 from systems.jit import kernel
 from systems.state import delete_row, touch_sba
@@ -239,13 +238,13 @@ def deal_damage(st, cd, source, src_ctl, target, amount, combat):
 @kernel
 def deal_damage_with(st, cd, source, src_ctl, target, amount, combat, unpreventable):
     """deal_damage; ``unpreventable``: "this damage can't be prevented" (615.12)."""
-    work = np.empty((8, 2), np.int64)
-    work[0, 0], work[0, 1] = target, amount
+    work = st.scr[SCR_DAMAGE_WORK]  # (recipient, amount) pairs: 8 at most
+    work[0], work[1] = target, amount
     nw = 1
     dealt_first = 0
     w = 0
     while w < nw:
-        t, a = work[w, 0], work[w, 1]
+        t, a = work[2 * w], work[2 * w + 1]
         w += 1
         if a <= 0 or not _exists(st, t):  # 800.4e: nothing is dealt to one who left
             continue
@@ -265,8 +264,8 @@ def deal_damage_with(st, cd, source, src_ctl, target, amount, combat, unpreventa
             else:
                 k += 1
             if src_ctl < 0 or players.in_range(st, src_ctl, _recipient_controller(st, new)):
-                if nw < work.shape[0]:
-                    work[nw, 0], work[nw, 1] = new, moved
+                if nw < 8:
+                    work[2 * nw], work[2 * nw + 1] = new, moved
                     nw += 1
         if a <= 0:
             continue

@@ -330,7 +330,7 @@ from components.rules import (
     T_CREATURE,
     T_LAND,
 )
-from components.scratch import SCR_COPY_TARGETS
+from components.scratch import SCR_COPY_TARGETS, SCR_COST, SCR_OPTION_COST, SCR_REFS
 from components.stack import (
     I_SPELL,
     V_AMOUNT,
@@ -374,6 +374,7 @@ from systems.state import (
     stamp,
     touch,
     trace,
+    zeroed,
 )
 
 PAUSE, NEXT, JUMPED = 0, 1, 2
@@ -515,11 +516,6 @@ def _planar_item(st):
     """901.13: is what resolves an ability of a plane or phenomenon (no range limit)?"""
     i = st.s[S_RES]
     return i >= 0 and selectors.unbounded(st, zones.is_source_of(st, i))
-
-
-@kernel(inline="always")
-def _buf(st):
-    return np.empty(st.s[S_N] + st.pl.shape[0] + 1, np.int64)
 
 
 # ----------------------------------------------------------------- one step
@@ -665,7 +661,7 @@ def _command_zone_question(st, cd, r, you, src, item):
     if _answered(st):
         commander.record_answer(st, s[S_PB], s[S_ANSWER] == 1)
     op = ep[r, E_OP]
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     for k in range(m):
         x = buf[k]
@@ -692,7 +688,7 @@ def _simple(st, cd, r, you, src, item):
     """The steps that need no decision: each applies to what its reference names."""
     s, o, ep = st.s, st.o, cd.ep
     op = ep[r, E_OP]
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     ts = -1
@@ -998,7 +994,7 @@ def _copy(st, cd, r, you, src, item):
             return NEXT
         you = -1 - y
     if s[S_RES_SUB] == 0:
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
         if m < 1 or buf[0] < 0 or o[buf[0], F_ZONE] != STACK or o[buf[0], F_IKIND] != I_SPELL:
             return NEXT
@@ -1288,7 +1284,7 @@ def _may_pay_x(st, cd, r, p, item):
             return _ask(st, PEND_NUMBER, p, -1)
         x = s[S_ANSWER]
         if x > 0:
-            mana.pay(st, cd, p, np.zeros(N_MANA + 1, np.int64), x)
+            mana.pay(st, cd, p, zeroed(st.scr[SCR_COST], COST_W), x)
         if item >= 0:
             st.o[item, F_X] = x
         return NEXT
@@ -1301,20 +1297,20 @@ def _may_pay_x(st, cd, r, p, item):
 def _pay_optional(st, cd, r, p, you, src, item):
     ep = cd.ep
     if ep[r, E_D] >= 0:  # a mana cost ("you may pay {1}{R}")
-        cost = np.zeros(COST_W, np.int64)
+        cost = zeroed(st.scr[SCR_COST], COST_W)
         _cost_of(cd, ep[r, E_D], cost)
         mana.pay(st, cd, p, cost, 0)
         return
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if ep[r, E_A] == 2:  # a mana cost with one colour ("you may pay {W}")
-        cost = np.zeros(N_MANA + 1, np.int64)
+        cost = zeroed(st.scr[SCR_COST], COST_W)
         cost[1 + ep[r, E_B]] = ep[r, E_C]
         mana.pay(st, cd, p, cost, amt)
     elif amt > 0:
         if ep[r, E_A] == 1:
             damage.pay_life(st, cd, p, amt)
         else:
-            cost = np.zeros(N_MANA + 1, np.int64)
+            cost = zeroed(st.scr[SCR_COST], COST_W)
             mana.pay(st, cd, p, cost, amt)
 
 
@@ -1324,19 +1320,19 @@ def can_pay_optional(st, cd, r, p, you, src, item):
     if ep[r, E_A] == MAY_PAY_X:  # (X may be 0)
         return True
     if ep[r, E_D] >= 0:
-        cost = np.zeros(COST_W, np.int64)
+        cost = zeroed(st.scr[SCR_COST], COST_W)
         _cost_of(cd, ep[r, E_D], cost)
         return mana.can_pay(st, cd, p, cost, 0)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if ep[r, E_A] == 2:
-        cost = np.zeros(N_MANA + 1, np.int64)
+        cost = zeroed(st.scr[SCR_COST], COST_W)
         cost[1 + ep[r, E_B]] = ep[r, E_C]
         return mana.can_pay(st, cd, p, cost, amt)
     if amt <= 0:
         return True
     if ep[r, E_A] == 1:
         return damage.can_pay_life(st, cd, p, amt)
-    cost = np.zeros(N_MANA + 1, np.int64)
+    cost = zeroed(st.scr[SCR_COST], COST_W)
     return mana.can_pay(st, cd, p, cost, amt)
 
 
@@ -1360,7 +1356,7 @@ def _for_each(st, cd, r, you, src, item):
     when the step begins."""
     s, ep = st.s, cd.ep
     if s[S_NLOOP] == 0 and s[S_LOOPK] == 0:
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
         m = min(m, st.loop.shape[0])
         copy_into(st.loop, buf, m)
@@ -1383,7 +1379,7 @@ def _discard(st, cd, r, you, src, item):
     last card it discarded is "it" for the next step ("if it's a creature card",
     608.2c); while it runs, "it" keeps naming whom the step names."""
     s, ep = st.s, cd.ep
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     mode = ep[r, E_A]
@@ -1640,7 +1636,7 @@ def _sacrifice(st, cd, r, you, src, item):
     """701.17: each player named sacrifices N permanents matching the filter, of their
     choice (S_RES_SUB: which player; S_RES_AUX: how many so far)."""
     s, ep = st.s, cd.ep
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if _answered(st):
@@ -1709,7 +1705,7 @@ def _choose(st, cd, r, you, src, item):
                     st.chosen[n] = x
                     s[S_NCHOSEN] = n + 1
     if s[S_RES_AUX] < amt and st.pl[p, P_ALIVE]:
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         if choose_options(st, cd, r, p, you, src, item, buf) > 0:
             return _ask(st, PEND_CHOOSE_OBJECT, p, -1)
     return NEXT
@@ -1820,7 +1816,7 @@ def _counter(st, cd, r, you, src, item):
     """701.6: counter target spell or ability ("unless its controller pays N": they are
     asked, if they can pay)."""
     s, o, ep = st.s, st.o, cd.ep
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if m == 0 or buf[0] < 0:
@@ -1832,11 +1828,11 @@ def _counter(st, cd, r, you, src, item):
         p = o[x, F_ICTL]
         if _answered(st):
             if s[S_ANSWER] == 1:
-                cost = np.zeros(N_MANA + 1, np.int64)
+                cost = zeroed(st.scr[SCR_COST], COST_W)
                 mana.pay(st, cd, p, cost, amt)
                 return NEXT
         else:
-            cost = np.zeros(N_MANA + 1, np.int64)
+            cost = zeroed(st.scr[SCR_COST], COST_W)
             if st.pl[p, P_ALIVE] and mana.can_pay(st, cd, p, cost, amt):
                 return _ask(st, PEND_YES_NO, p, x)
     stack.counter(st, cd, x)
@@ -1853,7 +1849,7 @@ def _sac_unless_life(st, cd, r, you, src, item):
     o = st.o
     amt = selectors.amount(st, cd, ep[r, E_AMT], you, src, item)
     if s[S_RES_SUB] == 0:
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
         m = min(m, st.chosen.shape[0])
         copy_into(st.chosen, buf, m)
@@ -1967,7 +1963,7 @@ def _redistribute(st, cd, r, you, src, item):
             st.loop[s[S_RES_AUX]] = x
             s[S_RES_AUX] += 1
     if s[S_RES_SUB] == 1:
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         if _redistribute_options(st, you, buf) > 0:
             return _ask(st, PEND_CHOOSE_OBJECT, you, NONE)  # (S_PB NONE: choosing players)
         s[S_RES_SUB] = 2
@@ -2006,7 +2002,7 @@ def _casual(st, cd, r, you, src, item):
     if op == OP_NO_SCHEMES:
         archenemy.no_schemes_this_turn(st)
         return
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     for k in range(m):
         if buf[k] >= 0 or not st.pl[-1 - buf[k], P_ALIVE]:
@@ -2079,7 +2075,7 @@ def _reveal_until_each(st, cd, r, you, src, item):
     if s[S_RES_SUB] == 0:
         s[S_RES_SUB] = 1
         s[S_NCHOSEN] = 0
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         m = selectors.refs(st, cd, ep[r, E_REF2], ep[r, E_REF2A], you, src, item, buf)
         found = False
         for k in range(m):
@@ -2133,7 +2129,7 @@ def _choose_mode(st, cd, r, you, src, item):
         s[S_RES_SUB] = 0
         s[S_RES_AUX] = 0
         return JUMPED
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, ep[r, E_REF], ep[r, E_REFA], you, src, item, buf)
     p = -1 - buf[0] if m > 0 and buf[0] < 0 else you
     if not st.pl[p, P_ALIVE]:
@@ -2303,7 +2299,7 @@ def options(st, cd, out_obj, out_arg):
                 m += 1
         return m
     if kind == PEND_NUMBER:  # "you may pay {X}": 0 up to the most p could pay now
-        cost = np.zeros(N_MANA + 1, np.int64)
+        cost = zeroed(st.scr[SCR_OPTION_COST], COST_W)
         top = mana.total_available(st, cd, p)
         for x in range(min(top, out_obj.shape[0] - 1) + 1):
             if x > 0 and not mana.can_pay(st, cd, p, cost, x):
@@ -2386,7 +2382,7 @@ def options(st, cd, out_obj, out_arg):
                 m += 1
     elif op == OP_REDISTRIBUTE_LIFE:
         if s[S_RES_SUB] == 1:
-            buf = _buf(st)
+            buf = st.scr[SCR_REFS]
             n = _redistribute_options(st, p, buf)
             for k in range(n):
                 out_obj[m], out_arg[m] = buf[k], 0
@@ -2406,7 +2402,7 @@ def options(st, cd, out_obj, out_arg):
             m += 1
     else:
         none_ok = op == OP_PUT_LAND or op == OP_PUT_ATTACKING or ep[r, E_B] == 1
-        buf = _buf(st)
+        buf = st.scr[SCR_REFS]
         n = choose_options(st, cd, r, p, you, src, item, buf)
         for k in range(n):
             out_obj[m], out_arg[m] = buf[k], 0
@@ -2432,7 +2428,7 @@ def _merge(st, cd, r, you, src, item):
     """702.140c: the mutating spell merges with its (legal) target: its controller
     chooses on top or underneath (PEND_POSITION: 1 top, 0 bottom)."""
     s, o = st.s, st.o
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = selectors.refs(st, cd, cd.ep[r, E_REF], cd.ep[r, E_REFA], you, src, item, buf)
     x = buf[0] if m > 0 else NONE
     if x == NONE or x < 0 or o[x, F_ZONE] != BATTLEFIELD or o[item, F_ZONE] != STACK:
@@ -2646,7 +2642,7 @@ def _cast_free(st, cd, r, you, src, item):
                 return PAUSE
         _free_done(st, cd, r, p)
         return NEXT
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     if not st.pl[p, P_ALIVE] or _free_options(st, cd, r, p, src, item, buf) == 0:
         _free_done(st, cd, r, p)
         return NEXT
@@ -2721,7 +2717,7 @@ def _return_at_random(st, cd, r, you, src, item):
     cards (each as likely, from the game's generator) goes to its owner's hand; it is
     "it" for the next step."""
     s, o = st.s, st.o
-    buf = _buf(st)
+    buf = st.scr[SCR_REFS]
     m = 0
     for i in range(s[S_N]):
         if o[i, F_ZONE] != GONE and selectors.matches(st, cd, cd.ep[r, E_REFA], i, you, src, item):

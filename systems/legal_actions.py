@@ -177,7 +177,14 @@ from components.rules import (
     T_INSTANT,
     T_LAND,
 )
-from components.scratch import SCR_HAS_ACTION, SCR_PRIORITY_ORDER
+from components.scratch import (
+    SCR_EFFECT_ARGS,
+    SCR_EFFECT_OBJS,
+    SCR_HAS_ACTION,
+    SCR_OPTION_TARGETS,
+    SCR_OPTION_XS,
+    SCR_PRIORITY_ORDER,
+)
 from systems import (
     casting,
     combat,
@@ -644,8 +651,8 @@ def list_actions(st, cd):
     elif s[S_CASTING] >= 0:
         m = _casting_options(st, cd, kind, p, acts)
     elif s[S_RES] >= 0:
-        objs = np.empty(n, np.int64)
-        args = np.empty(n, np.int64)
+        objs = st.scr[SCR_EFFECT_OBJS]
+        args = st.scr[SCR_EFFECT_ARGS]
         k = effects.options(st, cd, objs, args)
         for j in range(k):
             m = _add(acts, m, A_CHOOSE, p, objs[j], args[j], 0)
@@ -798,8 +805,24 @@ def _casting_options(st, cd, kind, p, acts):
     s, o = st.s, st.o
     it = s[S_CASTING]
     n = st.s[S_N] + st.pl.shape[0] + 8
-    buf = np.empty(n, np.int64)
     m = 0
+    if kind == PEND_TARGET:
+        spec = s[S_PA]
+        src = zones.is_source_of(st, it)
+        tbuf = st.scr[SCR_OPTION_TARGETS]
+        k = casting.target_options(st, cd, it, spec, p, src, tbuf, n)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, tbuf[j], 0, 0)
+        if casting.may_stop_targets(st, cd, spec):  # ("up to": no more targets)
+            m = _add(acts, m, A_CHOOSE, p, NO_TARGET, 0, 0)
+        return m
+    if kind == PEND_X:
+        xs = st.scr[SCR_OPTION_XS]
+        k = casting.x_options(st, cd, it, xs)
+        for j in range(k):
+            m = _add(acts, m, A_CHOOSE, p, -1, xs[j], 0)
+        return m
+    buf = np.empty(n, np.int64)
     if kind == PEND_CHOOSE_PLAYER:
         k = casting.chooser_options(st, o[it, F_ICTL], buf)
         for j in range(k):
@@ -811,19 +834,6 @@ def _casting_options(st, cd, kind, p, acts):
     elif kind == PEND_KICKER:  # not kicking first (the default a script gets)
         m = _add(acts, m, A_CHOOSE, p, -1, 0, 0)
         m = _add(acts, m, A_CHOOSE, p, -1, 1, 0)
-    elif kind == PEND_X:
-        xs = np.empty(casting.MAX_X + 1, np.int64)
-        k = casting.x_options(st, cd, it, xs)
-        for j in range(k):
-            m = _add(acts, m, A_CHOOSE, p, -1, xs[j], 0)
-    elif kind == PEND_TARGET:
-        spec = s[S_PA]
-        src = zones.is_source_of(st, it)
-        k = casting.target_options(st, cd, it, spec, p, src, buf, n)
-        for j in range(k):
-            m = _add(acts, m, A_CHOOSE, p, buf[j], 0, 0)
-        if casting.may_stop_targets(st, cd, spec):  # ("up to": no more targets)
-            m = _add(acts, m, A_CHOOSE, p, NO_TARGET, 0, 0)
     elif kind == PEND_CHOOSE_OBJECT and s[S_CAST_STAGE] == CAST_CONSPIRE:
         k = casting.conspire_options(st, cd, it, buf)  # a creature to tap (702.78a)
         for j in range(k):

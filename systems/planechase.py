@@ -25,6 +25,7 @@ from components.cards import (
     B_WHEN,
     C_AB0,
     C_NAB,
+    COST_W,
     EV_CHAOS,
     EV_PLANESWALK_FROM,
     EV_PLANESWALK_TO,
@@ -79,7 +80,6 @@ from components.rules import (
     COMMAND,
     LIBRARY,
     N_COUNTERS,
-    N_MANA,
     T_ARTIFACT,
     T_CREATURE,
     T_ENCHANTMENT,
@@ -88,6 +88,7 @@ from components.rules import (
     T_PLANE,
     T_PLANESWALKER,
 )
+from components.scratch import SCR_COST
 from components.stack import I_PLANESWALKING, Q_SRC
 from components.variants import CASUAL_PLANECHASE, CASUAL_SINGLE_PLANAR_DECK, GRAND_MELEE
 from systems import command_zone, mana, players, triggers, zones
@@ -100,6 +101,7 @@ from systems.state import (
     remove_value,
     stamp,
     touch,
+    zeroed,
 )
 
 # faces of the planar die (901.3a): one Planeswalker symbol, one chaos symbol, four blanks
@@ -466,7 +468,7 @@ def can_roll(st, cd, p):
     k = st.pl[p, P_PLANAR_ROLLS]
     if k == 0:
         return True
-    cost = np.zeros(N_MANA + 1, np.int64)
+    cost = zeroed(st.scr[SCR_COST], COST_W)
     return mana.can_pay(st, cd, p, cost, k)
 
 
@@ -489,7 +491,7 @@ def roll_as_special_action(st, cd, p):
     s = st.s
     k = st.pl[p, P_PLANAR_ROLLS]
     if k > 0:
-        cost = np.zeros(N_MANA + 1, np.int64)
+        cost = zeroed(st.scr[SCR_COST], COST_W)
         mana.pay(st, cd, p, cost, k)
     st.pl[p, P_PLANAR_ROLLS] = k + 1
     roll(st, cd, p)

@@ -49,6 +49,7 @@ from components.players import (
     ROLE_EMPEROR,
     ROLE_GENERAL,
 )
+from components.scratch import SCR_RING
 from components.variants import (
     ALTERNATING_TEAMS,
     CASUAL_ARCHENEMY,
@@ -253,7 +254,7 @@ def scenario_start(st, cd, holders, auto_markers):
     step, turn = s[S_STEP], s[S_TURN]
     if s[S_VARIANT] == EMPEROR:
         emperor_ranges(st)
-    ring = np.empty(st.pl.shape[0], np.int64)
+    ring = st.scr[SCR_RING]
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)
     sick = np.empty(s[S_NBF], np.int64)

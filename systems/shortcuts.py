@@ -95,6 +95,7 @@ from components.players import (
     P_REACH,
 )
 from components.rules import BATTLEFIELD, GONE, LIBRARY, N_COUNTERS, N_MANA, STACK
+from components.scratch import SCR_DESIGNATED_ORDER
 from components.shortcuts import LK_ARG, LK_KEY, LK_KIND, LK_OBJ, LK_PLAYER, WARMUP
 from systems import leaving_game, players
 from systems.jit import kernel
@@ -266,7 +267,7 @@ def _designated(st):
     from them who did."""
     lk = st.lk
     n = st.s[S_NLOOPKEY]
-    buf = np.empty(st.pl.shape[0], np.int64)
+    buf = st.scr[SCR_DESIGNATED_ORDER]
     k = players.turn_order_from(st, st.s[S_ACTIVE], buf)
     for j in range(k):
         for r in range(n):

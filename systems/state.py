@@ -282,6 +282,14 @@ def new_effect(st, kind, obj, ctl, src, until):
     return k
 
 
+@kernel(inline="always")
+def zeroed(row, n):
+    """A scratch row with its first n cells 0: ``np.zeros(n)`` without the allocation."""
+    for i in range(n):
+        row[i] = 0
+    return row
+
+
 @kernel
 def copy_into(dst, src, n):
     """``dst[:n] = src[:n]`` (1-D or rows of 2-D tables). A loop, not numba's slice

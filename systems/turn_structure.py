@@ -9,8 +9,6 @@ damage step only when needed, 510.4); the cleanup step (514) may repeat (514.3a)
 
 from __future__ import annotations
 
-import numpy as np
-
 from components.cards import (
     A_KIND,
     A_REFA,
@@ -129,7 +127,7 @@ from components.rules import (
     UNTAP,
     UPKEEP,
 )
-from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER
+from components.scratch import SCR_BEGINNING_ORDER, SCR_CLEANUP_ORDER, SCR_DRAW_ORDER, SCR_RING
 from systems import (
     attack_targets,
     combat,
@@ -222,7 +220,7 @@ def begin_turn(st, cd, p):
     for i in range(s[S_N]):  # ("this turn" for abilities working from the command zone too)
         if o[i, F_ZONE] == COMMAND:
             o[i, F_ACTUSED] = 0
-    ring = np.empty(st.pl.shape[0], np.int64)
+    ring = st.scr[SCR_RING]
     n = range_of_influence.snapshot(st, ring)
     attack_targets.snapshot(st, ring, n)
     variants.turn_begins(st, cd, p)  # 901.6: the planar controller
@@ -268,7 +266,7 @@ def begin_step(st, cd):
     if step == DRAW:  # 504.1; 103.8 / 800.7 / 810.6 on the first turn
         skip = s[S_TURN] == 1 and s[S_SKIP_FIRST_DRAW] and players.same_side(st, act, s[S_STARTING])
         if not skip:
-            buf = np.empty(st.pl.shape[0], np.int64)
+            buf = st.scr[SCR_DRAW_ORDER]
             k = players.turn_order_from(st, act, buf)
             for j in range(k):
                 if players.is_active(st, buf[j]):
