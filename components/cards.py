@@ -68,6 +68,7 @@ CF_FROM_GRAVEYARD = 256  # its own words let it be activated or cast from a grav
 CF_LIVE_STATICS = 2048  # a layer static with a condition or a count that may change without
 # a touch (ecs/cards._live_statics): while it is applied, any change dirties the layers
 CF_GRANTS = 1024  # it gives other permanents abilities (`granted`): continuous_effects.grant_source
+CF_DOUBLE_AGENDA = 4096  # double agenda (702.106): its hidden agenda names two cards
 CF_LISTED = 128  # an ability of its own a player may activate (activated, loyalty, equip or a
 # mana ability the automatic payment doesn't use, 605.3a): listings skip the cards without
 

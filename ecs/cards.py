@@ -421,6 +421,8 @@ class Compiler:
             flags |= K.CF_AURA
         if "Equipment" in subtypes:
             flags |= K.CF_EQUIPMENT
+        if "double agenda" in _list(rec.get("keywords")):
+            flags |= K.CF_DOUBLE_AGENDA
         row[K.C_FLAGS] = flags
         # 901.7, 902.7, 904.8: a plane's, phenomenon's, scheme's or vanguard's abilities work
         # from the command zone (the default zone of its abilities)

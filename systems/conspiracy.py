@@ -35,10 +35,12 @@ from components.cards import (
     A_REFA,
     A_ZONE,
     C_FLAGS,
+    C_KW,
     C_NSA,
     C_SA0,
     C_SUPER,
     C_TYPES,
+    CF_DOUBLE_AGENDA,
     CF_REAL,
     R_EACH,
     R_SELF,
@@ -52,7 +54,7 @@ from components.cards import (
     ST_STARTING_PLAYER,
     ST_TOUGHNESS_DAMAGE,
 )
-from components.decisions import PEND_NONE, PEND_NUMBER
+from components.decisions import PEND_NAME_CARD, PEND_NONE, PEND_NUMBER
 from components.game import (
     NEED_CONSPIRACY,
     S_NBF,
@@ -70,6 +72,8 @@ from components.objects import (
     F_CTL,
     F_CTR,
     F_FACE_DOWN,
+    F_NAMED,
+    F_NAMED2,
     F_NUMBER,
     F_OWNER,
     F_POW,
@@ -77,7 +81,15 @@ from components.objects import (
     F_ZONE,
 )
 from components.players import NOTE_PLAYER, NT_CARD, NT_KIND, NT_PLAYER, NT_VALUE, P_ALIVE, P_SPELLS
-from components.rules import BATTLEFIELD, COMMAND, LIBRARY, S_BASIC, T_CONSPIRACY, T_LAND
+from components.rules import (
+    BATTLEFIELD,
+    COMMAND,
+    KW_HIDDEN_AGENDA,
+    LIBRARY,
+    S_BASIC,
+    T_CONSPIRACY,
+    T_LAND,
+)
 from systems import players, selectors, zones
 from systems.jit import kernel
 from systems.state import rand_below, touch
@@ -361,6 +373,45 @@ def pregame_number(st, cd):
                 s[S_PB] = n
                 return True
     return False
+
+
+@kernel
+def pregame_name(st, cd):
+    """702.106a: as a conspiracy with hidden agenda is put into the command zone face
+    down, its owner secretly names a card (double agenda: two different cards). The
+    first such card (owners in turn order from the starting player) still without its
+    name(s) is asked about (PEND_NAME_CARD; S_PA: the card). Returns True while one is
+    asked. (Names given before the game stand: a draft's, a scenario's.)"""
+    s, o, ct = st.s, st.o, cd.ct
+    buf = np.empty(st.pl.shape[0], np.int64)
+    k = players.turn_order_from(st, s[S_STARTING], buf)
+    for j in range(k):
+        for x in range(s[S_NCZ]):
+            i = st.cz[x]
+            c = o[i, F_CARD]
+            if c < 0 or o[i, F_OWNER] != buf[j] or not o[i, F_FACE_DOWN]:
+                continue
+            if not ct[c, C_KW] & KW_HIDDEN_AGENDA:
+                continue
+            if o[i, F_NAMED] < 0 or ct[c, C_FLAGS] & CF_DOUBLE_AGENDA and o[i, F_NAMED2] == 0:
+                s[S_PEND] = PEND_NAME_CARD
+                s[S_PPLAYER] = buf[j]
+                s[S_PA] = i
+                return True
+    return False
+
+
+@kernel
+def answer_name(st, c):
+    """The name chosen for the hidden agenda asked about (PEND_NAME_CARD): card row c."""
+    s, o = st.s, st.o
+    i = s[S_PA]
+    s[S_PEND] = PEND_NONE
+    if o[i, F_NAMED] < 0:
+        o[i, F_NAMED] = c
+    else:
+        o[i, F_NAMED2] = 1 + c
+    touch(st)
 
 
 @kernel

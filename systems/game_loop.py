@@ -84,6 +84,8 @@ def start_game(st, cd):
     """103.3-103.5: libraries shuffled, opening hands drawn in turn order from the
     starting player, mulligans if the game has them; then the first turn (103.8)."""
     s = st.s
+    if conspiracy.pregame_name(st, cd):  # (hidden agendas named as the game begins)
+        return
     if conspiracy.pregame_number(st, cd):  # (Emissary's Ploy: before the opening hands)
         return
     s[S_STEP] = -1  # (no longer the pregame: started)

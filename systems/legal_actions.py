@@ -39,6 +39,7 @@ from components.cards import (
     C_SPELL,
     CF_LISTED,
     CF_MUTATE_FROM_GRAVEYARD,
+    CF_REAL,
     ST_EXTRA_LAND,
     ST_GRANT_FLASHBACK,
     ST_GRANT_UNEARTH,
@@ -76,6 +77,7 @@ from components.decisions import (
     PEND_KICKER,
     PEND_MODE,
     PEND_MULLIGAN,
+    PEND_NAME_CARD,
     PEND_NONE,
     PEND_NUMBER,
     PEND_PRIORITY,
@@ -145,6 +147,7 @@ from components.objects import (
     F_KW,
     F_MERGED,
     F_MUST_ATTACK_P,
+    F_NAMED,
     F_OWNER,
     F_RESTRICT,
     F_TS,
@@ -691,6 +694,10 @@ def list_actions(st, cd):
     elif kind == PEND_NUMBER:  # a pregame choice (Emissary's Ploy; Backup Plan's hand)
         for n in range(1, s[S_PB] + 1):
             m = _add(acts, m, A_CHOOSE, p, s[S_PA], n, 0)
+    elif kind == PEND_NAME_CARD:  # 702.106a: a card's name (a double agenda's second: another)
+        for c in range(cd.ct.shape[0]):
+            if cd.ct[c, C_FLAGS] & CF_REAL and c != st.o[s[S_PA], F_NAMED]:
+                m = _add(acts, m, A_CHOOSE, p, s[S_PA], c, 0)
     elif kind == PEND_SHORTCUT:  # 729.2b: accept or shorten a proposed shortcut
         m = shortcuts.answer_options(st, acts, 0)
     if m > acts.shape[0]:  # more options than rows: the game can't go on in this arena
@@ -939,6 +946,13 @@ def apply(st, cd, k):
         if s[S_PCOUNT] <= 0:
             s[S_PEND] = PEND_NONE
             s[S_TODO] = TODO_BEGIN  # the cleanup step goes on (the next active player)
+        return
+    if pend == PEND_NAME_CARD:  # 702.106a: as the game begins
+        conspiracy.answer_name(st, arg)
+        if s[S_STEP] != PREGAME and not conspiracy.pregame_name(st, cd):  # (a scenario's)
+            if not conspiracy.pregame_hand(st, cd):
+                if not s[S_MULLIGANS] or mulligan.advance(st, cd):
+                    game_loop.first_turn(st, cd)
         return
     if pend == PEND_NUMBER:  # (Conspiracy Draft: a pregame choice)
         conspiracy.answer_pregame(st, cd, q, arg)

@@ -318,6 +318,8 @@ def scenario_pregame(st, cd, draw):
             zones.draw(st, cd, q, st.pl[q, P_START_HAND])
     s[S_STEP] = -1
     conspiracy.extra_hands(st, cd)  # (Backup Plan)
+    if conspiracy.pregame_name(st, cd):  # (hidden agendas without a name in the file)
+        return
     if conspiracy.pregame_hand(st, cd):
         return
     if mulligan.advance(st, cd):
