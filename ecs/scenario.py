@@ -91,6 +91,7 @@ from components.decisions import (
     PEND_KICKER,
     PEND_MODE,
     PEND_MULLIGAN,
+    PEND_NAME_CARD,
     PEND_NONE,
     PEND_PILE_SPLIT,
     PEND_POSITION,
@@ -278,7 +279,7 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                     path, f, f"unknown field {key!r} (expected one of {sorted(CARD_FIELDS)})"
                 )
         if not isinstance(e["card"], str) or e["card"] not in db:
-            raise _err(path, f"{f}.card", f"unknown card {e['card']!r}")
+            raise _err(path, f"{f}.card", _unknown_card(db, e["card"]))
         cnt = e.get("count", 1)
         if not isinstance(cnt, int) or isinstance(cnt, bool) or not 1 <= cnt <= MAX_CARDS:
             raise _err(path, f"{f}.count", f"expected a whole number from 1 to {MAX_CARDS}")
@@ -295,6 +296,9 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
             and all(isinstance(x, str) for x in e["named"])
         ):
             raise _err(path, f"{f}.named", "expected a card name (a list of two: double agenda)")
+        for x in [e["named"]] if isinstance(e.get("named"), str) else e.get("named") or []:
+            if x not in db:
+                raise _err(path, f"{f}.named", f"unknown card {x!r} (a card name of the pool)")
         if "number" in e and (not isinstance(e["number"], int) or isinstance(e["number"], bool)):
             raise _err(path, f"{f}.number", "expected a whole number")
         if "counters" in e:
@@ -319,7 +323,7 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                 raise _err(path, f"{f}.merged", "expected a list of card names, top first")
             for x in mg:
                 if x not in db:
-                    raise _err(path, f"{f}.merged", f"unknown card {x!r}")
+                    raise _err(path, f"{f}.merged", _unknown_card(db, x))
             if e["card"] not in mg:
                 raise _err(path, f"{f}.merged", f"the entry's card {e['card']!r} is not in it")
             if cnt > 1:
@@ -672,7 +676,7 @@ def _casual_entries(path: str, game: dict, players: list, names: list[str], db: 
                 if e.get(key) is not None and e[key] not in names:
                     raise _err(path, f"{f}.{key}", f"unknown player {e[key]!r}")
             if e["card"] not in db:
-                raise _err(path, f"{f}.card", f"unknown card {e['card']!r}")
+                raise _err(path, f"{f}.card", _unknown_card(db, e["card"]))
             for ck, cv in (e.get("counters") or {}).items():
                 if ck not in COUNTER_NAMES or not isinstance(cv, int):
                     raise _err(
@@ -689,6 +693,15 @@ def _casual_list(game: dict) -> list[str]:
     if (game.get("options") or {}).get("supervillain_rumble") and "supervillain-rumble" not in out:
         out.append("supervillain-rumble")
     return out
+
+
+def _unknown_card(db: CardDB, name: Any) -> str:
+    """ "unknown card 'X'", with "did you mean" the closest names of the pool."""
+    try:
+        db.get(name)
+    except Exception as e:  # (CardError: its message carries the names)
+        return str(e)
+    return f"unknown card {name!r}"
 
 
 def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) -> None:
@@ -710,7 +723,41 @@ def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) ->
     if m and (m.group(1) in db or m.group(1).endswith(" Token")):
         return
     what = "card or player" if players_ok else "card"
-    raise _err(path, fld, f"unknown {what} {ref!r}")
+    hint = _unknown_card(db, ref).partition(";")[2] if ref not in db else ""
+    raise _err(path, fld, f"unknown {what} {ref!r}" + (f";{hint}" if hint else ""))
+
+
+def _validate_choose(path, f, ch, names, chk, db) -> None:
+    """The references of a choose step name players and cards of the scenario."""
+    if not isinstance(ch, dict) or not ch:
+        raise _err(path, f, "expected a mapping of choices, e.g. {target: REF}")
+    for key, val in ch.items():
+        g = f"{f}.{key}"
+        if key in ("starting_player",) and val not in names:
+            raise _err(path, g, f"unknown player {val!r}")
+        if key == "target" or key == "card" and val not in (None, "none"):
+            chk(g, val, key == "target")
+        elif key in ("targets", "discard", "bottom"):
+            if key == "targets" and not isinstance(val, list):
+                raise _err(path, g, "expected a list of card or player references")
+            for j, x in enumerate(val if isinstance(val, list) else [val]):
+                chk(f"{g}[{j}]", x, key == "targets")
+        elif key == "piles":
+            if (
+                not isinstance(val, list)
+                or len(val) != 2
+                or not all(isinstance(x, list) for x in val)
+            ):
+                raise _err(path, g, "expected two lists of cards: [[...], [...]]")
+            for j, pile in enumerate(val):
+                for k, x in enumerate(pile):
+                    chk(f"{g}[{j}][{k}]", x)
+        elif key == "named" and (not isinstance(val, str) or val not in db):
+            raise _err(path, g, f"unknown card {val!r} (a card name of the pool)")
+        elif key == "redistribute" and (
+            not isinstance(val, dict) or not all(k in names and v in names for k, v in val.items())
+        ):
+            raise _err(path, g, "expected {PLAYER: PLAYER, ...} with the scenario's players")
 
 
 def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
@@ -782,6 +829,8 @@ def _validate_action(path, f, a, names, ids, name_counts, db) -> None:
         raise _err(path, f"{f}.x", "expected an integer >= 0")
     if "ability" in a and (not isinstance(a["ability"], int) or a["ability"] < 0):
         raise _err(path, f"{f}.ability", "expected an integer >= 0")
+    if kind == "choose":
+        _validate_choose(path, f"{f}.choose", a["choose"], names, chk, db)
     if kind == "shortcut":  # 729.2a: {actions: [...], times: N}
         sc = a["shortcut"]
         if not isinstance(sc, dict) or set(sc) != {"actions", "times"}:
@@ -814,6 +863,37 @@ def _not_implemented(d: dict) -> str | None:
     return None
 
 
+def _steps(actions: Any) -> list:
+    """The steps of an actions list, those of proposed shortcuts (729.2a) included."""
+    out = []
+    for a in actions if isinstance(actions, list) else []:
+        out.append(a)
+        sc = a.get("shortcut") if isinstance(a, dict) else None
+        if isinstance(sc, dict):
+            out.extend(_steps(sc.get("actions")))
+    return out
+
+
+def _with_archenemy(players: list[dict], game: dict) -> list[dict]:
+    """904.2a: in an Archenemy game where no player is given ``role: archenemy``, the
+    one player alone on their team is the archenemy (teams not given: the one player
+    with a scheme deck)."""
+    casual = _casual_list(game)
+    if "archenemy" not in casual or "supervillain-rumble" in casual:
+        return players
+    if any(p.get("role") == "archenemy" for p in players):
+        return players
+    teams = [p.get("team") for p in players]
+    alone = [k for k, t in enumerate(teams) if t is not None and teams.count(t) == 1]
+    if len(alone) != 1:
+        alone = [
+            k for k, p in enumerate(players) if p.get("scheme_deck") or p.get("ongoing_schemes")
+        ]
+    if len(alone) != 1:
+        return players
+    return [dict(p, role="archenemy") if k == alone[0] else p for k, p in enumerate(players)]
+
+
 def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     d = sc.data
     db = db or load_pool()
@@ -821,7 +901,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     if why:
         raise ScenarioFailure(why)
     game = d.get("game") or {}
-    players = d["players"]
+    players = _with_archenemy(d["players"], game)
     names = [p["name"] for p in players]
     variant = game.get("variant") or ("two-player" if len(names) == 2 else "free-for-all")
     opts = game.get("options") or {}
@@ -879,6 +959,10 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
             for e in entries[(k, z)]:  # 727: the cards of a merged permanent
                 all_cards.update(e.get("merged") or [])
                 count += len(e.get("merged") or [])
+    for a_ in _steps(d.get("actions")):  # names a hidden agenda may be given (702.106a)
+        ch = a_.get("choose") if isinstance(a_, dict) else None
+        if isinstance(ch, dict) and isinstance(ch.get("named"), str) and ch["named"] in db:
+            all_cards.add(ch["named"])
     cas = _casual_entries(sc.path, game, players, names, db)
     for _, es in cas:
         count += len(es)
@@ -913,8 +997,9 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
         pl[p, PL.P_POISON] = pd.get("poison", 0)
         if "range_of_influence" in pd:  # per-player range (801.2a); null = unlimited
             pl[p, PL.P_REACH] = pd["range_of_influence"] or 0
-        if "max_hand_size" in pd:
-            pl[p, PL.P_MAXHAND] = pd["max_hand_size"]
+        if "max_hand_size" in pd:  # (null: no maximum hand size)
+            mh = pd["max_hand_size"]
+            pl[p, PL.P_MAXHAND] = -1 if mh is None else mh
         for c, n in (pd.get("mana") or {}).items():
             pl[p, PL.P_MANA + MANA_LETTERS.index(c)] = n
         if pd.get("role") == "emperor":
@@ -1416,13 +1501,14 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         _need_priority(g, p, a["player"])
         i = resolve_card(sc, a["cast"])
         if "mutate" in a:  # 702.140a: for its mutate cost, targeting that creature
-            pos = (a.get("choices") or {}).get("position", "top")
-            if pos not in ("top", "bottom"):
+            pos = (a.get("choices") or {}).get("position")
+            if pos not in ("top", "bottom", None):
                 raise ScenarioFailure("choices.position: expected top or bottom")
             with _paying(g, sc, a):
                 _take(g, f"casting {a['cast']} for its mutate cost", A_CAST, p, i, CAST_MUTATE)
                 _choices(sc, dict(a, targets=[a["mutate"]]))
-            g.positions[i] = 1 if pos == "top" else 0  # (answered as it resolves)
+            if pos is not None:  # (answered as it resolves; else asked then: choose.position)
+                g.positions[i] = 1 if pos == "top" else 0
         else:
             option = 1 if (a.get("choices") or {}).get("overload") else 0  # 702.96: overloaded
             if g.v.o[i, O.F_ZONE] in (GRAVEYARD, LIBRARY):  # flashback (its own cost listed
@@ -1496,12 +1582,19 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
         _take(g, f"suspending {a['suspend']}", A_SPECIAL, p, i, SP_SUSPEND)
 
 
-def _stop_after_next(step: Any) -> bool:
-    return (
+def _stop_after_next(g: Game, step: Any) -> bool:
+    """Is the next step the answer of the player now asked about the shortcut (729.2b:
+    the players before them in turn order accepted)?"""
+    if not (
         isinstance(step, dict)
         and isinstance(step.get("choose"), dict)
         and ("stop_after" in step["choose"])
-    )
+    ):
+        return False
+    who = step.get("player")
+    if who not in g.names:
+        return True  # (the step itself says what is wrong)
+    return _side(g, g.names.index(who)) == _pend(g)[1]
 
 
 def _propose(sc: Scenario, p: int, a: dict, lookahead: Any) -> None:
@@ -1519,7 +1612,7 @@ def _propose(sc: Scenario, p: int, a: dict, lookahead: Any) -> None:
 def _answer_shortcut(sc: Scenario, lookahead: Any) -> None:
     g = sc.game
     while _pend(g)[0] == PEND_SHORTCUT:
-        if _stop_after_next(lookahead):
+        if _stop_after_next(g, lookahead):
             return  # (the script's answer comes next)
         g.step(0)  # accepting
     actions, snap = sc.shortcut
@@ -1794,6 +1887,10 @@ def _choose(sc: Scenario, p: int, ch: Any) -> None:
             if val not in ("top", "bottom") or kind != PEND_POSITION:
                 raise IllegalAction("no mutate position is being chosen now (choose.position)")
             _take(g, f"position {val}", arg=1 if val == "top" else 0)
+        elif key == "named":  # 702.106a: the name a hidden agenda's owner chooses
+            if kind != PEND_NAME_CARD:
+                raise IllegalAction(f"no card is being named now (choose.named: {val})")
+            _take(g, f"naming {val}", arg=g.compiled.row(val))
         elif key == "color":
             _take(g, f"colour {val}", arg=_color(val))
         elif key == "redistribute":

@@ -74,6 +74,15 @@ BAD_FILES = {
                   "more than 5,000 cards"),
     "aliases.yaml": (b"name: x\na: &a [1, 1]\nb: [*a, *a]\nplayers: []\n", "YAML anchors (&name) are not supported"),
     "seed.yaml": (b"name: x\ngame: {seed: -1}\nplayers: [{name: A}, {name: B}]\n", "game.seed"),
+    "typo.yaml": (b"name: x\nplayers:\n  - {name: A, hand: [Lightnig Bolt]}\n  - {name: B}\n",
+                  "players[0].hand[0].card: unknown card 'Lightnig Bolt'; did you mean 'Lightning Bolt'"),
+    "chooser.yaml": ((BASE % "1" + "actions: [{player: A, choose: {starting_player: Zed}}]\n").encode(),
+                     "actions[0].choose.starting_player: unknown player 'Zed'"),
+    "chosen.yaml": ((BASE % "1" + "actions: [{player: A, choose: {targets: [B, Not A Card]}}]\n").encode(),
+                    "actions[0].choose.targets[1]: unknown card or player 'Not A Card'"),
+    "named.yaml": (b"name: x\nplayers:\n  - name: A\n    command: [{card: Double Stroke, face_up: false,"
+                   b" named: Black Lotus}]\n  - name: B\n",
+                   "players[0].command[0].named: unknown card 'Black Lotus'"),
 }  # fmt: skip
 
 
@@ -116,3 +125,12 @@ def test_bounds_are_inclusive(tmp_path: Path) -> None:
     f.write_text(BASE % "5000" + "    life: 2147483647\n")
     sc = load_scenario(f)
     assert sc.data["players"][0]["hand"][0]["count"] == 5000
+
+
+def test_a_device_is_read_up_to_the_limit_only() -> None:
+    """/dev/zero has no size to check first: the runner stops reading at 16 MiB."""
+    from ecs.scenario import load_scenario
+
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(Path("/dev/zero"))
+    assert "/dev/zero: more than the 16,777,216 bytes allowed" in str(e.value)
