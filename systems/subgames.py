@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from components.cards import C_TYPES
 from components.decisions import PEND_NONE, PEND_SUBGAME
 from components.game import (
     ERR_FULL,
@@ -57,6 +58,8 @@ from components.game import (
     S_MULLIGANS,
     S_N,
     S_NBROUGHT,
+    S_NCOMMUNAL,
+    S_NCZ,
     S_NEEDS,
     S_NPLAYERS,
     S_NTR,
@@ -103,8 +106,10 @@ from components.players import (
     P_LIFE,
     P_LIFEPOOL,
     P_MAXHAND,
+    P_PDECKN,
     P_REACH,
     P_ROLE,
+    P_SDECKN,
     P_SEATPOS,
     P_START_HAND,
     P_SUB_RESULT,
@@ -112,11 +117,12 @@ from components.players import (
     P_VANGUARD,
     P_WON,
 )
-from components.rules import COMMAND, GONE, LIBRARY, PREGAME
+from components.rules import COMMAND, GONE, LIBRARY, PREGAME, T_PHENOMENON, T_PLANE, T_SCHEME
 from components.schema import HEADER_FIXED, PER_TABLE
-from systems import game_loop, legal_actions, players, policies, zones
+from components.variants import CASUAL_SINGLE_PLANAR_DECK
+from systems import game_loop, legal_actions, players, policies, variants, zones
 from systems.jit import kernel
-from systems.state import copy_into, fail, game_state, rand_below, touch
+from systems.state import copy_into, fail, game_state, rand_below, remove_value, touch
 
 MAX_DEPTH = 8  # subgames within subgames a batch plays (726.6); deeper: ERR_FULL
 RESULT_NONE, RESULT_WON, RESULT_LOST = 0, 1, 2
@@ -187,8 +193,8 @@ def start(st, sub, cd, starting):
             continue  # (tokens, copies and abilities stay where they are)
         if o[i, F_ZONE] == GONE or not st.pl[o[i, F_OWNER], P_ALIVE]:
             continue
-        if o[i, F_ZONE] == COMMAND:  # commanders, vanguards, planar and scheme decks
-            j = _copy(st, sub, cd, i, COMMAND)
+        if o[i, F_ZONE] == COMMAND and not _face_up_plane_or_scheme(st, cd, i):
+            j = _copy(st, sub, cd, i, COMMAND)  # commanders, vanguards, supplementary decks
             if j < 0:
                 return
             sub.o[j, F_FACE_DOWN] = o[i, F_FACE_DOWN]
@@ -199,10 +205,43 @@ def start(st, sub, cd, starting):
             if j < 0:
                 return
             sub.o[j, F_OUTSIDE] = 1
+    for p in range(P):  # the supplementary decks, in their order (shuffled as it begins)
+        if st.pl[p, P_ALIVE]:  # (726.5a: in the subgame's command zone until it ends)
+            sub.pl[p, P_PDECKN] = _deck_copy(st.pdeck[p], st.pl[p, P_PDECKN], sub, sub.pdeck[p])
+            sub.pl[p, P_SDECKN] = _deck_copy(st.sdeck[p], st.pl[p, P_SDECKN], sub, sub.sdeck[p])
+            st.pl[p, P_PDECKN] = 0
+            st.pl[p, P_SDECKN] = 0
+    t[S_NCOMMUNAL] = _deck_copy(st.cdeck, s[S_NCOMMUNAL], sub, sub.cdeck)
+    s[S_NCOMMUNAL] = 0
     t[S_SUB_BASE] = t[S_N]
     t[S_STARTING] = starting if starting >= 0 else _random_starting(sub)
     s[S_SUBGAME] = SUB_PLAYING
     touch(st)
+
+
+@kernel
+def _face_up_plane_or_scheme(st, cd, i):
+    """A face-up plane, phenomenon or scheme of the command zone: not part of a
+    supplementary deck, it stays in the game above (726.4) while a subgame is played."""
+    c = st.o[i, F_CARD]
+    kinds = T_PLANE | T_PHENOMENON | T_SCHEME
+    return c >= 0 and st.o[i, F_FACE_DOWN] == 0 and (cd.ct[c, C_TYPES] & kinds) != 0
+
+
+@kernel
+def _deck_copy(deck, n, sub, out):
+    """The subgame's copy of a supplementary deck (``deck[:n]``, object ids of the game
+    above, bottom first): the ids of its cards' subgame objects in ``out``; their count."""
+    so = sub.o
+    m = 0
+    for k in range(n):
+        for j in range(sub.s[S_N]):
+            if so[j, F_ORIGIN] == deck[k] + 1 and so[j, F_ZONE] == COMMAND:
+                out[m] = j
+                m += 1
+                sub.s[S_NCZ] = remove_value(sub.cz, sub.s[S_NCZ], j)  # (a deck's card)
+                break
+    return m
 
 
 @kernel
@@ -295,6 +334,7 @@ def finish(st, sub, cd):
     for p in range(P):
         if st.pl[p, P_ALIVE]:
             zones.shuffle(st, p)
+    _decks_back(st, sub, cd)
     _append_trace(st, sub)
     s[S_DECISIONS] += t[S_DECISIONS]
     if t[S_ERROR] != 0:  # a subgame the engine couldn't go on with: nor can this game
@@ -303,6 +343,39 @@ def finish(st, sub, cd):
     if s[S_PEND] == PEND_SUBGAME:
         s[S_PEND] = PEND_NONE
     touch(st)
+
+
+@kernel
+def _decks_back(st, sub, cd):
+    """726.5a: the planes, phenomena and schemes of the subgame's command zone (every one
+    came from a supplementary deck; one it turned face up goes back face down) make the
+    decks of the game above again, each shuffled."""
+    so, o, t = sub.o, st.o, sub.s
+    single = (st.s[S_CASUAL] & CASUAL_SINGLE_PLANAR_DECK) != 0
+    for j in range(t[S_N]):
+        if so[j, F_ORIGIN] <= 0 or so[j, F_TOKEN] != 0 or so[j, F_OUTSIDE]:
+            continue
+        c = so[j, F_CARD]
+        if so[j, F_ZONE] != COMMAND or c < 0:
+            continue
+        i = so[j, F_ORIGIN] - 1
+        q = o[i, F_OWNER]
+        kind = cd.ct[c, C_TYPES]
+        if kind & (T_PLANE | T_PHENOMENON | T_SCHEME):  # (a deck's card: off the zone's list)
+            st.s[S_NCZ] = remove_value(st.cz, st.s[S_NCZ], i)
+        if kind & (T_PLANE | T_PHENOMENON):
+            if single:
+                st.cdeck[st.s[S_NCOMMUNAL]] = i
+                st.s[S_NCOMMUNAL] += 1
+            else:
+                st.pdeck[q, st.pl[q, P_PDECKN]] = i
+                st.pl[q, P_PDECKN] += 1
+            o[i, F_FACE_DOWN] = 1
+        elif kind & T_SCHEME:
+            st.sdeck[q, st.pl[q, P_SDECKN]] = i
+            st.pl[q, P_SDECKN] += 1
+            o[i, F_FACE_DOWN] = 1
+    variants.shuffle_decks(st)
 
 
 @kernel
