@@ -74,7 +74,10 @@ def read_text(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> str:
         size = p.stat().st_size
         if size > max_bytes:
             raise InputError(f"{path}: {size:,} bytes, more than the {max_bytes:,} allowed")
-        data = p.read_bytes()
+        with p.open("rb") as f:  # (a device or a pipe has no size: read at most the limit)
+            data = f.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise InputError(f"{path}: more than the {max_bytes:,} bytes allowed")
     except OSError as e:
         raise InputError(f"{path}: cannot read file ({e.strerror or e})") from None
     if b"\0" in data:

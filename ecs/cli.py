@@ -100,7 +100,15 @@ def build_parser() -> Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """The ``melee`` command: its exit status (130 after Ctrl-C, wherever it came)."""
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(argv: list[str]) -> int:
     ap = build_parser()
     if not argv:
         ap.print_help()

@@ -218,7 +218,7 @@ def build_cfg(spec: dict[str, Any], games: int | None, seed: int, workers: int |
 
 
 def main(args: argparse.Namespace) -> int:
-    from ecs.simulate import run_batch
+    from ecs.simulate import BatchInterrupted, run_batch
 
     try:
         specs = [load_config(c) for c in args.configs]
@@ -238,7 +238,11 @@ def main(args: argparse.Namespace) -> int:
     for k, (spec, cfg) in enumerate(zip(specs, cfgs), 1):
         if chatty:
             print(f"[{k}/{len(specs)}] {spec['name']}: {cfg['games']} games", file=sys.stderr)
-        rows, wall = run_batch(cfg, progress=False, out=None, store=None)
+        try:
+            rows, wall = run_batch(cfg, progress=False, out=None, store=None)
+        except (BatchInterrupted, KeyboardInterrupt):
+            print(f"\ninterrupted: the comparison stopped in {spec['name']}", file=sys.stderr)
+            return 130
         rows.sort(key=lambda r: r["game"])
         results.append(summarise(spec, cfg, rows, wall))
     report: dict[str, Any] = {"seed": args.seed, "configs": results}
@@ -354,7 +358,9 @@ def write_outputs(configs: list[dict[str, Any]], out_dir: str | Path) -> list[st
     from ecs.report import md_table, plot_turns, plot_winrate_by_seat
 
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    if not out.parent.is_dir():  # (only the last folder is made: no tree for a typo)
+        raise OSError(f"the folder {str(out.parent)!r} does not exist")
+    out.mkdir(exist_ok=True)
     wr, tp, md = out / "winrate_by_seat.png", out / "turns.png", out / "compare.md"
     players = {c["players"] for c in configs}
     plain = (

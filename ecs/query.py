@@ -52,6 +52,8 @@ def run(db: str, sql: str, limit: int) -> tuple[list[str], list[tuple], bool]:
             cur = store.con.execute(sql)
         except duckdb.Error as e:
             raise QueryError(" ".join(str(e).split())) from None
+        if cur is None:  # (an empty or comment-only text)
+            raise QueryError("no SQL statement to run, e.g. 'select * from games limit 5'")
         if cur.description is None:
             return [], [], False
         cols = [d[0] for d in cur.description]

@@ -268,6 +268,14 @@ def breakdowns(g: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
     return out
 
 
+def ends_line(g: dict[str, Any]) -> str:
+    """How the games ended for the seats that didn't win ("" without that record)."""
+    if not g.get("ends"):
+        return ""
+    parts = [f"{e['how']} {pct(e['rate'])} ({e['count']})" for e in g["ends"]]
+    return "how games end (seats that didn't win): " + ", ".join(parts)
+
+
 def turns_line(g: dict[str, Any]) -> str:
     t = g["turns"]
     return (
@@ -315,6 +323,8 @@ def print_report(report: dict[str, Any]) -> None:
                 t.add_row(*r)
             c.print(t)
         c.print(turns_line(g))
+        if ends_line(g):
+            c.print(ends_line(g))
     if report.get("outputs"):
         c.print(f"wrote {len(report['outputs'])} files to {Path(report['outputs'][0]).parent}")
 
@@ -442,7 +452,9 @@ def write_report(
 ) -> list[str]:
     """Write summary.md and the plots; returns the paths written."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    if not out.parent.is_dir():  # (only the last folder is made: no tree for a typo)
+        raise OSError(f"the folder {str(out.parent)!r} does not exist")
+    out.mkdir(exist_ok=True)
     written: list[str] = []
     total = sum(g["games"] for g in groups)
     md = [
@@ -505,6 +517,7 @@ def write_report(
                 ],
             ),
             "",
+            *([ends_line(g) + ".", ""] if ends_line(g) else []),
             *pictures,
             f"![turns]({tp.name})",
         ]

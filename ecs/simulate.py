@@ -424,6 +424,12 @@ class Tally:
         self.wins: Counter[int] = Counter()
         self.turns: Counter[int] = Counter()
         self.team_wins: Counter[str] | None = None
+        self.resumed = 0  # games of a resumed batch stored before this run
+
+    def add_stored(self, r: dict) -> None:
+        """A game a resumed batch had stored: in the summary, not in this run's rate."""
+        self.add(r)
+        self.resumed += 1
 
     def add(self, r: dict) -> None:
         self.games += 1
@@ -435,8 +441,11 @@ class Tally:
         if "teams" in r:  # a team variant: wins by team, named as ``melee report`` names them
             if self.team_wins is None:
                 self.team_wins = Counter()
-            if r.get("winning_team") is not None:
-                self.team_wins[team_labels(r["teams"])[r["winning_team"]]] += 1
+            won = r.get("winning_team")
+            if "winning_team" not in r and r["winners"]:  # (a stored row: from its winners)
+                won = r["teams"][r["winners"][0]]
+            if won is not None:
+                self.team_wins[team_labels(r["teams"])[won]] += 1
 
     def turns_mean_median(self) -> tuple[float | None, float | None]:
         n = self.games
@@ -465,7 +474,7 @@ class Tally:
             "workers": cfg["workers"],
             "engine_load_s": cfg.get("engine_load_s", 0.0),
             "wall_s": round(wall, 3),
-            "games_per_s": round(self.games / wall, 2) if wall > 0 else None,
+            "games_per_s": round((self.games - self.resumed) / wall, 2) if wall > 0 else None,
             "turns_mean": mean,
             "turns_median": median,
             "wins_by_seat": {str(s): self.wins.get(s, 0) for s in range(self.players)},
@@ -474,6 +483,8 @@ class Tally:
         }
         if self.team_wins is not None:
             out["wins_by_team"] = dict(sorted(self.team_wins.items()))
+        if self.resumed:
+            out["resumed"] = self.resumed  # (stored before; ``games`` is the whole batch)
         return out
 
 
@@ -502,7 +513,24 @@ def check_args(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--players: {variant} needs at least {low} players, got {players}")
     if args.teams is not None and args.teams > players:
         raise UsageError(f"--teams: at most one team per player ({players}), got {args.teams}")
+    for flag, value in (("--decks", args.decks), ("--casual", getattr(args, "casual", None))):
+        if value is not None and not value.strip(","):
+            raise UsageError(f"{flag}: expected a comma-separated list, got {value!r}")
+    if args.team_turns and variant not in ("team-vs-team", "two-headed-giant"):
+        raise UsageError(
+            f"--team-turns: shared team turns are for teams (805.1: team-vs-team; "
+            f"two-headed-giant always), not {variant}"
+        )
+    if args.teams is not None and not VARIANTS[variant].teams:
+        raise UsageError(f"--teams: {variant} is not played in teams")
     casual = _check_casual(getattr(args, "casual", None), variant)
+    if "supervillain-rumble" in casual and (
+        args.range_ is not None or args.attack not in (None, "multiple")
+    ):
+        raise UsageError(
+            "--casual supervillain-rumble: only the attack multiple players option is used "
+            "(904.12a): drop --range and --attack"
+        )
     commander = bool({"commander", "brawl"} & set(casual))
     commanders: dict[str, list[str]] = {}
     try:
@@ -605,6 +633,10 @@ def _check_casual(value: str | None, variant: str) -> tuple[str, ...]:
         raise UsageError("--casual: commander or brawl, not both (Brawl is a Commander option)")
     if {"archenemy", "supervillain-rumble"} <= names:
         raise UsageError("--casual: archenemy or supervillain-rumble, not both (904.12)")
+    if "supervillain-rumble" in names and variant != "free-for-all":
+        raise UsageError(
+            f"--casual supervillain-rumble: a Free-for-All game (904.12a), not {variant}"
+        )
     if "archenemy" in names and variant != "free-for-all":
         raise UsageError(
             f"--casual archenemy: the archenemy's teams are set up by 904.2 (use the default "
@@ -664,6 +696,11 @@ def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
         Path(args.replays).mkdir(exist_ok=True)
     out = open(args.out, "a" if args.resume else "w") if args.out else None
     tally = Tally(cfg["players"])
+    if args.resume and store is not None:  # the summary is of the whole batch
+        from ecs.results import batch_id
+
+        for r in store.iter_games(batch_id(cfg)):
+            tally.add_stored(r)
     try:
         _, wall = run_batch(
             cfg,

@@ -108,6 +108,9 @@ def game_stats(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
     seats it played (a deck at two seats of a game counts twice), sorted by name. For team
     games also ``teams`` (per team named by :func:`team_labels`, games that team won)
     and ``first_team`` (the team of seat 0, the starting player); None otherwise.
+    ``ends``: how the games ended for the seats that didn't win (the ``how`` of each
+    such seat: combat, life, poison, decking, commander-damage, conceded, effect, draw,
+    team...), counts and shares, most common first; ``[]`` for rows without it.
     """
     n = len(rows)
     wins = [0] * players
@@ -125,6 +128,7 @@ def game_stats(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
         "by_role": by_seat_value(rows, "roles"),
         "teams": None,
         "first_team": None,
+        "ends": game_ends(rows),
     }
     if rows and all(team_game(r) for r in rows):
         team_wins: dict[str, int] = {}
@@ -141,6 +145,19 @@ def game_stats(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
         out["teams"] = [dict(rate(team_wins[t], n), team=t) for t in ordered]
         out["first_team"] = rate(first, n)
     return out
+
+
+def game_ends(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """How the games ended for the seats that didn't win (their ``how``)."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        winners = set(r["winners"])
+        for seat, how in enumerate(r.get("how") or []):
+            if how is not None and seat not in winners and how != "won":
+                seen[how] = seen.get(how, 0) + 1
+    total = sum(seen.values())
+    order = sorted(seen, key=lambda h: (-seen[h], h))
+    return [dict(rate(seen[h], total), how=h) for h in order]
 
 
 def by_seat_value(rows: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:

@@ -176,6 +176,15 @@ def test_every_simulate_option_is_explained_with_its_default(capsys) -> None:
         (["--out", "no/such/folder/r.jsonl"], "--out no/such/folder/r.jsonl: the folder"),
         (["--replays", "no/such/folder/replays"], "--replays no/such/folder/replays: the folder"),
         (["--agents", "random,montecarlo"], "--agents: unknown agent 'montecarlo'"),
+        (["--team-turns"], "--team-turns: shared team turns are for teams"),
+        (["--variant", "emperor", "--players", "6", "--team-turns"], "--team-turns"),
+        (["--teams", "2"], "--teams: free-for-all is not played in teams"),
+        (["--decks", ""], "--decks: expected a comma-separated list, got ''"),
+        (["--casual", ","], "--casual: expected a comma-separated list"),
+        (["--casual", "supervillain-rumble", "--attack", "left"], "only the attack multiple"),
+        (["--casual", "supervillain-rumble", "--range", "1"], "(904.12a): drop --range"),
+        (["--casual", "supervillain-rumble", "--variant", "team-vs-team"],
+         "--casual supervillain-rumble: a Free-for-All game (904.12a), not team-vs-team"),
     ],
 )  # fmt: skip
 def test_bad_simulate_flags_get_one_line_and_exit_2(
@@ -236,6 +245,10 @@ def test_query_prints_a_table_and_refuses_writes(tmp_path: Path) -> None:
     assert len(r.stderr.strip().splitlines()) == 1
     r = melee("query", "select count(*) from games", "--db", str(db), "--csv")
     assert r.stdout.splitlines()[1] == "3"  # nothing was deleted
+    for empty in ("", " ", ";", "-- a comment"):
+        r = melee("query", empty, "--db", str(db))
+        assert r.returncode == 2 and "no SQL statement to run" in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
     r = melee("query", "selec 1", "--db", str(db))
     assert r.returncode == 2 and "SQL: Parser Error" in r.stderr
     r = melee("query", "select 1", "--db", str(tmp_path / "none.duckdb"))

@@ -239,6 +239,34 @@ def test_plot_axes_fit_the_intervals() -> None:
     assert fitted_limits([rate(0, 10), rate(10, 10)]) == (0.0, 1.0)  # clamped to 0..1
 
 
+def test_report_shows_how_games_end(tmp_path: Path) -> None:
+    rows = [
+        _row(0, [0], how=["won", "combat", "combat", "decking"]),
+        _row(1, [1], how=["life", "won", "combat", "conceded"]),
+        _row(2, [], how=["draw", "draw", "draw", "draw"]),
+    ]
+    p = tmp_path / "ends.jsonl"
+    p.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    r = melee("report", str(p), "--json", "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stderr
+    ends = json.loads(r.stdout)["groups"][0]["ends"]
+    assert [(e["how"], e["count"]) for e in ends] == [
+        ("draw", 4),
+        ("combat", 3),
+        ("conceded", 1),
+        ("decking", 1),
+        ("life", 1),
+    ]
+    assert ends[0]["rate"] == pytest.approx(0.4)
+    text = (tmp_path / "rep" / "summary.md").read_text()
+    assert "how games end (seats that didn't win): draw 40.0% (4), combat 30.0% (3)" in text
+    r = melee("report", str(p))
+    assert "how games end" in " ".join(r.stdout.split())
+    r = melee("report", str(p), "--out", str(tmp_path / "no" / "such" / "dir"))
+    assert r.returncode == 2 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "no").exists()
+
+
 def test_report_bad_input(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")

@@ -148,12 +148,16 @@ def test_killed_batch_keeps_committed_chunks_and_resume_finishes_it_exactly(
     assert 0 < len(games) < 60 and players == N * len(games)
     r = melee(*args, "--resume", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["games"] == 60 - len(games)  # only the missing ones played
+    summary = json.loads(r.stdout)  # only the missing ones played; the summary of all 60
+    assert summary["games"] == 60 and summary["resumed"] == len(games)
     games, players = stored(db)
     assert games == list(range(60)) and players == N * 60  # none twice, none missing
     fresh = melee(*SLOW, "--games", "60", "--workers", "2", "--no-db", "--out", "f.jsonl",
-                  cwd=tmp_path)  # fmt: skip
+                  "--json", cwd=tmp_path)  # fmt: skip
     assert fresh.returncode == 0, fresh.stderr
+    whole_summary = json.loads(fresh.stdout)
+    for key in ("games", "wins_by_seat", "draws", "capped", "turns_mean", "turns_median"):
+        assert summary[key] == whole_summary[key], key
     whole = [json.loads(x) for x in (tmp_path / "f.jsonl").read_text().splitlines()]
     assert outcomes(load_rows(db)) == outcomes(whole)
 
@@ -189,6 +193,16 @@ def test_ctrl_c_stops_the_batch_keeps_finished_games_and_prints_the_resume_comma
     again, _ = stored(db)
     assert again[: len(games)] == games and len(again) > len(games)
     assert len(set(again)) == len(again)
+
+
+def test_ctrl_c_stops_a_comparison_without_a_traceback(tmp_path: Path) -> None:
+    examples = sorted((Path(__file__).resolve().parents[1] / "examples" / "compare").glob("*.yaml"))
+    proc = start(["compare", *map(str, examples), "--games", "100000", "--workers", "1"], tmp_path)
+    time.sleep(8)  # (loading the engine, then playing)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)  # a hang fails here
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
 
 
 def test_tally_summary_equals_the_summary_of_kept_rows() -> None:
