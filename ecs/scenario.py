@@ -874,6 +874,22 @@ def _steps(actions: Any) -> list:
     return out
 
 
+def _vanguard_from_command(players: list[dict], db: CardDB) -> list[dict]:
+    """A vanguard card listed in a player's ``command:`` (the layout's command zone) is
+    that player's vanguard (902.3), as if given as ``vanguard:``."""
+    out = []
+    for p in players:
+        cmd = p.get("command")
+        if p.get("vanguard") is None and isinstance(cmd, list):
+            names = [e if isinstance(e, str) else (e or {}).get("card") for e in cmd]
+            at = [k for k, n in enumerate(names) if n in db and "Vanguard" in db.get(n).types]
+            if len(at) == 1:
+                rest = [e for k, e in enumerate(cmd) if k != at[0]]
+                p = dict(p, vanguard=cmd[at[0]], command=rest)
+        out.append(p)
+    return out
+
+
 def _with_archenemy(players: list[dict], game: dict) -> list[dict]:
     """904.2a: in an Archenemy game where no player is given ``role: archenemy``, the
     one player alone on their team is the archenemy (teams not given: the one player
@@ -901,7 +917,7 @@ def build_game(sc: Scenario, db: CardDB | None = None) -> Game:
     if why:
         raise ScenarioFailure(why)
     game = d.get("game") or {}
-    players = _with_archenemy(d["players"], game)
+    players = _vanguard_from_command(_with_archenemy(d["players"], game), db)
     names = [p["name"] for p in players]
     variant = game.get("variant") or ("two-player" if len(names) == 2 else "free-for-all")
     opts = game.get("options") or {}
