@@ -36,7 +36,7 @@ import numpy as np
 from ecs.checks import MAX_GAMES, MAX_PLAYERS, MAX_SEED, MAX_TURNS, MAX_WORKERS, int_arg
 from ecs.decks import load_deck, stock_decks
 from ecs.engine import VARIANTS, Options, SetupError, check_setup, default_teams
-from ecs.stats import team_labels
+from ecs.stats import team_game, team_labels
 from systems.policies import POLICY_NAMES as AGENTS
 
 DEFAULT_GAMES = 200
@@ -438,7 +438,7 @@ class Tally:
         self.draws += bool(r["draw"])
         self.capped += bool(r["capped"])
         self.turns[int(r["turns"])] += 1
-        if "teams" in r:  # a team variant: wins by team, named as ``melee report`` names them
+        if team_game(r):  # a team variant: wins by team, named as ``melee report`` names them
             if self.team_wins is None:
                 self.team_wins = Counter()
             won = r.get("winning_team")

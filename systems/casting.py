@@ -936,7 +936,7 @@ def total_cost(st, cd, it, out):
     elif kind == CK_ABILITY:
         xs = base_cost(st, cd, p, o[it, F_SRC], o[it, F_IAB], -1, out)
     else:
-        for k in range(N_MANA + 1):
+        for k in range(min(out.shape[0], COST_W)):  # (a trigger: no cost, hybrid cells too)
             out[k] = 0
         xs = 0
     out[0] += xs * o[it, F_X]

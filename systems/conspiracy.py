@@ -393,7 +393,8 @@ def pregame_name(st, cd):
                 continue
             if not ct[c, C_KW] & KW_HIDDEN_AGENDA:
                 continue
-            if o[i, F_NAMED] < 0 or ct[c, C_FLAGS] & CF_DOUBLE_AGENDA and o[i, F_NAMED2] == 0:
+            unnamed = o[i, F_NAMED] == -1  # (-2: a name given that no card of the game has)
+            if unnamed or ct[c, C_FLAGS] & CF_DOUBLE_AGENDA and o[i, F_NAMED2] == 0:
                 s[S_PEND] = PEND_NAME_CARD
                 s[S_PPLAYER] = buf[j]
                 s[S_PA] = i
@@ -407,7 +408,7 @@ def answer_name(st, c):
     s, o = st.s, st.o
     i = s[S_PA]
     s[S_PEND] = PEND_NONE
-    if o[i, F_NAMED] < 0:
+    if o[i, F_NAMED] == -1:
         o[i, F_NAMED] = c
     else:
         o[i, F_NAMED2] = 1 + c

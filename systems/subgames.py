@@ -90,6 +90,8 @@ from components.objects import (
     F_FACE_DOWN,
     F_IKIND,
     F_NAMED,
+    F_NAMED2,
+    F_NUMBER,
     F_ORIGIN,
     F_OUTSIDE,
     F_OWNER,
@@ -117,7 +119,16 @@ from components.players import (
     P_VANGUARD,
     P_WON,
 )
-from components.rules import COMMAND, GONE, LIBRARY, PREGAME, T_PHENOMENON, T_PLANE, T_SCHEME
+from components.rules import (
+    COMMAND,
+    GONE,
+    LIBRARY,
+    PREGAME,
+    T_NONTRADITIONAL,
+    T_PHENOMENON,
+    T_PLANE,
+    T_SCHEME,
+)
 from components.schema import HEADER_FIXED, PER_TABLE
 from components.variants import CASUAL_SINGLE_PLANAR_DECK
 from systems import game_loop, legal_actions, players, policies, variants, zones
@@ -256,6 +267,8 @@ def _copy(st, sub, cd, i, zone):
     so[j, F_ORIGIN] = i + 1
     so[j, F_COMMANDER] = o[i, F_COMMANDER]
     so[j, F_NAMED] = o[i, F_NAMED]
+    so[j, F_NAMED2] = o[i, F_NAMED2]  # (a double agenda's second name)
+    so[j, F_NUMBER] = o[i, F_NUMBER]  # (Emissary's Ploy's number)
     return j
 
 
@@ -325,7 +338,10 @@ def finish(st, sub, cd):
         if so[j, F_ORIGIN] <= 0 or so[j, F_TOKEN] != 0 or so[j, F_OUTSIDE]:
             continue
         i = so[j, F_ORIGIN] - 1
-        if so[j, F_ZONE] == COMMAND:  # 726.5a-c: back to the command zone above
+        c = so[j, F_CARD]
+        nontraditional = c >= 0 and (cd.ct[c, C_TYPES] & T_NONTRADITIONAL) != 0
+        if so[j, F_ZONE] == COMMAND or nontraditional:  # 726.5a-c: to the command zone above
+            # (a nontraditional card of a player who left the subgame too: never a library)
             if o[i, F_ZONE] == GONE:
                 zones.move_one(st, cd, i, COMMAND, -1)
                 o[i, F_FACE_DOWN] = so[j, F_FACE_DOWN]
@@ -356,7 +372,7 @@ def _decks_back(st, sub, cd):
         if so[j, F_ORIGIN] <= 0 or so[j, F_TOKEN] != 0 or so[j, F_OUTSIDE]:
             continue
         c = so[j, F_CARD]
-        if so[j, F_ZONE] != COMMAND or c < 0:
+        if c < 0:  # (wherever it is: a player who left the subgame took theirs along)
             continue
         i = so[j, F_ORIGIN] - 1
         q = o[i, F_OWNER]

@@ -158,6 +158,7 @@ def test_killed_batch_keeps_committed_chunks_and_resume_finishes_it_exactly(
     whole_summary = json.loads(fresh.stdout)
     for key in ("games", "wins_by_seat", "draws", "capped", "turns_mean", "turns_median"):
         assert summary[key] == whole_summary[key], key
+    assert "wins_by_team" not in summary and "wins_by_team" not in whole_summary  # (no teams)
     whole = [json.loads(x) for x in (tmp_path / "f.jsonl").read_text().splitlines()]
     assert outcomes(load_rows(db)) == outcomes(whole)
 
