@@ -66,7 +66,8 @@ def test_resume_from_the_command_line(tmp_path: Path) -> None:
     again = json.loads(
         subprocess.run(cmd + ["--resume"], capture_output=True, text=True, cwd=ROOT).stdout
     )
-    assert first["games"] == 3 and again["games"] == 0  # nothing repeated
+    assert first["games"] == 3 and again["resumed"] == 3  # nothing repeated: none played
+    assert again["games"] == 3 and again["wins_by_seat"] == first["wins_by_seat"]
     assert len(load_rows(db)) == 3
 
 
