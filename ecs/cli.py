@@ -62,7 +62,8 @@ def build_parser() -> Parser:
         help="win rates (95%% CI) by seat, deck, agent, team and role; game lengths; plots",
         description="Win rates by seat, deck, agent, role and team with 95% Wilson "
         "intervals, draws and game lengths, from a results store (.duckdb) or a JSON-lines "
-        "file (.jsonl); --out also writes summary.md and PNG plots.",
+        "file (.jsonl), and how the games ended; --out also writes summary.md and PNG "
+        "plots.",
     )
     report.add_arguments(rep)
     qry = sub.add_parser(
@@ -72,7 +73,13 @@ def build_parser() -> Parser:
         "melee query \"select variant, count(*), avg(turns) from games group by variant\"",
     )  # fmt: skip
     query.add_arguments(qry)
-    cmp_ = sub.add_parser("compare", help="run several configurations side by side")
+    cmp_ = sub.add_parser(
+        "compare", help="run several configurations side by side",
+        description="Play each configuration (a YAML file: name, variant, players, range, "
+        "attack, teams, agents, decks, games; examples/compare/) with the same seeds and "
+        "print their win rates by seat and game lengths side by side; --out also writes "
+        "compare.md and PNG plots.",
+    )  # fmt: skip
     compare.add_arguments(cmp_)
     rpl = sub.add_parser("replay", help="replay a recorded game to its final state")
     replay.add_arguments(rpl)

@@ -231,7 +231,7 @@ def main(args: argparse.Namespace) -> int:
             names[s["name"]] = s["file"]
         cfgs = [build_cfg(s, args.games, args.seed, args.workers) for s in specs]
     except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"melee compare: error: {e}", file=sys.stderr)
         return 2
     results = []
     chatty = not args.json and sys.stderr.isatty()
@@ -250,7 +250,10 @@ def main(args: argparse.Namespace) -> int:
         try:
             report["outputs"] = write_outputs(results, args.out)
         except OSError as e:
-            print(f"error: {args.out}: cannot write the comparison ({e})", file=sys.stderr)
+            print(
+                f"melee compare: error: {args.out}: cannot write the comparison ({e})",
+                file=sys.stderr,
+            )
             return 2
     if args.json:
         for r in report["configs"]:

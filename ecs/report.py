@@ -63,7 +63,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         rows = load_results(args.results)
     except ReportError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"melee report: error: {e}", file=sys.stderr)
         return 2
     grouped = group_games(rows)
     groups = summarise_groups(grouped)
@@ -72,7 +72,9 @@ def main(args: argparse.Namespace) -> int:
         try:
             report["outputs"] = write_report(groups, grouped, args.out, args.results)
         except OSError as e:
-            print(f"error: {args.out}: cannot write the report ({e})", file=sys.stderr)
+            print(
+                f"melee report: error: {args.out}: cannot write the report ({e})", file=sys.stderr
+            )
             return 2
     if args.json:
         print(json.dumps(report))

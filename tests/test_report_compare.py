@@ -288,7 +288,7 @@ def test_report_bad_input(tmp_path: Path) -> None:
         r = melee("report", str(path))
         assert r.returncode == 2, (path, r.stdout, r.stderr)
         assert str(path) in r.stderr and needle in r.stderr, (path, r.stderr)
-        assert "Traceback" not in r.stderr
+        assert r.stderr.startswith("melee report: error: ") and "Traceback" not in r.stderr
 
 
 # --- compare --------------------------------------------------------------------------
@@ -369,3 +369,12 @@ def test_example_configs_load() -> None:
     assert (specs["ffa-6"]["range"], specs["ffa-6"]["attack"]) == (None, "multiple")
     for s in specs.values():
         assert build_cfg(s, 2, 0, 1)["games"] == 2
+
+
+def test_compare_help_describes_it_and_errors_name_the_command(tmp_path: Path) -> None:
+    r = melee("compare", "--help")
+    assert r.returncode == 0 and "same seeds" in " ".join(r.stdout.split())
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [\n")
+    r = melee("compare", str(bad))
+    assert r.returncode == 2 and r.stderr.startswith("melee compare: error: "), r.stderr
