@@ -114,9 +114,14 @@ def main(args: argparse.Namespace) -> int:
         t = Table()
         for c in cols:
             t.add_column(c, overflow="fold")
-        for r in rows:
-            t.add_row(*(_cell(v) for v in r))
-        Console(soft_wrap=True).print(t)
+        cells = [[_cell(v) for v in r] for r in rows]
+        for r in cells:
+            t.add_row(*r)
+        width = None  # a terminal's width; piped or redirected: as wide as the table
+        if not sys.stdout.isatty():
+            widths = [max([len(c), *(len(r[k]) for r in cells)]) for k, c in enumerate(cols)]
+            width = max(80, min(4000, sum(widths) + 3 * len(cols) + 1))
+        Console(soft_wrap=True, width=width).print(t)
     if more and not args.json and not args.csv:
         print(f"(first {args.limit} rows; --limit 0 prints all)", file=sys.stderr)
     return 0

@@ -235,6 +235,9 @@ def test_query_prints_a_table_and_refuses_writes(tmp_path: Path) -> None:
     r = melee("query", "select count(*) as n, min(game) as first from games", "--db", str(db))
     assert r.returncode == 0, r.stderr
     assert "┃ n" in r.stdout and "│ 3 " in r.stdout and "│ 0 " in r.stdout
+    r = melee("query", "select * from games", "--db", str(db))  # piped: as wide as the table
+    header = next(line for line in r.stdout.splitlines() if "batch_id" in line)
+    assert "duration_s" in header and "winners" in header, r.stdout[:400]
     r = melee("query", "select game, turns from games order by game", "--db", str(db), "--csv")
     assert r.stdout.splitlines()[0] == "game,turns" and len(r.stdout.splitlines()) == 4
     r = melee("query", "select game from games order by game", "--db", str(db), "--json",
