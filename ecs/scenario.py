@@ -1459,7 +1459,17 @@ def run_action(sc: Scenario, a: dict, lookahead: Any = None) -> None:
     names = g.names
     answers = isinstance(lookahead, dict) and ("choose" in lookahead or "expect" in lookahead)
     if "resolve" in a:
-        stop_choice = _choosing if answers else (lambda g: False)
+        position_next = isinstance(lookahead, dict) and "position" in (
+            lookahead.get("choose") or {}
+        )
+
+        def stop_choice(g: Game) -> bool:
+            if not answers:
+                return False
+            if _pend(g)[0] == PEND_POSITION and not position_next:
+                return False  # (a mutate position the script doesn't give next: top, 702.140)
+            return _choosing(g)
+
         if a["resolve"] == "all":
             _auto(g, lambda g: _stacks(g) == 0 or stop_choice(g), "resolve: all")
         else:
