@@ -736,7 +736,7 @@ def _validate_choose(path, f, ch, names, chk, db) -> None:
         if key in ("starting_player",) and val not in names:
             raise _err(path, g, f"unknown player {val!r}")
         if key == "target" or key == "card" and val not in (None, "none"):
-            chk(g, val, key == "target")
+            chk(g, val, True)  # (a player may be what is chosen: the runner resolves both)
         elif key in ("targets", "discard", "bottom"):
             if key == "targets" and not isinstance(val, list):
                 raise _err(path, g, "expected a list of card or player references")
