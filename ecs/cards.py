@@ -2924,9 +2924,13 @@ class CardDB:
         """The card named ``name`` (any case); CardError with "did you mean" otherwise."""
         if isinstance(name, str) and name.lower() in self.by_lower:
             return self.cards[self.by_lower[name.lower()]]
+        raise CardError(self.unknown(name))
+
+    def unknown(self, name: Any, what: str = "card") -> str:
+        """ "unknown card 'X'; did you mean ...?" with the closest names of the pool."""
         close = difflib.get_close_matches(str(name), list(self.cards), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise CardError(f"unknown card {name!r}{hint}")
+        return f"unknown {what} {name!r}{hint}"
 
     def names(self, real_only: bool = True) -> list[str]:
         return sorted(n for n, c in self.cards.items() if (c.real or not real_only) and not c.token)

@@ -358,12 +358,9 @@ def print_table(report: dict[str, Any]) -> None:
 
 
 def write_outputs(configs: list[dict[str, Any]], out_dir: str | Path) -> list[str]:
-    from ecs.report import md_table, plot_turns, plot_winrate_by_seat
+    from ecs.report import md_table, out_folder, plot_turns, plot_winrate_by_seat
 
-    out = Path(out_dir)
-    if not out.parent.is_dir():  # (only the last folder is made: no tree for a typo)
-        raise OSError(f"the folder {str(out.parent)!r} does not exist")
-    out.mkdir(exist_ok=True)
+    out = out_folder(out_dir)
     wr, tp, md = out / "winrate_by_seat.png", out / "turns.png", out / "compare.md"
     players = {c["players"] for c in configs}
     plain = (

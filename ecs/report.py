@@ -446,6 +446,16 @@ def plot_turns(
     fig.savefig(path, format="png")
 
 
+def out_folder(path: str | Path) -> Path:
+    """The folder ``--out`` names, made if missing: only the last folder (a typo makes no
+    tree); OSError if its parent does not exist."""
+    out = Path(path)
+    if not out.parent.is_dir():
+        raise OSError(f"the folder {str(out.parent)!r} does not exist")
+    out.mkdir(exist_ok=True)
+    return out
+
+
 def write_report(
     groups: list[dict[str, Any]],
     grouped_rows: list[list[dict[str, Any]]],
@@ -453,10 +463,7 @@ def write_report(
     source: str | Path,
 ) -> list[str]:
     """Write summary.md and the plots; returns the paths written."""
-    out = Path(out_dir)
-    if not out.parent.is_dir():  # (only the last folder is made: no tree for a typo)
-        raise OSError(f"the folder {str(out.parent)!r} does not exist")
-    out.mkdir(exist_ok=True)
+    out = out_folder(out_dir)
     written: list[str] = []
     total = sum(g["games"] for g in groups)
     md = [

@@ -279,7 +279,7 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                     path, f, f"unknown field {key!r} (expected one of {sorted(CARD_FIELDS)})"
                 )
         if not isinstance(e["card"], str) or e["card"] not in db:
-            raise _err(path, f"{f}.card", _unknown_card(db, e["card"]))
+            raise _err(path, f"{f}.card", db.unknown(e["card"]))
         cnt = e.get("count", 1)
         if not isinstance(cnt, int) or isinstance(cnt, bool) or not 1 <= cnt <= MAX_CARDS:
             raise _err(path, f"{f}.count", f"expected a whole number from 1 to {MAX_CARDS}")
@@ -323,7 +323,7 @@ def _card_entries(path: str, fld: str, entries: Any, db: CardDB) -> list[dict]:
                 raise _err(path, f"{f}.merged", "expected a list of card names, top first")
             for x in mg:
                 if x not in db:
-                    raise _err(path, f"{f}.merged", _unknown_card(db, x))
+                    raise _err(path, f"{f}.merged", db.unknown(x))
             if e["card"] not in mg:
                 raise _err(path, f"{f}.merged", f"the entry's card {e['card']!r} is not in it")
             if cnt > 1:
@@ -676,7 +676,7 @@ def _casual_entries(path: str, game: dict, players: list, names: list[str], db: 
                 if e.get(key) is not None and e[key] not in names:
                     raise _err(path, f"{f}.{key}", f"unknown player {e[key]!r}")
             if e["card"] not in db:
-                raise _err(path, f"{f}.card", _unknown_card(db, e["card"]))
+                raise _err(path, f"{f}.card", db.unknown(e["card"]))
             for ck, cv in (e.get("counters") or {}).items():
                 if ck not in COUNTER_NAMES or not isinstance(cv, int):
                     raise _err(
@@ -693,15 +693,6 @@ def _casual_list(game: dict) -> list[str]:
     if (game.get("options") or {}).get("supervillain_rumble") and "supervillain-rumble" not in out:
         out.append("supervillain-rumble")
     return out
-
-
-def _unknown_card(db: CardDB, name: Any) -> str:
-    """ "unknown card 'X'", with "did you mean" the closest names of the pool."""
-    try:
-        db.get(name)
-    except Exception as e:  # (CardError: its message carries the names)
-        return str(e)
-    return f"unknown card {name!r}"
 
 
 def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) -> None:
@@ -723,8 +714,7 @@ def _check_ref(path, fld, ref, names, ids, name_counts, db, players_ok=False) ->
     if m and (m.group(1) in db or m.group(1).endswith(" Token")):
         return
     what = "card or player" if players_ok else "card"
-    hint = _unknown_card(db, ref).partition(";")[2] if ref not in db else ""
-    raise _err(path, fld, f"unknown {what} {ref!r}" + (f";{hint}" if hint else ""))
+    raise _err(path, fld, db.unknown(ref, what))
 
 
 def _validate_choose(path, f, ch, names, chk, db) -> None:
@@ -733,7 +723,7 @@ def _validate_choose(path, f, ch, names, chk, db) -> None:
         raise _err(path, f, "expected a mapping of choices, e.g. {target: REF}")
     for key, val in ch.items():
         g = f"{f}.{key}"
-        if key in ("starting_player",) and val not in names:
+        if key == "starting_player" and val not in names:
             raise _err(path, g, f"unknown player {val!r}")
         if key == "target" or key == "card" and val not in (None, "none"):
             chk(g, val, True)  # (a player may be what is chosen: the runner resolves both)

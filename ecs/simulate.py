@@ -441,11 +441,8 @@ class Tally:
         if team_game(r):  # a team variant: wins by team, named as ``melee report`` names them
             if self.team_wins is None:
                 self.team_wins = Counter()
-            won = r.get("winning_team")
-            if "winning_team" not in r and r["winners"]:  # (a stored row: from its winners)
-                won = r["teams"][r["winners"][0]]
-            if won is not None:
-                self.team_wins[team_labels(r["teams"])[won]] += 1
+            if r["winners"]:  # (the winners are one team's seats)
+                self.team_wins[team_labels(r["teams"])[r["teams"][r["winners"][0]]]] += 1
 
     def turns_mean_median(self) -> tuple[float | None, float | None]:
         n = self.games
